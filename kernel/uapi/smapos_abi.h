@@ -1,0 +1,63 @@
+/*
+ * smapos_abi.h - the contract between the smapos kernel and user space
+ * beyond the Linux x86-64 syscall ABI: the LWK system calls, the job-info
+ * record and the kernel's exit statuses.  Shared verbatim by kernel/ and
+ * libsmap/; everything here is fixed-width so both sides agree bit for bit.
+ *
+ * LWK call numbers sit above the Linux range, so on Linux (libsmap host
+ * mode) the same call returns -ENOSYS: that is how a binary learns which
+ * platform it runs on.
+ */
+#ifndef SMAPOS_ABI_H
+#define SMAPOS_ABI_H
+
+#include <stdint.h>
+
+/* System call numbers (rax), Linux calling convention. */
+#define SMAPOS_SYS_BASE		1024
+/* long jobinfo(struct smapos_jobinfo *out, unsigned long size): fills at most
+ * size bytes, returns the number of bytes the kernel knows about. */
+#define SMAPOS_SYS_JOBINFO	1024
+/* long hwbarrier(void): one hardware barrier across the job's nodes.
+ * 0, -ENODEV (no port on this node), -ETIMEDOUT (stuck barrier). */
+#define SMAPOS_SYS_HWBARRIER	1025
+/* long job_abort(int status): ends every rank of the job with status
+ * (MPI_Abort, shmem_global_exit). Does not return. */
+#define SMAPOS_SYS_JOB_ABORT	1026
+
+#define SMAPOS_JOBINFO_VERSION	1
+
+/* flags */
+#define SMAPOS_JOB_HWBARRIER	0x1u	/* a hardware barrier port is wired */
+#define SMAPOS_JOB_HOST		0x2u	/* host mode (set by libsmap, never by the kernel) */
+
+struct smapos_jobinfo {
+	uint32_t version;	/* SMAPOS_JOBINFO_VERSION */
+	uint32_t size;		/* bytes of this record the provider filled */
+	uint32_t rank;		/* rank on this node: what remote_address() takes */
+	uint32_t nranks;	/* ranks on this node */
+	uint32_t node;		/* node id, 0..nnodes-1 */
+	uint32_t nnodes;	/* nodes in the job */
+	uint32_t cpu;		/* logical CPU the rank runs on */
+	uint32_t job_id;	/* index of the job in this boot, from 0 */
+	uint32_t flags;		/* SMAPOS_JOB_* */
+	uint32_t reserved;
+	uint64_t tsc_hz;	/* calibrated TSC rate: smap_wtime() divides by it */
+	uint64_t region_base;	/* virtual base of the rank's region (same in all ranks) */
+	uint64_t region_size;	/* bytes; identical for all ranks of the node */
+	uint64_t region_phys;	/* physical base (0 in host mode) */
+	uint64_t job_start_tsc;	/* TSC when the kernel released the ranks */
+};
+
+/*
+ * Kernel exit statuses, as the byte written to QEMU's isa-debug-exit
+ * port (QEMU exits with 2*status+1; tools/lwkrun maps it back) and as
+ * printed on the console's last line.  A failed job reports the first
+ * failing rank's status: its exit code, or 128+signal when it was killed
+ * (a fault is SIGSEGV/SIGBUS/SIGILL/SIGFPE, abort() is SIGABRT).
+ */
+#define SMAPOS_EXIT_OK		0
+#define SMAPOS_EXIT_BADCMD	2	/* bad kernel command line or job spec */
+#define SMAPOS_EXIT_PANIC	125	/* kernel fault or panic */
+
+#endif
