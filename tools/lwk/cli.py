@@ -1,0 +1,194 @@
+"""Command line of tools/lwkrun.
+
+Options before the first program apply to the whole run; -n, --mem and -e
+may also be given again after --next for each later job.  A program's own
+arguments run up to the next --next, so they may contain options of their
+own.  Every mistake is one line on stderr and exit status 2.
+"""
+
+import os
+import sys
+
+USAGE = """\
+usage: lwkrun [options] [-n N] prog [args...] [--next [-n N] prog [args...]]...
+
+Runs a job of N ranks of `prog` (one rank per CPU) on smapos under QEMU, or
+as Linux processes with --host.  With --next, several jobs run one after
+another in the same boot; the status is the first failing job's.
+
+options:
+  -n, --np N          ranks per node (default 1)
+  --mem SIZE          memory per rank, e.g. 64M or 1G (default: an even share)
+  -e, --env K=V       set K=V in the ranks' environment (repeatable)
+  --nodes K           boot K QEMU nodes wired through the barrier hub
+  -c, --cpus N        CPUs per QEMU node (default: the largest -n, at least 1)
+  -m, --memory SIZE   RAM per QEMU node (default: enough for the jobs)
+  --timeout S         kill everything after S seconds, exit 124 (default 300)
+  --tag-output        prefix every output line with [rank]
+  -q, --quiet         show only the ranks' output and errors, not the boot log
+  --host              run as Linux processes with SMARTMAP emulated
+  --kvm               use KVM instead of TCG (only where KVM accelerates)
+  --uefi              boot through OVMF instead of SeaBIOS
+  --iso PATH          boot this GRUB ISO (its grub.cfg names the jobs)
+  --kernel PATH       kernel ELF to boot (default build/kernel/smapos.elf)
+  --append OPTS       extra kernel command-line options
+  -h, --help          show this help
+"""
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class UsageError(Exception):
+    pass
+
+
+class Job:
+    def __init__(self):
+        self.np = None
+        self.mem = None
+        self.env = []
+        self.prog = None
+        self.args = []
+
+
+class Options:
+    def __init__(self):
+        self.nodes = 1
+        self.cpus = None
+        self.memory = None
+        self.timeout = 300.0
+        self.tag_output = False
+        self.quiet = False
+        self.host = False
+        self.kvm = False
+        self.uefi = False
+        self.iso = None
+        self.kernel = os.path.join(ROOT, "build", "kernel", "smapos.elf")
+        self.append = ""
+        self.jobs = []
+
+
+def parse_size(text, what):
+    """'64M' -> bytes; K, M, G suffixes (powers of two)."""
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper().rstrip("B").rstrip("I")
+    scale = 1
+    if t and t[-1] in mult:
+        scale = mult[t[-1]]
+        t = t[:-1]
+    if not t.isdigit() or int(t) == 0:
+        raise UsageError("%s: bad size '%s' (use e.g. 64M or 2G)" % (what, text))
+    return int(t) * scale
+
+
+def parse_int(text, what, lo=1):
+    if not text.isdigit() or int(text) < lo:
+        raise UsageError("%s: expected a whole number >= %d, got '%s'" % (what, lo, text))
+    return int(text)
+
+
+def parse(argv):
+    opt = Options()
+    job = Job()
+    i = 0
+
+    def value(name):
+        nonlocal i
+        if i + 1 >= len(argv):
+            raise UsageError("option %s needs a value" % name)
+        i += 1
+        return argv[i]
+
+    while i < len(argv):
+        a = argv[i]
+        if job.prog is not None:
+            if a == "--next":
+                opt.jobs.append(job)
+                job = Job()
+            else:
+                job.args.append(a)
+            i += 1
+            continue
+        if a in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            sys.exit(0)
+        elif a in ("-n", "--np"):
+            job.np = parse_int(value(a), a)
+        elif a == "--mem":
+            job.mem = parse_size(value(a), a)
+        elif a in ("-e", "--env"):
+            kv = value(a)
+            if "=" not in kv or kv.startswith("="):
+                raise UsageError("%s: expected K=V, got '%s'" % (a, kv))
+            job.env.append(kv)
+        elif opt.jobs:
+            raise UsageError("option %s must come before the first program" % a)
+        elif a == "--nodes":
+            opt.nodes = parse_int(value(a), a)
+        elif a in ("-c", "--cpus"):
+            opt.cpus = parse_int(value(a), a)
+        elif a in ("-m", "--memory"):
+            opt.memory = parse_size(value(a), a)
+        elif a == "--timeout":
+            try:
+                opt.timeout = float(value(a))
+            except ValueError:
+                raise UsageError("--timeout: expected seconds, got '%s'" % argv[i])
+            if opt.timeout <= 0:
+                raise UsageError("--timeout: must be positive")
+        elif a == "--tag-output":
+            opt.tag_output = True
+        elif a in ("-q", "--quiet"):
+            opt.quiet = True
+        elif a == "--host":
+            opt.host = True
+        elif a == "--kvm":
+            opt.kvm = True
+        elif a == "--uefi":
+            opt.uefi = True
+        elif a == "--iso":
+            opt.iso = value(a)
+        elif a == "--kernel":
+            opt.kernel = value(a)
+        elif a == "--append":
+            opt.append = value(a)
+        elif a.startswith("-"):
+            raise UsageError("unknown option '%s' (see lwkrun --help)" % a)
+        else:
+            job.prog = a
+        i += 1
+
+    if job.prog is not None:
+        opt.jobs.append(job)
+    elif opt.jobs or any(v is not None for v in (job.np, job.mem)) or job.env:
+        raise UsageError("missing program after the job options")
+    if not opt.jobs and not opt.iso:
+        raise UsageError("no program given (see lwkrun --help)")
+    for j in opt.jobs:
+        if j.np is None:
+            j.np = 1
+        if not os.path.isfile(j.prog):
+            raise UsageError("%s: no such file" % j.prog)
+    if opt.iso and opt.jobs:
+        raise UsageError("--iso boots the jobs in the image's grub.cfg; give no program")
+    if opt.iso and not os.path.isfile(opt.iso):
+        raise UsageError("%s: no such file" % opt.iso)
+    if opt.host and (opt.nodes > 1 or opt.kvm or opt.uefi or opt.iso):
+        raise UsageError("--host runs Linux processes: --nodes, --kvm, --uefi and --iso do not apply")
+    return opt
+
+
+def main(argv):
+    try:
+        opt = parse(argv)
+    except UsageError as e:
+        sys.stderr.write("lwkrun: %s\n" % e)
+        return 2
+    if opt.host:
+        from lwk import host
+        return host.run(opt)
+    if opt.nodes > 1:
+        from lwk import nodes
+        return nodes.run(opt)
+    from lwk import qemu
+    return qemu.run(opt)
