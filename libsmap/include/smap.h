@@ -45,6 +45,10 @@ int smap_world_size(void);
 int smap_cpu(void);
 /* 1 when running as Linux processes (lwkrun --host or a plain ./prog). */
 int smap_is_host(void);
+/* The whole job record (smapos_abi.h), filled the same way on both
+ * platforms; flags has SMAPOS_JOB_HOST in host mode. */
+struct smapos_jobinfo;
+const struct smapos_jobinfo *smap_jobinfo(void);
 
 /* Time from the TSC at the rate the kernel (or host calibration) measured. */
 static inline uint64_t smap_rdtsc(void)
@@ -60,6 +64,10 @@ double smap_wtime(void);
 /* All ranks of the job (hierarchical across nodes), or this node's only. */
 void smap_barrier(void);
 void smap_node_barrier(void);
+/* One raw hardware barrier across the nodes (what smap_barrier's leader
+ * runs): 0, or -ENODEV (no port; always so in host mode, which says so on
+ * stderr), -ETIMEDOUT. */
+int smap_hwbarrier(void);
 
 /* 1 if [p, p+len) lies inside on-node rank `rank`'s memory, else 0. */
 int smap_is_remote_ok(unsigned rank, const volatile void *p, size_t len);
@@ -81,6 +89,9 @@ void *smap_lookup(unsigned rank, unsigned key);
  * the region has no room.
  */
 void *smap_sym_reserve(size_t size, size_t align);
+/* Give a reservation back (this rank's pages); call it on every rank with
+ * the same arguments to keep later reservations symmetric. */
+void smap_sym_release(void *p, size_t size);
 
 /* End the whole job with `status` (MPI_Abort, shmem_global_exit). */
 _Noreturn void smap_abort(int status);

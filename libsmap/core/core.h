@@ -1,0 +1,65 @@
+/*
+ * core.h - libsmap's private core: the job record every other part reads,
+ * the region layout, the page source and the error path.  Not installed;
+ * user programs see smap.h only.
+ *
+ * Invariant: core.ready is set once, before main() runs (or at the first
+ * malloc, whichever comes first), and nothing in core changes afterwards
+ * except the lazily measured TSC rate in host mode.
+ */
+#ifndef SMAP_CORE_H
+#define SMAP_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "smapos_abi.h"
+
+#define CORE_PAGE		4096UL
+#define CORE_SLOT_SHIFT		39
+#define CORE_SLOT_MASK		((1UL << CORE_SLOT_SHIFT) - 1)
+
+struct core {
+	struct smapos_jobinfo ji;
+	int ready;
+	int host;		/* Linux processes: launched job or singleton */
+	uintptr_t image_end;	/* page-aligned end of the highest PT_LOAD */
+	uintptr_t region_end;	/* region_base + region_size */
+	unsigned spin_limit;	/* pauses before a waiting rank yields */
+};
+
+extern struct core core;
+
+void core_init(void);
+
+static inline void core_ready(void)
+{
+	if (!__atomic_load_n(&core.ready, __ATOMIC_ACQUIRE))
+		core_init();
+}
+
+static inline uintptr_t core_page_up(uintptr_t x)
+{
+	return (x + CORE_PAGE - 1) & ~(CORE_PAGE - 1);
+}
+
+/* "libsmap: <message>" on stderr, then the job fails with SIGABRT. */
+_Noreturn void core_fatal(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* The same line without ending anything. */
+void core_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Spin-wait step: pause, and on Linux give the core away after a while. */
+void core_spin(unsigned *spins);
+
+/*
+ * The region's page source (mem.c).  Pages come from the top of the free
+ * part of the region downwards and are zeroed; the break grows upwards from
+ * the end of the image and only the symmetric reservations use it, so it
+ * moves identically on every rank.
+ */
+void *mem_map(size_t len);
+void mem_unmap(void *p, size_t len);
+uintptr_t mem_brk_get(void);
+int mem_brk_set(uintptr_t top);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * init.c - libsmap start-up: learns the job from the kernel (or sets up
+ * host mode when the kernel call does not exist), before main() runs.
+ *
+ * smapcc links with -Wl,--wrap=main, so crt1's call to main lands in
+ * __wrap_main below; a constructor and the first malloc initialise even
+ * earlier when they come first.  In host mode main must also run on a stack
+ * inside the region, which is why the wrapper and not only a constructor.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core.h"
+#include "../host/host.h"
+
+struct core core;
+
+/* A rank that shares its core with others must not burn its timeslice. */
+#define CORE_SPIN_ALONE		4096
+#define CORE_SPIN_SHARED	64
+
+void core_init(void)
+{
+	struct smapos_jobinfo ji;
+	uintptr_t image_end = 0;
+	long n;
+
+	memset(&ji, 0, sizeof ji);
+	n = syscall(SMAPOS_SYS_JOBINFO, &ji, sizeof ji);
+	if (n < 0 && errno != ENOSYS)
+		core_fatal("libsmap: job info system call failed: %s", strerror(errno));
+	if (n >= 0) {
+		if (ji.version != SMAPOS_JOBINFO_VERSION || n < (long)sizeof ji)
+			core_fatal("libsmap: kernel job info version %u size %ld, expected version %u size %zu",
+				   ji.version, n, SMAPOS_JOBINFO_VERSION, sizeof ji);
+		core.spin_limit = ~0u;
+	} else {
+		/* Moves the image: no static variable may be written before. */
+		host_init(&ji, &image_end);
+		core.host = 1;
+		core.spin_limit = (ji.cpu == ~0u && ji.nranks > 1) ?
+			CORE_SPIN_SHARED : CORE_SPIN_ALONE;
+	}
+	core.ji = ji;
+	core.image_end = image_end;
+	core.region_end = ji.region_base + ji.region_size;
+	__atomic_store_n(&core.ready, 1, __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor(101))) static void init_early(void)
+{
+	core_ready();
+}
+
+int __real_main(int argc, char **argv, char **envp);
+
+int __wrap_main(int argc, char **argv, char **envp)
+{
+	core_ready();
+	if (core.host)
+		return host_run_main(__real_main, argc, argv, envp);
+	return __real_main(argc, argv, envp);
+}
+
+static void core_vsay(const char *fmt, va_list ap)
+{
+	char line[512];
+	int n;
+
+	n = vsnprintf(line, sizeof line - 1, fmt, ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof line - 2)
+		n = sizeof line - 2;
+	line[n++] = '\n';
+	if (write(2, line, n) < 0)
+		return;
+}
+
+void core_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	core_vsay(fmt, ap);
+	va_end(ap);
+}
+
+void core_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	core_vsay(fmt, ap);
+	va_end(ap);
+	abort();
+}
+
+void core_spin(unsigned *spins)
+{
+	if (++*spins < core.spin_limit) {
+		__builtin_ia32_pause();
+		return;
+	}
+	sched_yield();
+}
