@@ -1,0 +1,176 @@
+"""libsmap core in host mode: SMARTMAP emulation, the lwkrun --host
+launcher and tools/smapcc.
+
+The SMARTMAP programs (user/smaptest/) are the ones the kernel suite boots;
+here they run as Linux processes on 1, 2, 4 and 8 ranks (8 oversubscribes
+the 2 cores on purpose).  Checks that need more than an exit status and
+output patterns run this file as a script: `python3 smap_host.py CHECK`.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
+ME = os.path.abspath(__file__)
+SMAPCC = os.path.join(harness.ROOT, "tools", "smapcc")
+REMOTE_CHECKS = 10      # TAP lines per rank of smaptest_remote
+SYNC_CHECKS = 10        # ... of smaptest_sync
+MALLOC_CHECKS = 12      # ... of smaptest_malloc
+
+
+def prog(name):
+    return harness.build("user", name)
+
+
+def host(name, n, program, args=(), **kw):
+    return harness.lwkrun(name, ["--host", "-n", n, prog(program)] + list(args), **kw)
+
+
+def check(name, what, **kw):
+    return harness.Case(name, ["python3", ME, what], **kw)
+
+
+def cases():
+    c = []
+    for n in (2, 4, 8):
+        c.append(host("smap_host_remote_%d" % n, n, "smaptest_remote", tap=True,
+                      min_tap=REMOTE_CHECKS * n, timeout=60))
+        c.append(host("smap_host_sync_%d" % n, n, "smaptest_sync", tap=True,
+                      min_tap=SYNC_CHECKS * n, timeout=60))
+    c += [
+        harness.Case("smap_singleton_remote", [prog("smaptest_remote")], tap=True,
+                     min_tap=REMOTE_CHECKS),
+        harness.Case("smap_singleton_sync", [prog("smaptest_sync")], tap=True,
+                     min_tap=SYNC_CHECKS),
+        harness.Case("smap_singleton_malloc", [prog("smaptest_malloc")], tap=True,
+                     min_tap=MALLOC_CHECKS),
+        host("smap_host_malloc_2", 2, "smaptest_malloc", tap=True, min_tap=2 * MALLOC_CHECKS),
+        host("smap_host_beyond_region_faults", 2, "smaptest_fail", ["beyond"], rc=139,
+             expect=[r"rank 1 killed by SIGSEGV"], tap=True, min_tap=2),
+        host("smap_host_abort_ends_job_with_status", 3, "smaptest_fail", ["abort", "7"], rc=7,
+             expect=[r"rank 2 aborted the job with status 7"], tap=True, min_tap=3),
+        host("smap_host_exit_status_is_first_failing_rank", 2, "smaptest_fail", ["exit", "3"],
+             rc=3, expect=[r"rank 1 exited with status 3"], tap=True, min_tap=2),
+        harness.lwkrun("smap_host_timeout_kills_job",
+                       ["--host", "--timeout", "1", "-n", "2", prog("smaptest_fail"), "hang"],
+                       rc=124, expect=[r"lwkrun: timeout after 1s: killed 2 running ranks"],
+                       timeout=20),
+        harness.lwkrun("smap_host_tag_output",
+                       ["--host", "--tag-output", "-n", "2", prog("smaptest_fail"), "exit", "0"],
+                       expect=[r"^\[0\] ok rank0: started$", r"^\[1\] ok rank1: started$"]),
+        harness.lwkrun("smap_host_too_many_ranks_fails_clearly",
+                       ["--host", "-n", "255", prog("smaptest_fail"), "exit", "0"], rc=2,
+                       expect=[r"^lwkrun: -n 255: host mode runs at most 254 ranks"]),
+        harness.lwkrun("smap_host_bad_rank_count",
+                       ["--host", "-n", "0", prog("smaptest_fail")], rc=2,
+                       expect=[r"^lwkrun: -n: expected a whole number >= 1, got '0'$"]),
+        harness.lwkrun("smap_host_rejects_nodes",
+                       ["--host", "--nodes", "2", prog("smaptest_fail")], rc=2,
+                       expect=[r"^lwkrun: --host runs Linux processes"]),
+        harness.lwkrun("smap_host_region_too_large",
+                       ["--host", "--mem", "600G", prog("smaptest_fail")], rc=2,
+                       expect=[r"^lwkrun: --mem 614400 MiB: host mode regions must fit below 512 GiB"]),
+        harness.lwkrun("smap_host_not_executable",
+                       ["--host", os.path.join(harness.ROOT, "README.md")], rc=2,
+                       expect=[r"^lwkrun: .*README.md: cannot execute: "]),
+        harness.lwkrun("smap_host_missing_program", ["--host", "/nonexistent/prog"], rc=2,
+                       expect=[r"^lwkrun: /nonexistent/prog: no such file$"]),
+        check("smap_host_crash_leaves_nothing_behind", "cleanup", tap=True, min_tap=3),
+        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=6),
+    ]
+    return c
+
+
+# -- checks run as a script ------------------------------------------------
+
+def tap(ok, name, why):
+    print("ok %s" % name if ok else "not ok %s - %s" % (name, why), flush=True)
+
+
+def check_cleanup():
+    """A crashing rank ends the job: no rank process, no memfd survives."""
+    mark = uuid.uuid4().hex
+    p = subprocess.Popen(["python3", harness.LWKRUN, "--host", "-n", "4", "-e",
+                          "SMAPTEST_MARK=" + mark, prog("smaptest_fail"), "crash"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out, _ = p.communicate(timeout=60)
+    tap(p.returncode == 139, "crash: the job ends with the rank's signal status",
+        "expected 139, got %d: %s" % (p.returncode, out.decode()[-200:]))
+    left, fds = [], []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if mark.encode() in f.read():
+                    left.append(pid)
+            for fd in os.listdir("/proc/%s/fd" % pid):
+                link = os.readlink("/proc/%s/fd/%s" % (pid, fd))
+                if "smapos-host-%d-" % p.pid in link:
+                    fds.append("%s:%s" % (pid, link))
+        except OSError:
+            continue
+    tap(not left, "crash: no rank process is left", "expected none, got pids %s" % left)
+    tap(not fds, "crash: no region memfd is left open", "expected none, got %s" % fds)
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kw)
+
+
+def check_smapcc():
+    tmp = tempfile.mkdtemp(prefix="smapcc-test-")
+    try:
+        src = os.path.join(tmp, "conftest.c")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        exe = os.path.join(tmp, "conftest")
+        r = run([SMAPCC, "-o", exe, src])
+        ok = r.returncode == 0 and run([exe]).returncode == 0
+        tap(ok, "smapcc links and runs a program without any libsmap call",
+            "expected status 0, got %d: %s" % (r.returncode, r.stdout.decode()[-200:]))
+
+        r = run(["nm", exe])
+        musl = [s for s in ("__malloc_context", "__simple_malloc", "__libc_malloc_impl")
+                if s in r.stdout.decode()]
+        tap(r.returncode == 0 and not musl, "smapcc programs carry libsmap's malloc, not musl's",
+            "expected no musl allocator symbol, got %s" % musl)
+
+        r = run(["readelf", "-h", exe])
+        tap(re.search(r"Type:\s+EXEC", r.stdout.decode()) is not None,
+            "smapcc makes static non-PIE executables", "expected ELF type EXEC")
+
+        obj = os.path.join(tmp, "conftest.o")
+        r = run([SMAPCC, "-c", "-o", obj, src])
+        tap(r.returncode == 0 and os.path.isfile(obj), "smapcc -c compiles only",
+            "expected an object file, got status %d" % r.returncode)
+
+        r = run([SMAPCC, "-show", "-O2", "app.c", "-o", "app"])
+        line = r.stdout.decode().strip()
+        tap(r.returncode == 0 and "-Wl,--wrap=main" in line and "libsmap.a" in line
+            and " app.c " in line and not os.path.exists("app"),
+            "smapcc -show prints the command instead of running it",
+            "expected a musl-gcc line with libsmap.a, got %r" % line)
+
+        fake = os.path.join(tmp, "tree", "tools")
+        os.makedirs(fake)
+        shutil.copy(SMAPCC, fake)
+        r = run([os.path.join(fake, "smapcc"), "-o", exe, src])
+        msg = r.stdout.decode().strip()
+        tap(r.returncode == 1 and re.match(r"^smapcc: .*libsmap\.a not found", msg)
+            and "\n" not in msg,
+            "smapcc without libsmap.a says so in one line",
+            "expected status 1 and one line, got %d: %r" % (r.returncode, msg))
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    {"cleanup": check_cleanup, "smapcc": check_smapcc}[sys.argv[1]]()

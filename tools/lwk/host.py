@@ -1,0 +1,319 @@
+"""Host mode of tools/lwkrun: a job's ranks as Linux processes.
+
+Each rank gets a memfd for its region and every rank inherits all of them;
+libsmap (libsmap/host/host.c) maps them at the SMARTMAP slot addresses.  A
+shared job page (layout: struct host_job in libsmap/host/host.h) carries the
+rank count, the region size, the memfd numbers, the start-up count, the TSC
+rate and an abort record.  The launcher keeps no copy of the regions once
+the ranks run, so when the last rank is gone so is every memfd.
+
+Semantics follow the kernel: exit(n) ends one rank; a signal or
+smap_abort() ends the job; the status is the abort's, else the first failing
+rank's in rank order (its exit code or 128+signal); --timeout kills all and
+exits 124.  Output goes through line by line so ranks never interleave
+inside a line, prefixed with [rank] under --tag-output.
+"""
+
+import ctypes
+import mmap
+import os
+import resource
+import selectors
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+MAX_RANKS = 254
+DEFAULT_REGION = 4 << 30
+REGION_ALIGN = 2 << 20
+MAX_REGION = (512 << 30) - (64 << 20)
+
+JOB_MAGIC = 0x4A484D53
+JOB_VERSION = 1
+# magic version nranks ready region_size abort tsc_hz tsc_state reserved start_tsc
+JOB_HEADER = struct.Struct("<IIIIQQQIIQ")
+JOB_ABORT_OFFSET = 24
+JOB_READY_OFFSET = 12
+ABORT_SET = 1 << 63
+PAGE = 4096
+
+ADDR_NO_RANDOMIZE = 0x0040000
+PR_SET_PDEATHSIG = 1
+
+
+class Failure(Exception):
+    """A launch problem: one line on stderr, exit status 2."""
+
+
+class Interrupted(Exception):
+    def __init__(self, signum):
+        Exception.__init__(self)
+        self.signum = signum
+
+
+def signame(sig):
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return "signal %d" % sig
+
+
+def say(msg):
+    sys.stderr.write("lwkrun: %s\n" % msg)
+    sys.stderr.flush()
+
+
+class Rank:
+    def __init__(self, r, proc):
+        self.r = r
+        self.proc = proc
+        self.pidfd = None
+        self.status = None      # ("exit", n) or ("signal", sig)
+        self.killed = False     # ended by the launcher, not a failure of its own
+        self.partial = {1: b"", 2: b""}
+
+
+class HostJob:
+    def __init__(self, opt, job, index, deadline):
+        self.opt = opt
+        self.job = job
+        self.index = index
+        self.deadline = deadline
+        self.ranks = []
+        self.page = None
+        self.sel = selectors.DefaultSelector()
+        self.closed = set()
+        self.libc = ctypes.CDLL(None, use_errno=True)
+
+    # -- set-up ----------------------------------------------------------
+
+    def region_size(self):
+        size = self.job.mem or DEFAULT_REGION
+        size = (size + REGION_ALIGN - 1) // REGION_ALIGN * REGION_ALIGN
+        if size > MAX_REGION:
+            raise Failure("--mem %d MiB: host mode regions must fit below 512 GiB (at most %d MiB)"
+                          % (size >> 20, MAX_REGION >> 20))
+        return size
+
+    def make_page(self, n, size, fds):
+        jfd = os.memfd_create("smapos-host-%d-job%d" % (os.getpid(), self.index))
+        os.ftruncate(jfd, PAGE)
+        page = mmap.mmap(jfd, PAGE)
+        page[:JOB_HEADER.size] = JOB_HEADER.pack(JOB_MAGIC, JOB_VERSION, n, 0, size, 0, 0, 0, 0, 0)
+        struct.pack_into("<%di" % n, page, JOB_HEADER.size, *fds)
+        self.page = page
+        return jfd
+
+    def child_setup(self, cpu):
+        libc = self.libc
+
+        def setup():
+            # Linux then keeps its own mappings out of the SMARTMAP slots.
+            libc.personality(ADDR_NO_RANDOMIZE)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if cpu >= 0:
+                os.sched_setaffinity(0, {cpu})
+        return setup
+
+    def start(self):
+        n = self.job.np
+        size = self.region_size()
+        cpus = sorted(os.sched_getaffinity(0))
+        pinned = n <= len(cpus)
+        fds = []
+        jfd = None
+        try:
+            for r in range(n):
+                fd = os.memfd_create("smapos-host-%d-job%d-rank%d" % (os.getpid(), self.index, r))
+                fds.append(fd)
+                os.ftruncate(fd, size)
+            jfd = self.make_page(n, size, fds)
+            env = dict(os.environ)
+            for kv in self.job.env:
+                k, v = kv.split("=", 1)
+                env[k] = v
+            exe = os.path.abspath(self.job.prog)
+            for r in range(n):
+                cpu = cpus[r] if pinned else -1
+                env["SMAPOS_HOST"] = "%d:%d:%d:%d" % (jfd, r, cpu, self.index)
+                try:
+                    proc = subprocess.Popen(
+                        [self.job.prog] + self.job.args, executable=exe, env=env,
+                        pass_fds=fds + [jfd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        stdin=None if r == 0 else subprocess.DEVNULL,
+                        preexec_fn=self.child_setup(cpu))
+                except OSError as e:
+                    raise Failure("%s: cannot execute: %s" % (self.job.prog, e.strerror))
+                rank = Rank(r, proc)
+                self.ranks.append(rank)
+                rank.pidfd = os.pidfd_open(proc.pid)
+                self.sel.register(rank.pidfd, selectors.EVENT_READ, (rank, 0))
+                self.sel.register(proc.stdout, selectors.EVENT_READ, (rank, 1))
+                self.sel.register(proc.stderr, selectors.EVENT_READ, (rank, 2))
+        finally:
+            for fd in fds:
+                os.close(fd)
+            if jfd is not None:
+                os.close(jfd)
+
+    # -- running ---------------------------------------------------------
+
+    def emit(self, rank, stream, data, final=False):
+        out = sys.stdout.buffer if stream == 1 else sys.stderr.buffer
+        buf = rank.partial[stream] + data
+        lines = buf.split(b"\n")
+        rank.partial[stream] = b"" if final else lines.pop()
+        if final and lines and lines[-1] == b"":
+            lines.pop()
+        tag = b"[%d] " % rank.r if self.opt.tag_output else b""
+        if lines and stream not in self.closed:
+            try:
+                out.write(b"".join(tag + ln + b"\n" for ln in lines))
+                out.flush()
+            except BrokenPipeError:
+                # The reader went away (lwkrun ... | head): the job goes on.
+                self.closed.add(stream)
+
+    def kill_all(self):
+        for rank in self.ranks:
+            if rank.status is None and not rank.killed:
+                rank.killed = True
+                try:
+                    rank.proc.kill()
+                except ProcessLookupError:
+                    pass
+
+    def abort_record(self):
+        rec = struct.unpack_from("<Q", self.page, JOB_ABORT_OFFSET)[0]
+        if rec & ABORT_SET:
+            return (rec >> 8) & 0xFFFFFF, rec & 0xFF
+        return None
+
+    def reap(self, rank):
+        self.sel.unregister(rank.pidfd)
+        os.close(rank.pidfd)
+        code = rank.proc.wait()
+        rank.status = ("signal", -code) if code < 0 else ("exit", code)
+        if rank.killed:
+            return
+        if self.abort_record():
+            self.kill_all()
+        elif code < 0:
+            say("rank %d killed by %s" % (rank.r, signame(-code)))
+            self.kill_all()
+
+    def wait(self):
+        open_streams = 2 * len(self.ranks)
+        running = len(self.ranks)
+        drain_until = None
+        while open_streams > 0 or running > 0:
+            now = time.monotonic()
+            if now >= self.deadline:
+                return "timeout"
+            if running == 0:
+                # Output still held open by something a rank started.
+                if drain_until is None:
+                    drain_until = now + 0.5
+                elif now >= drain_until:
+                    break
+            limit = min(self.deadline, drain_until or self.deadline) - now
+            for key, _ in self.sel.select(timeout=max(0.0, limit)):
+                rank, what = key.data
+                if what == 0:
+                    self.reap(rank)
+                    running -= 1
+                    continue
+                data = os.read(key.fd, 65536)
+                if data:
+                    self.emit(rank, what, data)
+                else:
+                    self.sel.unregister(key.fileobj)
+                    self.emit(rank, what, b"", final=True)
+                    open_streams -= 1
+        for rank in self.ranks:
+            for stream in (1, 2):
+                if rank.partial[stream]:
+                    self.emit(rank, stream, b"", final=True)
+        return "done"
+
+    def status(self):
+        ab = self.abort_record()
+        if ab:
+            say("rank %d aborted the job with status %d" % ab)
+            return ab[1]
+        for rank in self.ranks:
+            if rank.killed:
+                continue
+            kind, v = rank.status
+            if kind == "signal":
+                return 128 + v
+            if v != 0:
+                say("rank %d exited with status %d" % (rank.r, v))
+                return v
+        ready = struct.unpack_from("<I", self.page, JOB_READY_OFFSET)[0]
+        if ready < len(self.ranks):
+            say("%s: only %d of %d ranks started libsmap (is it built with tools/smapcc?)"
+                % (self.job.prog, ready, len(self.ranks)))
+        return 0
+
+    def finish(self):
+        self.kill_all()
+        for rank in self.ranks:
+            if rank.status is None:
+                rank.proc.wait()
+                os.close(rank.pidfd)
+            rank.proc.stdout.close()
+            rank.proc.stderr.close()
+        self.sel.close()
+        if self.page is not None:
+            self.page.close()
+
+
+def raise_fd_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, 8192) if hard != resource.RLIM_INFINITY else 8192
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+def run(opt):
+    for job in opt.jobs:
+        if job.np > MAX_RANKS:
+            say("-n %d: host mode runs at most %d ranks per job (Linux's 47-bit user space "
+                "leaves PML4 slots 1..%d for SMARTMAP)" % (job.np, MAX_RANKS, MAX_RANKS))
+            return 2
+
+    def interrupt(signum, frame):
+        raise Interrupted(signum)
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGHUP, interrupt)
+    raise_fd_limit()
+
+    deadline = time.monotonic() + opt.timeout
+    result = 0
+    for index, job in enumerate(opt.jobs):
+        hj = HostJob(opt, job, index, deadline)
+        try:
+            hj.start()
+            if hj.wait() == "timeout":
+                alive = sum(1 for r in hj.ranks if r.status is None)
+                hj.kill_all()
+                say("timeout after %gs: killed %d running rank%s of %s"
+                    % (opt.timeout, alive, "" if alive == 1 else "s", job.prog))
+                return 124
+            status = hj.status()
+        except Failure as e:
+            say(str(e))
+            return 2
+        except Interrupted as e:
+            hj.kill_all()
+            say("interrupted by %s: killed the job" % signame(e.signum))
+            return 128 + e.signum
+        finally:
+            hj.finish()
+        if status and not result:
+            result = status
+    return result
