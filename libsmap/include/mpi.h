@@ -1,0 +1,482 @@
+/*
+ * mpi.h - MPI for smapos (libsmap): the standard C interface, MPI-3.1.
+ *
+ * Handles are pointers to library objects; the predefined ones are the
+ * addresses of objects inside libsmap, so they are address constants
+ * usable in static initialisers and comparable with ==.  Every function
+ * exists as PMPI_X, and MPI_X is a weak alias of it: a profiling library
+ * defines MPI_X itself and calls PMPI_X.
+ *
+ * See docs/mpi.md for what is implemented and what fails with
+ * MPI_ERR_UNSUPPORTED_OPERATION.
+ */
+#ifndef MPI_H
+#define MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION		3
+#define MPI_SUBVERSION		1
+
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int MPI_Fint;
+
+typedef struct smpi_comm *MPI_Comm;
+typedef struct smpi_group *MPI_Group;
+typedef struct smpi_type *MPI_Datatype;
+typedef struct smpi_op *MPI_Op;
+typedef struct smpi_req *MPI_Request;
+typedef struct smpi_errh *MPI_Errhandler;
+typedef struct smpi_info *MPI_Info;
+typedef struct smpi_message *MPI_Message;
+
+typedef struct MPI_Status {
+	int MPI_SOURCE;
+	int MPI_TAG;
+	int MPI_ERROR;
+	int smpi_cancelled;
+	MPI_Count smpi_bytes;
+} MPI_Status;
+
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
+			       MPI_Datatype *datatype);
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *code, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int keyval,
+					void *extra_state, void *attr_in,
+					void *attr_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int keyval,
+					  void *attr, void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int keyval,
+					void *extra_state, void *attr_in,
+					void *attr_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype type, int keyval,
+					  void *attr, void *extra_state);
+
+/* Predefined objects: defined in libsmap, named only through the macros. */
+extern struct smpi_comm smpi_comm_world, smpi_comm_self;
+extern struct smpi_group smpi_group_empty;
+extern struct smpi_type smpi_types[];
+extern struct smpi_op smpi_ops[];
+extern struct smpi_errh smpi_errh_fatal, smpi_errh_return;
+extern char smpi_bottom[], smpi_in_place[], smpi_unweighted[];
+
+#define MPI_COMM_NULL		((MPI_Comm)0)
+#define MPI_COMM_WORLD		(&smpi_comm_world)
+#define MPI_COMM_SELF		(&smpi_comm_self)
+#define MPI_GROUP_NULL		((MPI_Group)0)
+#define MPI_GROUP_EMPTY		(&smpi_group_empty)
+#define MPI_DATATYPE_NULL	((MPI_Datatype)0)
+#define MPI_OP_NULL		((MPI_Op)0)
+#define MPI_REQUEST_NULL	((MPI_Request)0)
+#define MPI_ERRHANDLER_NULL	((MPI_Errhandler)0)
+#define MPI_INFO_NULL		((MPI_Info)0)
+#define MPI_MESSAGE_NULL	((MPI_Message)0)
+#define MPI_ERRORS_ARE_FATAL	(&smpi_errh_fatal)
+#define MPI_ERRORS_RETURN	(&smpi_errh_return)
+
+/* Predefined datatypes, in the order of smpi_types[] (libsmap/mpi/type.c). */
+#define MPI_CHAR		(&smpi_types[1])
+#define MPI_SIGNED_CHAR		(&smpi_types[2])
+#define MPI_UNSIGNED_CHAR	(&smpi_types[3])
+#define MPI_BYTE		(&smpi_types[4])
+#define MPI_WCHAR		(&smpi_types[5])
+#define MPI_SHORT		(&smpi_types[6])
+#define MPI_UNSIGNED_SHORT	(&smpi_types[7])
+#define MPI_INT			(&smpi_types[8])
+#define MPI_UNSIGNED		(&smpi_types[9])
+#define MPI_LONG		(&smpi_types[10])
+#define MPI_UNSIGNED_LONG	(&smpi_types[11])
+#define MPI_LONG_LONG_INT	(&smpi_types[12])
+#define MPI_LONG_LONG		MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG	(&smpi_types[13])
+#define MPI_FLOAT		(&smpi_types[14])
+#define MPI_DOUBLE		(&smpi_types[15])
+#define MPI_LONG_DOUBLE		(&smpi_types[16])
+#define MPI_C_BOOL		(&smpi_types[17])
+#define MPI_INT8_T		(&smpi_types[18])
+#define MPI_INT16_T		(&smpi_types[19])
+#define MPI_INT32_T		(&smpi_types[20])
+#define MPI_INT64_T		(&smpi_types[21])
+#define MPI_UINT8_T		(&smpi_types[22])
+#define MPI_UINT16_T		(&smpi_types[23])
+#define MPI_UINT32_T		(&smpi_types[24])
+#define MPI_UINT64_T		(&smpi_types[25])
+#define MPI_AINT		(&smpi_types[26])
+#define MPI_OFFSET		(&smpi_types[27])
+#define MPI_COUNT		(&smpi_types[28])
+#define MPI_C_FLOAT_COMPLEX	(&smpi_types[29])
+#define MPI_C_COMPLEX		MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX	(&smpi_types[30])
+#define MPI_C_LONG_DOUBLE_COMPLEX (&smpi_types[31])
+#define MPI_PACKED		(&smpi_types[32])
+#define MPI_FLOAT_INT		(&smpi_types[33])
+#define MPI_DOUBLE_INT		(&smpi_types[34])
+#define MPI_LONG_INT		(&smpi_types[35])
+#define MPI_2INT		(&smpi_types[36])
+#define MPI_SHORT_INT		(&smpi_types[37])
+#define MPI_LONG_DOUBLE_INT	(&smpi_types[38])
+
+/* Predefined reduction operations, in the order of smpi_ops[] (op.c). */
+#define MPI_MAX			(&smpi_ops[1])
+#define MPI_MIN			(&smpi_ops[2])
+#define MPI_SUM			(&smpi_ops[3])
+#define MPI_PROD		(&smpi_ops[4])
+#define MPI_LAND		(&smpi_ops[5])
+#define MPI_BAND		(&smpi_ops[6])
+#define MPI_LOR			(&smpi_ops[7])
+#define MPI_BOR			(&smpi_ops[8])
+#define MPI_LXOR		(&smpi_ops[9])
+#define MPI_BXOR		(&smpi_ops[10])
+#define MPI_MINLOC		(&smpi_ops[11])
+#define MPI_MAXLOC		(&smpi_ops[12])
+#define MPI_REPLACE		(&smpi_ops[13])
+#define MPI_NO_OP		(&smpi_ops[14])
+
+#define MPI_BOTTOM		((void *)smpi_bottom)
+#define MPI_IN_PLACE		((void *)smpi_in_place)
+#define MPI_STATUS_IGNORE	((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE	((MPI_Status *)0)
+#define MPI_ERRCODES_IGNORE	((int *)0)
+#define MPI_ARGV_NULL		((char **)0)
+#define MPI_UNWEIGHTED		((int *)smpi_unweighted)
+
+#define MPI_ANY_SOURCE		(-1)
+#define MPI_PROC_NULL		(-2)
+#define MPI_ROOT		(-3)
+#define MPI_ANY_TAG		(-1)
+#define MPI_UNDEFINED		(-32766)
+#define MPI_KEYVAL_INVALID	(-1)
+#define MPI_BSEND_OVERHEAD	64
+#define MPI_MAX_PROCESSOR_NAME	256
+#define MPI_MAX_ERROR_STRING	256
+#define MPI_MAX_OBJECT_NAME	128
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_INFO_KEY	255
+#define MPI_MAX_INFO_VAL	1024
+
+/* Attribute keys on communicators. */
+#define MPI_TAG_UB		0x64400001
+#define MPI_HOST		0x64400002
+#define MPI_IO			0x64400003
+#define MPI_WTIME_IS_GLOBAL	0x64400004
+#define MPI_UNIVERSE_SIZE	0x64400005
+#define MPI_APPNUM		0x64400006
+
+#define MPI_NULL_COPY_FN	((MPI_Comm_copy_attr_function *)0)
+#define MPI_NULL_DELETE_FN	((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_NULL_COPY_FN	((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN	((MPI_Comm_delete_attr_function *)0)
+#define MPI_TYPE_NULL_COPY_FN	((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN	((MPI_Type_delete_attr_function *)0)
+int smpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
+#define MPI_COMM_DUP_FN		smpi_comm_dup_fn
+
+/* Results of the compare calls. */
+#define MPI_IDENT		0
+#define MPI_CONGRUENT		1
+#define MPI_SIMILAR		2
+#define MPI_UNEQUAL		3
+
+/* Thread levels. */
+#define MPI_THREAD_SINGLE	0
+#define MPI_THREAD_FUNNELED	1
+#define MPI_THREAD_SERIALIZED	2
+#define MPI_THREAD_MULTIPLE	3
+
+/* Comm_split_type. */
+#define MPI_COMM_TYPE_SHARED	1
+
+/* Topology kinds (Topo_test). */
+#define MPI_GRAPH		1
+#define MPI_CART		2
+#define MPI_DIST_GRAPH		3
+
+/* Datatype constructors' array orders and distributions. */
+#define MPI_ORDER_C		56
+#define MPI_ORDER_FORTRAN	57
+#define MPI_DISTRIBUTE_BLOCK	121
+#define MPI_DISTRIBUTE_CYCLIC	122
+#define MPI_DISTRIBUTE_NONE	123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* Combiners (Type_get_envelope). */
+#define MPI_COMBINER_NAMED		1
+#define MPI_COMBINER_DUP		2
+#define MPI_COMBINER_CONTIGUOUS		3
+#define MPI_COMBINER_VECTOR		4
+#define MPI_COMBINER_HVECTOR		5
+#define MPI_COMBINER_INDEXED		6
+#define MPI_COMBINER_HINDEXED		7
+#define MPI_COMBINER_INDEXED_BLOCK	8
+#define MPI_COMBINER_HINDEXED_BLOCK	9
+#define MPI_COMBINER_STRUCT		10
+#define MPI_COMBINER_SUBARRAY		11
+#define MPI_COMBINER_DARRAY		12
+#define MPI_COMBINER_RESIZED		13
+
+/* Error classes; every code libsmap returns is a class. */
+#define MPI_SUCCESS			0
+#define MPI_ERR_BUFFER			1
+#define MPI_ERR_COUNT			2
+#define MPI_ERR_TYPE			3
+#define MPI_ERR_TAG			4
+#define MPI_ERR_COMM			5
+#define MPI_ERR_RANK			6
+#define MPI_ERR_REQUEST			7
+#define MPI_ERR_ROOT			8
+#define MPI_ERR_GROUP			9
+#define MPI_ERR_OP			10
+#define MPI_ERR_TOPOLOGY		11
+#define MPI_ERR_DIMS			12
+#define MPI_ERR_ARG			13
+#define MPI_ERR_UNKNOWN			14
+#define MPI_ERR_TRUNCATE		15
+#define MPI_ERR_OTHER			16
+#define MPI_ERR_INTERN			17
+#define MPI_ERR_IN_STATUS		18
+#define MPI_ERR_PENDING			19
+#define MPI_ERR_KEYVAL			20
+#define MPI_ERR_NO_MEM			21
+#define MPI_ERR_BASE			22
+#define MPI_ERR_INFO_KEY		23
+#define MPI_ERR_INFO_VALUE		24
+#define MPI_ERR_INFO_NOKEY		25
+#define MPI_ERR_SPAWN			26
+#define MPI_ERR_PORT			27
+#define MPI_ERR_SERVICE			28
+#define MPI_ERR_NAME			29
+#define MPI_ERR_WIN			30
+#define MPI_ERR_SIZE			31
+#define MPI_ERR_DISP			32
+#define MPI_ERR_INFO			33
+#define MPI_ERR_LOCKTYPE		34
+#define MPI_ERR_ASSERT			35
+#define MPI_ERR_RMA_CONFLICT		36
+#define MPI_ERR_RMA_SYNC		37
+#define MPI_ERR_FILE			38
+#define MPI_ERR_NOT_SAME		39
+#define MPI_ERR_AMODE			40
+#define MPI_ERR_UNSUPPORTED_DATAREP	41
+#define MPI_ERR_UNSUPPORTED_OPERATION	42
+#define MPI_ERR_NO_SUCH_FILE		43
+#define MPI_ERR_FILE_EXISTS		44
+#define MPI_ERR_BAD_FILE		45
+#define MPI_ERR_ACCESS			46
+#define MPI_ERR_NO_SPACE		47
+#define MPI_ERR_QUOTA			48
+#define MPI_ERR_READ_ONLY		49
+#define MPI_ERR_FILE_IN_USE		50
+#define MPI_ERR_DUP_DATAREP		51
+#define MPI_ERR_CONVERSION		52
+#define MPI_ERR_IO			53
+#define MPI_ERR_RMA_RANGE		54
+#define MPI_ERR_RMA_ATTACH		55
+#define MPI_ERR_RMA_SHARED		56
+#define MPI_ERR_RMA_FLAVOR		57
+#define MPI_ERR_LASTCODE		57
+
+/*
+ * Every call below is declared as MPI_name and PMPI_name.  SMPI_API keeps
+ * the two lists from drifting apart.
+ */
+#define SMPI_API(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
+
+/* Environment. */
+SMPI_API(int, Init, (int *argc, char ***argv))
+SMPI_API(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
+SMPI_API(int, Initialized, (int *flag))
+SMPI_API(int, Finalize, (void))
+SMPI_API(int, Finalized, (int *flag))
+SMPI_API(int, Abort, (MPI_Comm comm, int errorcode))
+SMPI_API(int, Query_thread, (int *provided))
+SMPI_API(int, Is_thread_main, (int *flag))
+SMPI_API(int, Get_version, (int *version, int *subversion))
+SMPI_API(int, Get_library_version, (char *version, int *resultlen))
+SMPI_API(int, Get_processor_name, (char *name, int *resultlen))
+SMPI_API(double, Wtime, (void))
+SMPI_API(double, Wtick, (void))
+SMPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+SMPI_API(int, Free_mem, (void *base))
+SMPI_API(int, Error_string, (int errorcode, char *string, int *resultlen))
+SMPI_API(int, Error_class, (int errorcode, int *errorclass))
+SMPI_API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler))
+SMPI_API(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
+SMPI_API(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
+SMPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+SMPI_API(int, Errhandler_free, (MPI_Errhandler *errhandler))
+
+/* Point-to-point. */
+SMPI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+SMPI_API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+SMPI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+SMPI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+SMPI_API(int, Buffer_attach, (void *buffer, int size))
+SMPI_API(int, Buffer_detach, (void *buffer_addr, int *size))
+SMPI_API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status))
+SMPI_API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+			 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+			 MPI_Comm comm, MPI_Status *status))
+SMPI_API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+				 int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+SMPI_API(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Start, (MPI_Request *request))
+SMPI_API(int, Startall, (int count, MPI_Request array_of_requests[]))
+SMPI_API(int, Wait, (MPI_Request *request, MPI_Status *status))
+SMPI_API(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]))
+SMPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
+SMPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+			 MPI_Status array_of_statuses[]))
+SMPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+SMPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]))
+SMPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
+SMPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+			 MPI_Status array_of_statuses[]))
+SMPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+SMPI_API(int, Request_free, (MPI_Request *request))
+SMPI_API(int, Cancel, (MPI_Request *request))
+SMPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag))
+SMPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
+SMPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+SMPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+SMPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+SMPI_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+SMPI_API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+SMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag))
+
+/* Datatypes. */
+SMPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
+SMPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
+SMPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
+SMPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+SMPI_API(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent))
+SMPI_API(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+SMPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+SMPI_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
+SMPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SMPI_API(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+				    MPI_Datatype *newtype))
+SMPI_API(int, Type_indexed, (int count, const int array_of_blocklengths[], const int array_of_displacements[],
+			     MPI_Datatype oldtype, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_hindexed, (int count, const int array_of_blocklengths[],
+				     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+				     MPI_Datatype *newtype))
+SMPI_API(int, Type_create_indexed_block, (int count, int blocklength, const int array_of_displacements[],
+					  MPI_Datatype oldtype, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_hindexed_block, (int count, int blocklength, const MPI_Aint array_of_displacements[],
+					   MPI_Datatype oldtype, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_struct, (int count, const int array_of_blocklengths[],
+				   const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+				   MPI_Datatype *newtype))
+SMPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+				     const int array_of_starts[], int order, MPI_Datatype oldtype,
+				     MPI_Datatype *newtype))
+SMPI_API(int, Type_commit, (MPI_Datatype *datatype))
+SMPI_API(int, Type_free, (MPI_Datatype *datatype))
+SMPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+SMPI_API(int, Get_address, (const void *location, MPI_Aint *address))
+SMPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+SMPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+SMPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+		     int *position, MPI_Comm comm))
+SMPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+		       MPI_Datatype datatype, MPI_Comm comm))
+SMPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+
+/* Groups and communicators. */
+SMPI_API(int, Comm_size, (MPI_Comm comm, int *size))
+SMPI_API(int, Comm_rank, (MPI_Comm comm, int *rank))
+SMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+SMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+SMPI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
+SMPI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+SMPI_API(int, Comm_free, (MPI_Comm *comm))
+SMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+SMPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+SMPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+SMPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
+SMPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
+SMPI_API(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn,
+				   int *keyval, void *extra_state))
+SMPI_API(int, Comm_free_keyval, (int *keyval))
+SMPI_API(int, Comm_set_attr, (MPI_Comm comm, int keyval, void *attribute_val))
+SMPI_API(int, Comm_get_attr, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+SMPI_API(int, Comm_delete_attr, (MPI_Comm comm, int keyval))
+SMPI_API(int, Topo_test, (MPI_Comm comm, int *status))
+SMPI_API(int, Group_size, (MPI_Group group, int *size))
+SMPI_API(int, Group_rank, (MPI_Group group, int *rank))
+SMPI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+SMPI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+SMPI_API(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+SMPI_API(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+SMPI_API(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+SMPI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+SMPI_API(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SMPI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SMPI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SMPI_API(int, Group_free, (MPI_Group *group))
+
+/* Collectives and reduction operations. */
+SMPI_API(int, Barrier, (MPI_Comm comm))
+SMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+SMPI_API(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+		       MPI_Comm comm))
+SMPI_API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+			  MPI_Comm comm))
+SMPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
+SMPI_API(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+			       MPI_Op op, MPI_Comm comm))
+SMPI_API(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+				     MPI_Op op, MPI_Comm comm))
+SMPI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+SMPI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+		       MPI_Comm comm))
+SMPI_API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		       MPI_Datatype recvtype, int root, MPI_Comm comm))
+SMPI_API(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm))
+SMPI_API(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			MPI_Datatype recvtype, int root, MPI_Comm comm))
+SMPI_API(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+			 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+SMPI_API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			  MPI_Datatype recvtype, MPI_Comm comm))
+SMPI_API(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
+SMPI_API(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			 MPI_Datatype recvtype, MPI_Comm comm))
+SMPI_API(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+			  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			  MPI_Comm comm))
+SMPI_API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+			  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+			  const MPI_Datatype recvtypes[], MPI_Comm comm))
+SMPI_API(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+SMPI_API(int, Op_free, (MPI_Op *op))
+SMPI_API(int, Op_commutative, (MPI_Op op, int *commute))
+
+#undef SMPI_API
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,400 @@
+/*
+ * dt.c - the datatype engine (see dt.h).
+ *
+ * Constructors copy their children's nodes into the new layout (children
+ * are immutable, so sharing would only save memory) and collapse anything
+ * that is really one contiguous run into a LEAF, so contiguous data of any
+ * construction costs one memcpy.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "dt.h"
+
+static struct dt_block *dt_blocks_of(const struct dt *t)
+{
+	return (struct dt_block *)&t->node[t->nnodes];
+}
+
+static struct dt *dt_alloc(uint32_t nnodes, uint32_t nblocks)
+{
+	size_t bytes = sizeof(struct dt) + nnodes * sizeof(struct dt_node) +
+		       nblocks * sizeof(struct dt_block);
+	struct dt *t = calloc(1, bytes);
+
+	if (!t)
+		return NULL;
+	t->bytes = bytes;
+	t->nnodes = nnodes;
+	t->nblocks = nblocks;
+	return t;
+}
+
+/* Copies child's nodes and blocks to t at (nodes, blocks), relocating the
+ * indices; returns the index of the child's root inside t. */
+static uint32_t dt_graft(struct dt *t, uint32_t nodes, uint32_t blocks,
+			 const struct dt *child)
+{
+	const struct dt_block *cb = dt_blocks_of(child);
+	struct dt_block *tb = dt_blocks_of(t);
+	uint32_t i;
+
+	for (i = 0; i < child->nnodes; i++) {
+		struct dt_node *n = &t->node[nodes + i];
+
+		*n = child->node[i];
+		if (n->kind == DT_VECTOR)
+			n->child += nodes;
+		else if (n->kind == DT_BLOCKS)
+			n->child += blocks;
+	}
+	for (i = 0; i < child->nblocks; i++) {
+		tb[blocks + i] = cb[i];
+		tb[blocks + i].child += nodes;
+	}
+	return nodes + child->nnodes - 1;
+}
+
+static int dt_node_dense(const struct dt_node *n)
+{
+	return n->kind == DT_LEAF && n->off == 0 && n->lb == 0 && n->extent == n->size;
+}
+
+/* Bounds of the union of the typemaps seen so far. */
+struct dt_bounds {
+	int any, anydata;
+	int64_t lb, ub, true_lb, true_ub;
+};
+
+/* Adds blocklen elements of c starting at disp. */
+static void dt_bounds_add(struct dt_bounds *b, const struct dt_node *c,
+			  int64_t disp, int64_t blocklen)
+{
+	int64_t last = disp + (blocklen - 1) * c->extent;
+	int64_t lo = disp < last ? disp : last;
+	int64_t hi = disp < last ? last : disp;
+
+	if (blocklen <= 0)
+		return;
+	if (!b->any || lo + c->lb < b->lb)
+		b->lb = lo + c->lb;
+	if (!b->any || hi + c->lb + c->extent > b->ub)
+		b->ub = hi + c->lb + c->extent;
+	b->any = 1;
+	if (c->size == 0)
+		return;
+	if (!b->anydata || lo + c->true_lb < b->true_lb)
+		b->true_lb = lo + c->true_lb;
+	if (!b->anydata || hi + c->true_ub > b->true_ub)
+		b->true_ub = hi + c->true_ub;
+	b->anydata = 1;
+}
+
+static void dt_bounds_set(struct dt_node *n, const struct dt_bounds *b)
+{
+	n->lb = b->any ? b->lb : 0;
+	n->extent = b->any ? b->ub - b->lb : 0;
+	n->true_lb = b->anydata ? b->true_lb : 0;
+	n->true_ub = b->anydata ? b->true_ub : 0;
+}
+
+struct dt *dt_basic(uint32_t size, uint32_t align)
+{
+	struct dt *t = dt_alloc(1, 0);
+	struct dt_node *n;
+
+	if (!t)
+		return NULL;
+	n = &t->node[0];
+	n->kind = DT_LEAF;
+	n->basic = size;
+	n->align = align;
+	n->size = size;
+	n->nbasic = 1;
+	n->extent = size;
+	n->true_ub = size;
+	return t;
+}
+
+/* Turns the finished root n into a LEAF when its data is one run of the
+ * dense child c starting at off. */
+static void dt_collapse(struct dt_node *n, const struct dt_node *c, int64_t off)
+{
+	n->kind = DT_LEAF;
+	n->basic = c->basic;
+	n->child = 0;
+	n->count = 0;
+	n->blocklen = 0;
+	n->stride = 0;
+	n->off = off;
+	n->depth = 0;
+}
+
+struct dt *dt_vector(int64_t count, int64_t blocklen, int64_t stride,
+		     const struct dt *child)
+{
+	const struct dt_node *c = dt_root(child);
+	struct dt_bounds b = { 0 };
+	struct dt *t = dt_alloc(child->nnodes + 1, child->nblocks);
+	struct dt_node *n;
+
+	if (!t)
+		return NULL;
+	n = &t->node[t->nnodes - 1];
+	n->kind = DT_VECTOR;
+	n->child = dt_graft(t, 0, 0, child);
+	n->count = count;
+	n->blocklen = blocklen;
+	n->stride = stride;
+	n->align = c->align;
+	n->size = count * blocklen * c->size;
+	n->nbasic = count * blocklen * c->nbasic;
+	n->depth = c->depth + 1;
+	if (count > 0) {
+		dt_bounds_add(&b, c, 0, blocklen);
+		dt_bounds_add(&b, c, (count - 1) * stride, blocklen);
+	}
+	dt_bounds_set(n, &b);
+	if (dt_node_dense(c) && (count <= 1 || stride == blocklen * c->size))
+		dt_collapse(n, c, 0);
+	return t;
+}
+
+struct dt *dt_blocks(int64_t count, const int64_t *blocklen,
+		     const int64_t *disp, const struct dt *const *child, int pad)
+{
+	uint32_t nnodes = 1, nblocks = count, *root;
+	struct dt_bounds b = { 0 };
+	struct dt_block *tb;
+	struct dt_node *n;
+	struct dt *t;
+	int64_t i, next;
+	int dense = 1;
+
+	for (i = 0; i < count; i++) {
+		if (i > 0 && child[i] == child[i - 1])
+			continue;
+		nnodes += child[i]->nnodes;
+		nblocks += child[i]->nblocks;
+	}
+	t = dt_alloc(nnodes, nblocks);
+	root = malloc((count ? count : 1) * sizeof *root);
+	if (!t || !root) {
+		free(t);
+		free(root);
+		return NULL;
+	}
+	n = &t->node[nnodes - 1];
+	n->kind = DT_BLOCKS;
+	n->child = 0;
+	n->count = count;
+	n->align = 1;
+	nnodes = 0;
+	nblocks = count;
+	for (i = 0; i < count; i++) {
+		if (i > 0 && child[i] == child[i - 1]) {
+			root[i] = root[i - 1];
+			continue;
+		}
+		root[i] = dt_graft(t, nnodes, nblocks, child[i]);
+		nnodes += child[i]->nnodes;
+		nblocks += child[i]->nblocks;
+	}
+	tb = dt_blocks_of(t);
+	next = count ? disp[0] : 0;
+	for (i = 0; i < count; i++) {
+		const struct dt_node *c = &t->node[root[i]];
+
+		tb[i].disp = disp[i];
+		tb[i].blocklen = blocklen[i];
+		tb[i].child = root[i];
+		n->size += blocklen[i] * c->size;
+		n->nbasic += blocklen[i] * c->nbasic;
+		if (c->align > n->align)
+			n->align = c->align;
+		if (c->depth + 1 > n->depth)
+			n->depth = c->depth + 1;
+		dt_bounds_add(&b, c, disp[i], blocklen[i]);
+		if (!dt_node_dense(c) || disp[i] != next || c->basic != t->node[root[0]].basic)
+			dense = 0;
+		next = disp[i] + blocklen[i] * c->size;
+	}
+	dt_bounds_set(n, &b);
+	if (pad && n->align > 1 && n->extent % n->align)
+		n->extent += n->align - n->extent % n->align;
+	if (count > 0 && dense)
+		dt_collapse(n, &t->node[root[0]], disp[0]);
+	else if (count == 0)
+		dt_collapse(n, n, 0);
+	free(root);
+	return t;
+}
+
+struct dt *dt_resized(const struct dt *child, int64_t lb, int64_t extent)
+{
+	struct dt *t = malloc(child->bytes);
+	struct dt_node *n;
+
+	if (!t)
+		return NULL;
+	memcpy(t, child, child->bytes);
+	n = &t->node[t->nnodes - 1];
+	n->lb = lb;
+	n->extent = extent;
+	n->align = 1;
+	return t;
+}
+
+void dt_cursor_init(struct dt_cursor *c, const struct dt *t, const void *buf,
+		    int64_t count)
+{
+	c->t = t;
+	c->buf = (uintptr_t)buf;
+	c->count = count;
+	c->elem = 0;
+	c->p = NULL;
+	c->left = 0;
+	c->basic = 1;
+	c->depth = 0;
+}
+
+void dt_cursor_bytes(struct dt_cursor *c, const void *buf, size_t len)
+{
+	c->t = NULL;
+	c->count = 0;
+	c->elem = 0;
+	c->p = (char *)buf;
+	c->left = len;
+	c->basic = 1;
+	c->depth = 0;
+}
+
+static void dt_run(struct dt_cursor *c, uintptr_t at, const struct dt_node *leaf,
+		   int64_t n)
+{
+	c->p = (char *)(at + leaf->off);
+	c->left = n * leaf->size;
+	c->basic = leaf->basic;
+}
+
+/* Makes c->left non-zero; 0 when the data is exhausted. */
+static int dt_fill(struct dt_cursor *c)
+{
+	const struct dt_node *nodes, *n, *ch;
+	const struct dt_block *bl;
+	struct dt_frame *f;
+	int64_t blen;
+	uintptr_t at;
+
+	while (c->left == 0) {
+		if (c->depth == 0) {
+			if (c->elem >= c->count)
+				return 0;
+			n = dt_root(c->t);
+			at = c->buf + c->elem * n->extent;
+			if (n->kind == DT_LEAF) {
+				int64_t k = n->extent == n->size ? c->count - c->elem : 1;
+
+				dt_run(c, at, n, k);
+				c->elem += k;
+				continue;
+			}
+			c->elem++;
+			f = &c->f[c->depth++];
+			f->n = n;
+			f->i = f->j = 0;
+			f->base = at;
+			continue;
+		}
+		f = &c->f[c->depth - 1];
+		n = f->n;
+		if (f->i >= n->count) {
+			c->depth--;
+			continue;
+		}
+		nodes = c->t->node;
+		if (n->kind == DT_VECTOR) {
+			ch = &nodes[n->child];
+			blen = n->blocklen;
+			at = f->base + f->i * n->stride;
+		} else {
+			bl = dt_blocks_of(c->t) + n->child + f->i;
+			ch = &nodes[bl->child];
+			blen = bl->blocklen;
+			at = f->base + bl->disp;
+		}
+		if (f->j >= blen) {
+			f->i++;
+			f->j = 0;
+			continue;
+		}
+		at += f->j * ch->extent;
+		if (ch->kind == DT_LEAF) {
+			int64_t k = ch->extent == ch->size ? blen - f->j : 1;
+
+			dt_run(c, at, ch, k);
+			f->j += k;
+			continue;
+		}
+		f->j++;
+		f = &c->f[c->depth++];
+		f->n = ch;
+		f->i = f->j = 0;
+		f->base = at;
+	}
+	return 1;
+}
+
+size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max)
+{
+	size_t done = 0, n;
+
+	while (done < max && dt_fill(dst) && dt_fill(src)) {
+		n = dst->left < src->left ? dst->left : src->left;
+		if (n > max - done)
+			n = max - done;
+		memcpy(dst->p, src->p, n);
+		dst->p += n;
+		dst->left -= n;
+		src->p += n;
+		src->left -= n;
+		done += n;
+	}
+	return done;
+}
+
+size_t dt_skip(struct dt_cursor *c, size_t n)
+{
+	size_t done = 0, k;
+
+	while (done < n && dt_fill(c)) {
+		k = c->left < n - done ? c->left : n - done;
+		c->p += k;
+		c->left -= k;
+		done += k;
+	}
+	return done;
+}
+
+int64_t dt_count_basic(const struct dt *t, int64_t nbytes)
+{
+	const struct dt_node *r = dt_root(t);
+	struct dt_cursor c;
+	int64_t full, rem, elems;
+	size_t k;
+
+	if (r->size == 0)
+		return 0;
+	full = nbytes / r->size;
+	rem = nbytes % r->size;
+	elems = full * r->nbasic;
+	dt_cursor_init(&c, t, NULL, 1);
+	while (rem > 0 && dt_fill(&c)) {
+		k = c.left < (size_t)rem ? c.left : (size_t)rem;
+		if (k % c.basic)
+			return -1;
+		elems += k / c.basic;
+		rem -= k;
+		c.left -= k;
+	}
+	return elems;
+}

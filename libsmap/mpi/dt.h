@@ -1,0 +1,125 @@
+/*
+ * dt.h - the datatype engine: layouts of typed data and cursors over them.
+ *
+ * A layout (struct dt) is one immutable, pointer-free block: nodes and
+ * blocks refer to each other by index, never by address.  So a rank can
+ * walk a layout that lives in another rank's memory through its SMARTMAP
+ * address exactly as it walks its own: that is how non-contiguous data
+ * moves straight from the sender's buffer into the receiver's, with no
+ * packing buffer in between.
+ *
+ * Pure logic: no MPI, no SMARTMAP; the same file builds into libsmap and
+ * into the host unit tests.
+ */
+#ifndef SMPI_DT_H
+#define SMPI_DT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Deepest nesting of constructors; a cursor's stack has one frame per level. */
+#define DT_MAXDEPTH	24
+
+enum { DT_LEAF, DT_VECTOR, DT_BLOCKS };
+
+/*
+ * LEAF: `size` contiguous bytes starting `off` bytes after the element's
+ * origin, all basic elements of `basic` bytes.
+ * VECTOR: `count` blocks of `blocklen` child elements, block i at
+ * i * stride bytes.
+ * BLOCKS: `count` blocks described by blocks[first .. first+count-1].
+ */
+struct dt_node {
+	uint32_t kind;
+	uint32_t basic;		/* LEAF */
+	uint32_t child;		/* VECTOR: node index; BLOCKS: first block index */
+	uint32_t align;		/* largest basic alignment inside, 1 if resized */
+	int64_t count;
+	int64_t blocklen;	/* VECTOR */
+	int64_t stride;		/* VECTOR: bytes between blocks */
+	int64_t off;		/* LEAF */
+	int64_t size;		/* bytes of data in one element */
+	int64_t nbasic;		/* basic elements in one element */
+	int64_t lb, extent;
+	int64_t true_lb, true_ub;
+	uint32_t depth;
+	uint32_t pad;
+};
+
+struct dt_block {
+	int64_t disp;
+	int64_t blocklen;
+	uint32_t child;
+	uint32_t pad;
+};
+
+struct dt {
+	uint64_t bytes;		/* of this whole block */
+	uint32_t nnodes;	/* node[nnodes - 1] is the root */
+	uint32_t nblocks;	/* struct dt_block follow the nodes */
+	struct dt_node node[];
+};
+
+static inline const struct dt_node *dt_root(const struct dt *t)
+{
+	return &t->node[t->nnodes - 1];
+}
+
+/* A single contiguous run of data fills [lb, lb + extent): plain memcpy. */
+static inline int dt_is_dense(const struct dt *t)
+{
+	const struct dt_node *r = dt_root(t);
+
+	return r->kind == DT_LEAF && r->off == 0 && r->lb == 0 && r->extent == r->size;
+}
+
+/*
+ * Constructors.  They return a new malloc'd layout, or NULL when memory is
+ * short; the caller checks nesting (dt_root()->depth < DT_MAXDEPTH) first.
+ */
+struct dt *dt_basic(uint32_t size, uint32_t align);
+struct dt *dt_vector(int64_t count, int64_t blocklen, int64_t stride,
+		     const struct dt *child);
+/* Block i: blocklen[i] elements of child[i] at disp[i] bytes.  pad rounds
+ * the extent up to the largest alignment, as C lays out a struct. */
+struct dt *dt_blocks(int64_t count, const int64_t *blocklen,
+		     const int64_t *disp, const struct dt *const *child, int pad);
+struct dt *dt_resized(const struct dt *child, int64_t lb, int64_t extent);
+
+/*
+ * A cursor walks the data of `count` elements at `buf` as contiguous runs.
+ * `t` may be another rank's layout seen through SMARTMAP, and `buf` an
+ * address in any rank.
+ */
+struct dt_frame {
+	const struct dt_node *n;
+	int64_t i, j;
+	uintptr_t base;
+};
+
+struct dt_cursor {
+	const struct dt *t;
+	uintptr_t buf;
+	int64_t count, elem;
+	char *p;		/* current run */
+	size_t left;
+	uint32_t basic;
+	int depth;
+	struct dt_frame f[DT_MAXDEPTH];
+};
+
+void dt_cursor_init(struct dt_cursor *c, const struct dt *t, const void *buf,
+		    int64_t count);
+/* A cursor over len plain bytes. */
+void dt_cursor_bytes(struct dt_cursor *c, const void *buf, size_t len);
+/* Copy up to max bytes from src's data to dst's; returns the bytes copied
+ * (less than max only when one side ran out). */
+size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max);
+/* Skip up to n bytes of data; returns the bytes skipped. */
+size_t dt_skip(struct dt_cursor *c, size_t n);
+
+/* Basic elements in the first nbytes of data of a run of elements of t,
+ * or -1 if nbytes ends inside a basic element. */
+int64_t dt_count_basic(const struct dt *t, int64_t nbytes);
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * mpi_dt_test.c - host unit tests of the datatype engine (libsmap/mpi/dt.c):
+ * layouts and bounds of each constructor, and copies between layouts
+ * checked against data packed by hand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../libsmap/mpi/dt.h"
+
+static int failed;
+
+static void check(int ok, const char *name, const char *fmt, long long want, long long got)
+{
+	if (ok) {
+		printf("ok %s\n", name);
+		return;
+	}
+	printf("not ok %s - expected ", name);
+	printf(fmt, want);
+	printf(", got ");
+	printf(fmt, got);
+	printf("\n");
+	failed = 1;
+}
+
+static void check_eq(const char *name, long long want, long long got)
+{
+	check(want == got, name, "%lld", want, got);
+}
+
+/* Packs count elements of t at buf and compares with want[0..n). */
+static void check_pack(const char *name, const struct dt *t, const void *buf,
+		       long count, const int *want, size_t n)
+{
+	struct dt_cursor src, dst;
+	int *out = calloc(n + 4, sizeof *out);
+	size_t got, i;
+
+	dt_cursor_init(&src, t, buf, count);
+	dt_cursor_bytes(&dst, out, (n + 4) * sizeof *out);
+	got = dt_copy(&dst, &src, (size_t)-1);
+	if (got != n * sizeof(int)) {
+		check(0, name, "%lld bytes", n * sizeof(int), got);
+		free(out);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (out[i] != want[i]) {
+			check(0, name, "%lld", want[i], out[i]);
+			free(out);
+			return;
+		}
+	check(1, name, "", 0, 0);
+	free(out);
+}
+
+static int seq[64];
+
+static void test_contiguous(void)
+{
+	struct dt *i = dt_basic(4, 4), *c = dt_vector(1, 5, 0, i);
+	int want[10] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+
+	check_eq("contiguous_collapses_to_one_run", 1, dt_is_dense(c));
+	check_eq("contiguous_size", 20, dt_root(c)->size);
+	check_pack("contiguous_two_elements_pack_in_order", c, seq, 2, want, 10);
+	free(i);
+	free(c);
+}
+
+static void test_vector(void)
+{
+	struct dt *i = dt_basic(4, 4), *v = dt_vector(3, 2, 5 * 4, i);
+	int want[] = { 0, 1, 5, 6, 10, 11 };
+	int want2[] = { 0, 1, 5, 6, 10, 11, 12, 13, 17, 18, 22, 23 };
+
+	check_eq("vector_size", 24, dt_root(v)->size);
+	check_eq("vector_extent_ends_at_last_block", 48, dt_root(v)->extent);
+	check_eq("vector_true_ub", 48, dt_root(v)->true_ub);
+	check_pack("vector_pack_picks_strided_blocks", v, seq, 1, want, 6);
+	check_pack("vector_second_element_starts_at_extent", v, seq, 2, want2, 12);
+	free(i);
+	free(v);
+}
+
+static void test_negative_stride(void)
+{
+	struct dt *i = dt_basic(4, 4), *v = dt_vector(3, 1, -8, i);
+	int want[] = { 20, 18, 16 };
+
+	check_eq("negative_stride_lb", -16, dt_root(v)->lb);
+	check_eq("negative_stride_extent", 20, dt_root(v)->extent);
+	check_pack("negative_stride_pack_walks_backwards", v, seq + 20, 1, want, 3);
+	free(i);
+	free(v);
+}
+
+static void test_indexed(void)
+{
+	struct dt *i = dt_basic(4, 4);
+	const struct dt *ch[3] = { i, i, i };
+	int64_t bl[3] = { 2, 1, 3 }, disp[3] = { 4 * 4, 0, 10 * 4 };
+	struct dt *x = dt_blocks(3, bl, disp, ch, 0);
+	int want[] = { 4, 5, 0, 10, 11, 12 };
+
+	check_eq("indexed_lb_is_lowest_block", 0, dt_root(x)->lb);
+	check_eq("indexed_extent", 52, dt_root(x)->extent);
+	check_pack("indexed_pack_in_block_order", x, seq, 1, want, 6);
+	check_eq("indexed_elements_in_10_bytes_is_undefined", -1, dt_count_basic(x, 10));
+	check_eq("indexed_elements_in_12_bytes", 3, dt_count_basic(x, 12));
+	check_eq("indexed_elements_in_two_and_a_bit", 13, dt_count_basic(x, 48 + 4));
+	free(i);
+	free(x);
+}
+
+static void test_adjacent_blocks_collapse(void)
+{
+	struct dt *i = dt_basic(4, 4);
+	const struct dt *ch[2] = { i, i };
+	int64_t bl[2] = { 2, 3 }, disp[2] = { 8, 16 };
+	struct dt *x = dt_blocks(2, bl, disp, ch, 0);
+	int want[] = { 2, 3, 4, 5, 6 };
+
+	check_eq("adjacent_blocks_collapse_to_leaf", DT_LEAF, dt_root(x)->kind);
+	check_eq("adjacent_blocks_keep_their_offset", 8, dt_root(x)->off);
+	check_pack("adjacent_blocks_pack", x, seq, 1, want, 5);
+	free(i);
+	free(x);
+}
+
+struct pair {
+	double d;
+	int i;
+};
+
+static void test_struct(void)
+{
+	struct dt *d = dt_basic(8, 8), *i = dt_basic(4, 4);
+	const struct dt *ch[2] = { d, i };
+	int64_t bl[2] = { 1, 1 }, disp[2] = { 0, 8 };
+	struct dt *s = dt_blocks(2, bl, disp, ch, 1);
+	struct pair in[2] = { { 1.5, 7 }, { 2.5, 9 } }, out[2];
+	struct dt_cursor a, b;
+	char packed[24];
+
+	check_eq("struct_extent_padded_to_alignment", (long long)sizeof(struct pair),
+		 dt_root(s)->extent);
+	check_eq("struct_size_has_no_padding", 12, dt_root(s)->size);
+	check_eq("struct_counts_two_basic_elements", 4, dt_count_basic(s, 24));
+	dt_cursor_init(&a, s, in, 2);
+	dt_cursor_bytes(&b, packed, sizeof packed);
+	check_eq("struct_pack_bytes", 24, dt_copy(&b, &a, (size_t)-1));
+	memset(out, 0, sizeof out);
+	dt_cursor_bytes(&a, packed, sizeof packed);
+	dt_cursor_init(&b, s, out, 2);
+	dt_copy(&b, &a, (size_t)-1);
+	check(out[1].d == 2.5 && out[1].i == 9 && out[0].i == 7, "struct_unpack_round_trip",
+	      "%lld", 9, out[1].i);
+	free(d);
+	free(i);
+	free(s);
+}
+
+static void test_resized_and_nested(void)
+{
+	struct dt *i = dt_basic(4, 4), *v = dt_vector(2, 1, 8, i);
+	struct dt *r = dt_resized(v, 0, 4), *c = dt_vector(1, 3, 0, r);
+	/* Three interleaved pairs {0,2},{1,3},{2,4}. */
+	int want[] = { 0, 2, 1, 3, 2, 4 };
+
+	check_eq("resized_extent", 4, dt_root(r)->extent);
+	check_eq("resized_keeps_true_extent", 12, dt_root(r)->true_ub);
+	check_pack("contiguous_of_resized_interleaves", c, seq, 1, want, 6);
+	free(i);
+	free(v);
+	free(r);
+	free(c);
+}
+
+/* A vector sender into an indexed receiver: cursors on both sides. */
+static void test_typed_to_typed(void)
+{
+	struct dt *i = dt_basic(4, 4), *v = dt_vector(4, 1, 8, i);
+	const struct dt *ch[2] = { i, i };
+	int64_t bl[2] = { 3, 1 }, disp[2] = { 4, 0 };
+	struct dt *x = dt_blocks(2, bl, disp, ch, 0);
+	int out[4] = { -1, -1, -1, -1 };
+	struct dt_cursor a, b;
+
+	dt_cursor_init(&a, v, seq, 1);
+	dt_cursor_init(&b, x, out, 1);
+	check_eq("typed_to_typed_bytes", 16, dt_copy(&b, &a, (size_t)-1));
+	check(out[1] == 0 && out[2] == 2 && out[3] == 4 && out[0] == 6,
+	      "typed_to_typed_lands_in_receiver_layout", "%lld", 6, out[0]);
+	dt_cursor_init(&a, v, seq, 1);
+	dt_cursor_init(&b, x, out, 1);
+	check_eq("copy_stops_at_max", 6, dt_copy(&b, &a, 6));
+	free(i);
+	free(v);
+	free(x);
+}
+
+static void test_empty(void)
+{
+	struct dt *i = dt_basic(4, 4), *v = dt_vector(0, 3, 8, i);
+	struct dt_cursor a, b;
+	int out;
+
+	check_eq("empty_vector_size", 0, dt_root(v)->size);
+	check_eq("empty_vector_extent", 0, dt_root(v)->extent);
+	dt_cursor_init(&a, v, seq, 5);
+	dt_cursor_bytes(&b, &out, sizeof out);
+	check_eq("empty_vector_copies_nothing", 0, dt_copy(&b, &a, (size_t)-1));
+	free(i);
+	free(v);
+}
+
+int main(void)
+{
+	int k;
+
+	for (k = 0; k < 64; k++)
+		seq[k] = k;
+	test_contiguous();
+	test_vector();
+	test_negative_stride();
+	test_indexed();
+	test_adjacent_blocks_collapse();
+	test_struct();
+	test_resized_and_nested();
+	test_typed_to_typed();
+	test_empty();
+	return failed;
+}
