@@ -48,6 +48,8 @@ void core_init(void)
 	core.ji = ji;
 	core.image_end = image_end;
 	core.region_end = ji.region_base + ji.region_size;
+	if (core.host)
+		host_report_faults();
 	__atomic_store_n(&core.ready, 1, __ATOMIC_RELEASE);
 }
 

@@ -15,6 +15,8 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -47,6 +49,7 @@ struct host_layout {
 
 static struct host_job *host_job;
 static int host_rank;
+static char host_altstack[16384];
 
 static int host_prot(uint32_t pf)
 {
@@ -185,6 +188,48 @@ static void host_move_image(const struct host_layout *l, int fd, unsigned rank)
 				 l->r[i].prot);
 }
 
+/*
+ * A fault names the address and whose memory it was meant for, as the
+ * kernel's report does, then the default action ends the rank (and the
+ * launcher the job).  Runs on its own stack so a stack overflow reports too.
+ */
+static void host_fault(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t a = (uintptr_t)si->si_addr, off = a & CORE_SLOT_MASK;
+	unsigned slot = a >> CORE_SLOT_SHIFT, q = slot ? slot - 1 : (unsigned)host_rank;
+	char line[200];
+	int n;
+
+	(void)uc;
+	if (slot > core.ji.nranks)
+		n = snprintf(line, sizeof line, "libsmap: rank %d: %s at %p: no rank at SMARTMAP slot %u (%u ranks)\n",
+			     host_rank, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, slot,
+			     core.ji.nranks);
+	else if (off < core.ji.region_base || off >= core.region_end)
+		n = snprintf(line, sizeof line, "libsmap: rank %d: %s at %p: outside rank %u's region [%#lx, %#lx)\n",
+			     host_rank, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, q,
+			     (unsigned long)core.ji.region_base, (unsigned long)core.region_end);
+	else
+		n = snprintf(line, sizeof line, "libsmap: rank %d: %s at %p: rank %u's %s\n",
+			     host_rank, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, q,
+			     off >= core.region_end - HOST_STACK_SIZE - CORE_PAGE &&
+			     off < core.region_end - HOST_STACK_SIZE ?
+			     "stack guard page (stack overflow)" : "read-only or code pages");
+	if (n > 0 && write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+		n = 0;
+	signal(sig, SIG_DFL);
+}
+
+void host_report_faults(void)
+{
+	stack_t ss = { .ss_sp = host_altstack, .ss_size = sizeof host_altstack };
+	struct sigaction sa = { .sa_sigaction = host_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+
+	sigaltstack(&ss, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 static uint64_t host_env_field(const char **s)
 {
 	char *end;
@@ -199,11 +244,18 @@ static uint64_t host_env_field(const char **s)
 void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end)
 {
 	const char *env = getenv("SMAPOS_HOST");
+	const char *pre = getenv("LD_PRELOAD");
 	struct host_layout l;
 	struct host_job *job;
 	unsigned rank = 0, nranks = 1, q;
 	uint32_t cpu = ~0u, job_id = 0;
 	int fd;
+
+	/* Valgrind's own image (0x58000000) and its reservation after .bss sit
+	 * where the region must go. */
+	if (pre && strstr(pre, "vgpreload"))
+		core_fatal("libsmap: host mode cannot run under valgrind: valgrind occupies the "
+			   "addresses the rank's region needs (see docs/host-mode.md)");
 
 	if (env) {
 		int jfd = (int)host_env_field(&env);

@@ -42,6 +42,8 @@ void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end);
 int host_run_main(int (*main_fn)(int, char **, char **), int argc,
 		  char **argv, char **envp);
 uint64_t host_tsc_hz(void);
+/* Faults then name the address and the rank whose memory it was in. */
+void host_report_faults(void);
 _Noreturn void host_abort(int status);
 
 #endif

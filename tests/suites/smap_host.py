@@ -53,7 +53,9 @@ def cases():
                      min_tap=MALLOC_CHECKS),
         host("smap_host_malloc_2", 2, "smaptest_malloc", tap=True, min_tap=2 * MALLOC_CHECKS),
         host("smap_host_beyond_region_faults", 2, "smaptest_fail", ["beyond"], rc=139,
-             expect=[r"rank 1 killed by SIGSEGV"], tap=True, min_tap=2),
+             expect=[r"rank 1 killed by SIGSEGV",
+                     r"libsmap: rank 1: SIGSEGV at 0x8100400000: outside rank 0's region"],
+             tap=True, min_tap=2),
         host("smap_host_abort_ends_job_with_status", 3, "smaptest_fail", ["abort", "7"], rc=7,
              expect=[r"rank 2 aborted the job with status 7"], tap=True, min_tap=3),
         host("smap_host_exit_status_is_first_failing_rank", 2, "smaptest_fail", ["exit", "3"],
@@ -83,6 +85,10 @@ def cases():
         harness.lwkrun("smap_host_missing_program", ["--host", "/nonexistent/prog"], rc=2,
                        expect=[r"^lwkrun: /nonexistent/prog: no such file$"]),
         check("smap_host_crash_leaves_nothing_behind", "cleanup", tap=True, min_tap=3),
+        harness.lwkrun("smap_host_refuses_valgrind",
+                       ["--host", "-e", "LD_PRELOAD=/usr/libexec/valgrind/vgpreload_core-amd64-linux.so",
+                        prog("smaptest_fail"), "exit", "0"], rc=134,
+                       expect=[r"^libsmap: host mode cannot run under valgrind"]),
         check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=6),
     ]
     return c
