@@ -165,9 +165,11 @@ int mem_brk_set(uintptr_t top)
 	old = core_page_up(mem_brk);
 	want = core_page_up(top);
 	if (want <= old) {
-		if (want < old && mem_insert(want, old) == 0)
+		/* With the table full the break stays up: pages idle, not lost. */
+		if (want == old || mem_insert(want, old) == 0) {
 			madvise((void *)want, old - want, MADV_REMOVE);
-		mem_brk = top;
+			mem_brk = top;
+		}
 		ok = 0;
 	} else if (mem_nfree > 0 && mem_free[0].start == old && mem_free[0].end >= want) {
 		mem_free[0].start = want;
