@@ -1,0 +1,176 @@
+/*
+ * coll.h - libsmap's collective engine: the one set of collectives the MPI
+ * and OpenSHMEM faces both run on (docs/collectives.md).
+ *
+ * A group is an ordered set of this node's ranks.  Every member calls the
+ * same collectives on a group in the same order; a collective moves the data
+ * once, straight between the members' own buffers through SMARTMAP, and
+ * returns when no member will touch the caller's buffers again, so they may
+ * be reused at once.  Buffers are contiguous bytes anywhere in the caller's
+ * memory (static, heap or stack) and need not sit at the same address on
+ * every member.  The engine knows no MPI or SHMEM type: data movement counts
+ * bytes, reductions count elements of an opaque type combined by a callback.
+ *
+ * In place is pointer identity, never a special value: where a call says
+ * "may equal", passing that pointer means the caller's contribution is
+ * already where the result goes.
+ *
+ * What the caller checks (root in range, sizes that agree among members,
+ * buffers that do not overlap except as allowed) is the faces' job; breaking
+ * it gives wrong data or a hang, as with MPI.  The engine itself fails only
+ * when memory runs out (a "libsmap coll:" line, then the job fails).
+ */
+#ifndef SMAP_COLL_H
+#define SMAP_COLL_H
+
+#include <stddef.h>
+
+struct coll_group;
+
+/* ---- groups ---- */
+
+/* Every rank of this node in rank order; set up on first use, never freed. */
+struct coll_group *coll_world(void);
+
+int coll_size(const struct coll_group *g);
+int coll_rank(const struct coll_group *g);
+/* The node rank (what remote_address() takes) of member i. */
+int coll_node(const struct coll_group *g, int i);
+
+/*
+ * Collective over the new group's members only (concurrent creations over
+ * disjoint sets are fine): member i of the new group is member members[i]
+ * of parent; every member passes the same list and non-members do not call.
+ * Creations that share two ranks must happen in the same order on both.
+ * 0 with *out set, -EINVAL for a bad list (out of range, repeated, caller
+ * not in it), -ENOMEM when any member ran out of memory (then all fail).
+ */
+int coll_group_create(struct coll_group *parent, int n, const int *members,
+		      struct coll_group **out);
+/*
+ * Collective over parent, MPI_Comm_split's rule: the members with the same
+ * color >= 0 form a group ordered by (key, rank in parent); a negative color
+ * gets *out = NULL.  Return values as coll_group_create.
+ */
+int coll_group_split(struct coll_group *parent, int color, int key,
+		     struct coll_group **out);
+/* Collective over g; the world group is never destroyed (ignored). */
+void coll_group_destroy(struct coll_group *g);
+
+/* ---- reduction operators ---- */
+
+/*
+ * inout[i] = in[i] op inout[i] for i < count: `in` is the left operand, as
+ * in MPI_User_function, so a face passes user functions unchanged.  Every
+ * reduction yields x0 op x1 op ... op x(n-1) in member order and evaluates
+ * it the same way on every member and in every run (floating-point results
+ * are reproducible and identical across members); `commute` only lets the
+ * engine choose a cheaper evaluation order where that keeps true.
+ */
+typedef void coll_op_fn(void *inout, const void *in, size_t count, void *ctx);
+
+struct coll_op {
+	coll_op_fn *fn;
+	void *ctx;		/* handed to fn unchanged */
+	size_t size;		/* bytes per element, > 0 */
+	int commute;		/* op is commutative */
+};
+
+/* ---- collectives (every member calls; "root" is a member index) ---- */
+
+/*
+ * Contributions of up to this many bytes travel by value through a staging
+ * slot in the sender's memory, so their senders (a bcast root, a reduce or
+ * gather non-root) return without waiting for the readers.
+ */
+#define COLL_EAGER_MAX		4096
+
+void coll_barrier(struct coll_group *g);
+
+/* buf: the root's data, every other member's result. */
+void coll_bcast(struct coll_group *g, void *buf, size_t bytes, int root);
+
+/*
+ * rbuf (root only) receives member i's `bytes` at rbuf + i * bytes, or for
+ * the v form its sbytes at rbuf + rdispls[i] (rcounts[i] == that member's
+ * sbytes; rcounts and rdispls are read at the root only).  The root's sbuf
+ * may equal its own block of rbuf.
+ */
+void coll_gather(struct coll_group *g, const void *sbuf, void *rbuf,
+		 size_t bytes, int root);
+void coll_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes,
+		  void *rbuf, const size_t *rcounts, const size_t *rdispls,
+		  int root);
+
+/*
+ * Member i receives into rbuf the `bytes` at root's sbuf + i * bytes, or
+ * for the v form the rbytes at sbuf + sdispls[i] (scounts[i] == rbytes of
+ * member i; sbuf, scounts and sdispls are read at the root only).  The
+ * root's rbuf may equal its own block of sbuf.
+ */
+void coll_scatter(struct coll_group *g, const void *sbuf, void *rbuf,
+		  size_t bytes, int root);
+void coll_scatterv(struct coll_group *g, const void *sbuf,
+		   const size_t *scounts, const size_t *sdispls, void *rbuf,
+		   size_t rbytes, int root);
+
+/*
+ * Every member's rbuf receives member i's block at rbuf + i * bytes (v form:
+ * rcounts[i] bytes at rbuf + rdispls[i], the same arrays on every member;
+ * member i sends rcounts[i] bytes from sbuf).  sbuf may equal the caller's
+ * own block of rbuf.
+ */
+void coll_allgather(struct coll_group *g, const void *sbuf, void *rbuf,
+		    size_t bytes);
+void coll_allgatherv(struct coll_group *g, const void *sbuf, void *rbuf,
+		     const size_t *rcounts, const size_t *rdispls);
+
+/*
+ * Block j of the caller's sbuf goes to member j, which stores it as block i
+ * (the caller's index) of its rbuf.  Uniform form: blocks of `bytes` at
+ * j * bytes.  v form, byte displacements (also what alltoallw needs for
+ * contiguous types): the caller sends scounts[j] bytes from sbuf +
+ * sdispls[j] to member j and receives rcounts[j] bytes from member j at
+ * rbuf + rdispls[j]; scounts[j] on the sender equals rcounts[i] on j.
+ * In place: sbuf may equal rbuf (the uniform form's blocks, or the v form's
+ * rcounts/rdispls, then describe both what is sent and what is received).
+ */
+void coll_alltoall(struct coll_group *g, const void *sbuf, void *rbuf,
+		   size_t bytes);
+void coll_alltoallv(struct coll_group *g, const void *sbuf,
+		    const size_t *scounts, const size_t *sdispls, void *rbuf,
+		    const size_t *rcounts, const size_t *rdispls);
+
+/*
+ * count elements; the root's rbuf gets the reduction (rbuf is not touched
+ * elsewhere).  The root's sbuf may equal its rbuf.  SMAP_REDUCE=serial |
+ * parallel | auto (default) picks the algorithm; see docs/collectives.md.
+ */
+void coll_reduce(struct coll_group *g, const void *sbuf, void *rbuf,
+		 size_t count, const struct coll_op *op, int root);
+/* Every member's rbuf gets the reduction; sbuf may equal rbuf. */
+void coll_allreduce(struct coll_group *g, const void *sbuf, void *rbuf,
+		    size_t count, const struct coll_op *op);
+/*
+ * The reduction of sbuf (sum of counts[] elements, the same counts on every
+ * member) is scattered: member i gets counts[i] elements, from element
+ * counts[0] + ... + counts[i-1], at its rbuf.  The block form has count
+ * elements per member.  sbuf may equal rbuf: the input is then the whole
+ * vector in rbuf and the result lands at its start.
+ */
+void coll_reduce_scatter(struct coll_group *g, const void *sbuf, void *rbuf,
+			 const size_t *counts, const struct coll_op *op);
+void coll_reduce_scatter_block(struct coll_group *g, const void *sbuf,
+			       void *rbuf, size_t count,
+			       const struct coll_op *op);
+/*
+ * Prefix reductions: member i's rbuf gets x0 op ... op xi (scan) or
+ * x0 op ... op x(i-1) (exscan; member 0's rbuf is not touched).  sbuf may
+ * equal rbuf.
+ */
+void coll_scan(struct coll_group *g, const void *sbuf, void *rbuf,
+	       size_t count, const struct coll_op *op);
+void coll_exscan(struct coll_group *g, const void *sbuf, void *rbuf,
+		 size_t count, const struct coll_op *op);
+
+#endif
