@@ -51,6 +51,34 @@ void core_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Spin-wait step: pause, and on Linux give the core away after a while. */
 void core_spin(unsigned *spins);
 
+/* A spin lock for the allocator's and the page source's tables. */
+static inline void core_lock(int *l)
+{
+	unsigned spins = 0;
+
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			core_spin(&spins);
+}
+
+static inline void core_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/* Sorted free ranges (extent.c); insert merges neighbours, -1 when full. */
+struct extent {
+	uintptr_t start, end;
+};
+
+struct extent_table {
+	int n, max;
+	struct extent *e;
+};
+
+int extent_insert(struct extent_table *t, uintptr_t s, uintptr_t e);
+void extent_remove(struct extent_table *t, int i);
+
 /*
  * The region's page source (mem.c).  Pages come from the top of the free
  * part of the region downwards and are zeroed; the break grows upwards from

@@ -45,20 +45,6 @@ static struct malloc_free *malloc_lists[MALLOC_CLASSES];
 static char *malloc_bump, *malloc_bump_end;
 static int malloc_lock;
 
-static void malloc_acquire(void)
-{
-	unsigned spins = 0;
-
-	while (__atomic_exchange_n(&malloc_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&malloc_lock, __ATOMIC_RELAXED))
-			core_spin(&spins);
-}
-
-static void malloc_release(void)
-{
-	__atomic_store_n(&malloc_lock, 0, __ATOMIC_RELEASE);
-}
-
 static unsigned malloc_class(size_t n)
 {
 	unsigned b;
@@ -91,11 +77,11 @@ static void *malloc_small(unsigned c, int *fresh)
 	struct malloc_hdr *h;
 	struct malloc_free *f;
 
-	malloc_acquire();
+	core_lock(&malloc_lock);
 	f = malloc_lists[c];
 	if (f) {
 		malloc_lists[c] = f->next;
-		malloc_release();
+		core_unlock(&malloc_lock);
 		h = malloc_header(f);
 		h->magic = MAGIC_SMALL;
 		*fresh = 0;
@@ -105,7 +91,7 @@ static void *malloc_small(unsigned c, int *fresh)
 		char *chunk = mem_map(MALLOC_CHUNK);
 
 		if (!chunk) {
-			malloc_release();
+			core_unlock(&malloc_lock);
 			return NULL;
 		}
 		/* The old chunk's tail still serves the largest class it holds. */
@@ -127,7 +113,7 @@ static void *malloc_small(unsigned c, int *fresh)
 	}
 	h = (struct malloc_hdr *)malloc_bump;
 	malloc_bump += need;
-	malloc_release();
+	core_unlock(&malloc_lock);
 	h->magic = MAGIC_SMALL;
 	h->cls = c;
 	h->len = 0;
@@ -217,10 +203,10 @@ void free(void *p)
 	}
 	h->magic = MAGIC_FREE;
 	f = (struct malloc_free *)(h + 1);
-	malloc_acquire();
+	core_lock(&malloc_lock);
 	f->next = malloc_lists[h->cls];
 	malloc_lists[h->cls] = f;
-	malloc_release();
+	core_unlock(&malloc_lock);
 }
 
 static size_t malloc_usable(void *p, const char *call)

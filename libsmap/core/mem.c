@@ -20,29 +20,11 @@
 
 #define MEM_MAX_EXTENTS	1024
 
-struct mem_extent {
-	uintptr_t start, end;
-};
-
-static struct mem_extent mem_free[MEM_MAX_EXTENTS];
-static int mem_nfree;
+static struct extent mem_extents[MEM_MAX_EXTENTS];
+static struct extent_table mem_free = { 0, MEM_MAX_EXTENTS, mem_extents };
 static uintptr_t mem_brk;
 static int mem_lock;
 static int mem_started;
-
-static void mem_acquire(void)
-{
-	unsigned spins = 0;
-
-	while (__atomic_exchange_n(&mem_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&mem_lock, __ATOMIC_RELAXED))
-			core_spin(&spins);
-}
-
-static void mem_release(void)
-{
-	__atomic_store_n(&mem_lock, 0, __ATOMIC_RELEASE);
-}
 
 /* Host mode: everything between the image and the stack guard is free. */
 static void mem_start(void)
@@ -54,45 +36,7 @@ static void mem_start(void)
 	if (!core.host)
 		return;
 	mem_brk = core.image_end;
-	mem_free[0].start = core.image_end;
-	mem_free[0].end = core.region_end - (16UL << 20) - CORE_PAGE;
-	mem_nfree = 1;
-}
-
-static void mem_remove(int i)
-{
-	for (; i + 1 < mem_nfree; i++)
-		mem_free[i] = mem_free[i + 1];
-	mem_nfree--;
-}
-
-/* Return [s, e) to the table, merging with its neighbours. */
-static int mem_insert(uintptr_t s, uintptr_t e)
-{
-	int i = 0, j;
-
-	while (i < mem_nfree && mem_free[i].start < s)
-		i++;
-	if (i > 0 && mem_free[i - 1].end == s) {
-		mem_free[i - 1].end = e;
-		if (i < mem_nfree && mem_free[i].start == e) {
-			mem_free[i - 1].end = mem_free[i].end;
-			mem_remove(i);
-		}
-		return 0;
-	}
-	if (i < mem_nfree && mem_free[i].start == e) {
-		mem_free[i].start = s;
-		return 0;
-	}
-	if (mem_nfree == MEM_MAX_EXTENTS)
-		return -1;
-	for (j = mem_nfree; j > i; j--)
-		mem_free[j] = mem_free[j - 1];
-	mem_free[i].start = s;
-	mem_free[i].end = e;
-	mem_nfree++;
-	return 0;
+	extent_insert(&mem_free, core.image_end, core.region_end - (16UL << 20) - CORE_PAGE);
 }
 
 void *mem_map(size_t len)
@@ -108,17 +52,17 @@ void *mem_map(size_t len)
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		return p == MAP_FAILED ? NULL : p;
 	}
-	mem_acquire();
-	for (i = mem_nfree - 1; i >= 0; i--) {
-		if (mem_free[i].end - mem_free[i].start >= len) {
-			mem_free[i].end -= len;
-			p = (void *)mem_free[i].end;
-			if (mem_free[i].end == mem_free[i].start)
-				mem_remove(i);
+	core_lock(&mem_lock);
+	for (i = mem_free.n - 1; i >= 0; i--) {
+		if (mem_free.e[i].end - mem_free.e[i].start >= len) {
+			mem_free.e[i].end -= len;
+			p = (void *)mem_free.e[i].end;
+			if (mem_free.e[i].end == mem_free.e[i].start)
+				extent_remove(&mem_free, i);
 			break;
 		}
 	}
-	mem_release();
+	core_unlock(&mem_lock);
 	return p;
 }
 
@@ -132,10 +76,10 @@ void mem_unmap(void *p, size_t len)
 		return;
 	}
 	madvise(p, len, MADV_REMOVE);
-	mem_acquire();
+	core_lock(&mem_lock);
 	/* A full table keeps the pages out of use rather than lose track. */
-	mem_insert(s, s + len);
-	mem_release();
+	extent_insert(&mem_free, s, s + len);
+	core_unlock(&mem_lock);
 }
 
 uintptr_t mem_brk_get(void)
@@ -161,23 +105,23 @@ int mem_brk_set(uintptr_t top)
 		old = (uintptr_t)syscall(SYS_brk, 0);
 		return (uintptr_t)syscall(SYS_brk, top) == top || top == old ? 0 : -1;
 	}
-	mem_acquire();
+	core_lock(&mem_lock);
 	old = core_page_up(mem_brk);
 	want = core_page_up(top);
 	if (want <= old) {
 		/* With the table full the break stays up: pages idle, not lost. */
-		if (want == old || mem_insert(want, old) == 0) {
+		if (want == old || extent_insert(&mem_free, want, old) == 0) {
 			madvise((void *)want, old - want, MADV_REMOVE);
 			mem_brk = top;
 		}
 		ok = 0;
-	} else if (mem_nfree > 0 && mem_free[0].start == old && mem_free[0].end >= want) {
-		mem_free[0].start = want;
-		if (mem_free[0].start == mem_free[0].end)
-			mem_remove(0);
+	} else if (mem_free.n > 0 && mem_free.e[0].start == old && mem_free.e[0].end >= want) {
+		mem_free.e[0].start = want;
+		if (mem_free.e[0].start == mem_free.e[0].end)
+			extent_remove(&mem_free, 0);
 		mem_brk = top;
 		ok = 0;
 	}
-	mem_release();
+	core_unlock(&mem_lock);
 	return ok;
 }

@@ -27,8 +27,9 @@ struct sym_vote {
 };
 
 static volatile struct sym_vote sym_vote;
-static struct { uintptr_t start, end; } sym_hole[SYM_MAX_HOLES];
-static int sym_nholes;
+static struct extent sym_holes[SYM_MAX_HOLES];
+/* Full: a released range stays reserved, never handed out twice. */
+static struct extent_table sym_hole = { 0, SYM_MAX_HOLES, sym_holes };
 static uintptr_t sym_base;	/* the break before the first reservation */
 
 static uintptr_t sym_align(uintptr_t x, uintptr_t a)
@@ -36,51 +37,14 @@ static uintptr_t sym_align(uintptr_t x, uintptr_t a)
 	return (x + a - 1) & ~(a - 1);
 }
 
-static void sym_hole_remove(int i)
-{
-	for (; i + 1 < sym_nholes; i++)
-		sym_hole[i] = sym_hole[i + 1];
-	sym_nholes--;
-}
-
-/* Record [s, e) as free below the break, merging neighbours; sorted. */
-static void sym_hole_add(uintptr_t s, uintptr_t e)
-{
-	int i = 0, j;
-
-	if (s >= e)
-		return;
-	while (i < sym_nholes && sym_hole[i].start < s)
-		i++;
-	if (i > 0 && sym_hole[i - 1].end == s) {
-		sym_hole[i - 1].end = e;
-		if (i < sym_nholes && sym_hole[i].start == e) {
-			sym_hole[i - 1].end = sym_hole[i].end;
-			sym_hole_remove(i);
-		}
-		return;
-	}
-	if (i < sym_nholes && sym_hole[i].start == e) {
-		sym_hole[i].start = s;
-		return;
-	}
-	if (sym_nholes == SYM_MAX_HOLES)
-		return;		/* the range stays reserved: lost, never reused twice */
-	for (j = sym_nholes; j > i; j--)
-		sym_hole[j] = sym_hole[j - 1];
-	sym_hole[i].start = s;
-	sym_hole[i].end = e;
-	sym_nholes++;
-}
-
 static uintptr_t sym_fit(size_t size, size_t align)
 {
 	int i;
 
-	for (i = 0; i < sym_nholes; i++) {
-		uintptr_t a = sym_align(sym_hole[i].start, align);
+	for (i = 0; i < sym_hole.n; i++) {
+		uintptr_t a = sym_align(sym_hole.e[i].start, align);
 
-		if (a < sym_hole[i].end && sym_hole[i].end - a >= size)
+		if (a < sym_hole.e[i].end && sym_hole.e[i].end - a >= size)
 			return a;
 	}
 	return sym_align(core_page_up(mem_brk_get()), align);
@@ -92,19 +56,19 @@ static int sym_take(uintptr_t a, size_t size)
 	uintptr_t brk = core_page_up(mem_brk_get());
 	int i;
 
-	for (i = 0; i < sym_nholes; i++) {
-		uintptr_t s = sym_hole[i].start, e = sym_hole[i].end;
+	for (i = 0; i < sym_hole.n; i++) {
+		uintptr_t s = sym_hole.e[i].start, e = sym_hole.e[i].end;
 
 		if (a >= s && a + size <= e) {
-			sym_hole_remove(i);
-			sym_hole_add(s, a);
-			sym_hole_add(a + size, e);
+			extent_remove(&sym_hole, i);
+			extent_insert(&sym_hole, s, a);
+			extent_insert(&sym_hole, a + size, e);
 			return 1;
 		}
 	}
 	if (a < brk || mem_brk_set(a + size) < 0)
 		return 0;
-	sym_hole_add(brk, a);
+	extent_insert(&sym_hole, brk, a);
 	return 1;
 }
 
@@ -117,11 +81,11 @@ void smap_sym_release(void *p, size_t size)
 		return;
 	if (!sym_base || s < sym_base || e > brk || (s & (CORE_PAGE - 1)))
 		core_fatal("smap_sym_release: %p (%zu bytes) is not a symmetric reservation", p, size);
-	sym_hole_add(s, e);
+	extent_insert(&sym_hole, s, e);
 	/* The last hole reaching the break lowers it. */
-	if (sym_nholes > 0 && sym_hole[sym_nholes - 1].end == brk &&
-	    mem_brk_set(sym_hole[sym_nholes - 1].start) == 0)
-		sym_hole_remove(sym_nholes - 1);
+	if (sym_hole.n > 0 && sym_hole.e[sym_hole.n - 1].end == brk &&
+	    mem_brk_set(sym_hole.e[sym_hole.n - 1].start) == 0)
+		extent_remove(&sym_hole, sym_hole.n - 1);
 }
 
 void *smap_sym_reserve(size_t size, size_t align)
