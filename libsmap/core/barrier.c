@@ -5,9 +5,12 @@
  * A rank flips its own sense and adds one to the counter (lock xadd); the
  * last to arrive resets the counter and publishes the new sense, which the
  * others are spinning on.  Counter and sense sit on separate cache lines so
- * the spinners' reads do not slow the arrivals' atomics.  For a job on
- * several nodes, smap_barrier's last arrival also runs the hardware barrier
- * across the nodes between the on-node gather and the on-node release.
+ * the spinners' reads do not slow the arrivals' atomics.  Beyond
+ * BARRIER_GROUP ranks the arrivals combine first in a counter in each
+ * group's first rank, and only the last of each group goes on to rank 0's:
+ * one cache line then sees at most BARRIER_GROUP atomics in a row.  For a
+ * job on several nodes, smap_barrier's last arrival also runs the hardware
+ * barrier across the nodes between the on-node gather and the release.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,12 +18,15 @@
 #include "core.h"
 #include "smap.h"
 
+#define BARRIER_GROUP	8
+
 struct barrier_state {
-	_Alignas(64) uint32_t count;
-	_Alignas(64) uint32_t sense;
+	_Alignas(64) uint32_t count;	/* rank 0: the groups; group heads: their ranks */
+	_Alignas(64) uint32_t group;	/* rank 0 with more than one group: its own group */
+	_Alignas(64) uint32_t sense;	/* rank 0 */
 };
 
-static struct barrier_state barrier_node;	/* used in rank 0 only */
+static struct barrier_state barrier_node;
 static uint32_t barrier_sense;			/* this rank's */
 
 int smap_hwbarrier(void)
@@ -36,6 +42,29 @@ int smap_hwbarrier(void)
 	return r < 0 ? -errno : 0;
 }
 
+/* Adds one at *count; true for the last of `of`, who resets it. */
+static int barrier_arrive(uint32_t *count, uint32_t of)
+{
+	if (__atomic_add_fetch(count, 1, __ATOMIC_ACQ_REL) != of)
+		return 0;
+	__atomic_store_n(count, 0, __ATOMIC_RELAXED);
+	return 1;
+}
+
+static int barrier_last(void)
+{
+	unsigned n = core.ji.nranks, me = core.ji.rank, head = me - me % BARRIER_GROUP;
+	struct barrier_state *root = remote_address(0, &barrier_node);
+	struct barrier_state *g = remote_address(head, &barrier_node);
+	uint32_t *group = head == 0 ? &root->group : &g->count;
+
+	if (n <= BARRIER_GROUP)
+		return barrier_arrive(&root->count, n);
+	if (!barrier_arrive(group, n - head < BARRIER_GROUP ? n - head : BARRIER_GROUP))
+		return 0;
+	return barrier_arrive(&root->count, (n + BARRIER_GROUP - 1) / BARRIER_GROUP);
+}
+
 static void barrier_run(int across_nodes)
 {
 	struct barrier_state *b = remote_address(0, &barrier_node);
@@ -43,7 +72,7 @@ static void barrier_run(int across_nodes)
 	unsigned spins = 0;
 
 	barrier_sense = sense;
-	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == core.ji.nranks) {
+	if (barrier_last()) {
 		if (across_nodes) {
 			int r = smap_hwbarrier();
 
@@ -51,7 +80,6 @@ static void barrier_run(int across_nodes)
 				core_fatal("smap_barrier: hardware barrier across %u nodes failed: %s",
 					   core.ji.nnodes, strerror(-r));
 		}
-		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&b->sense, sense, __ATOMIC_RELEASE);
 		return;
 	}

@@ -2,8 +2,8 @@
 launcher and tools/smapcc.
 
 The SMARTMAP programs (user/smaptest/) are the ones the kernel suite boots;
-here they run as Linux processes on 1, 2, 4 and 8 ranks (8 oversubscribes
-the 2 cores on purpose).  Checks that need more than an exit status and
+here they run as Linux processes on 1, 2, 4, 8 and 17 ranks (more than 2
+oversubscribes the 2 cores on purpose).  Checks that need more than an exit status and
 output patterns run this file as a script: `python3 smap_host.py CHECK`.
 """
 
@@ -44,6 +44,10 @@ def cases():
                       min_tap=REMOTE_CHECKS * n, timeout=60))
         c.append(host("smap_host_sync_%d" % n, n, "smaptest_sync", tap=True,
                       min_tap=SYNC_CHECKS * n, timeout=60))
+    # Past 8 ranks the barrier combines arrivals per group of 8 (17: a
+    # partial last group).
+    c.append(host("smap_host_sync_17", 17, "smaptest_sync", tap=True,
+                  min_tap=SYNC_CHECKS * 17, timeout=60))
     c += [
         harness.Case("smap_singleton_remote", [prog("smaptest_remote")], tap=True,
                      min_tap=REMOTE_CHECKS),
