@@ -62,8 +62,11 @@ int __real_main(int argc, char **argv, char **envp);
 
 int __wrap_main(int argc, char **argv, char **envp)
 {
+	static int entered;
+
 	core_ready();
-	if (core.host)
+	/* A program calling main itself lands here too: stay on its stack. */
+	if (core.host && !entered++)
 		return host_run_main(__real_main, argc, argv, envp);
 	return __real_main(argc, argv, envp);
 }
