@@ -63,8 +63,58 @@ typedef int MPI_Type_delete_attr_function(MPI_Datatype type, int keyval,
 /* Predefined objects: defined in libsmap, named only through the macros. */
 extern struct smpi_comm smpi_comm_world, smpi_comm_self;
 extern struct smpi_group smpi_group_empty;
-extern struct smpi_type smpi_types[];
-extern struct smpi_op smpi_ops[];
+extern struct smpi_type smpi_type_char,
+	smpi_type_signed_char,
+	smpi_type_unsigned_char,
+	smpi_type_byte,
+	smpi_type_wchar,
+	smpi_type_short,
+	smpi_type_unsigned_short,
+	smpi_type_int,
+	smpi_type_unsigned,
+	smpi_type_long,
+	smpi_type_unsigned_long,
+	smpi_type_long_long_int,
+	smpi_type_unsigned_long_long,
+	smpi_type_float,
+	smpi_type_double,
+	smpi_type_long_double,
+	smpi_type_c_bool,
+	smpi_type_int8_t,
+	smpi_type_int16_t,
+	smpi_type_int32_t,
+	smpi_type_int64_t,
+	smpi_type_uint8_t,
+	smpi_type_uint16_t,
+	smpi_type_uint32_t,
+	smpi_type_uint64_t,
+	smpi_type_aint,
+	smpi_type_offset,
+	smpi_type_count,
+	smpi_type_c_float_complex,
+	smpi_type_c_double_complex,
+	smpi_type_c_long_double_complex,
+	smpi_type_packed,
+	smpi_type_float_int,
+	smpi_type_double_int,
+	smpi_type_long_int,
+	smpi_type_2int,
+	smpi_type_short_int,
+	smpi_type_long_double_int;
+extern struct smpi_op smpi_op_max,
+	smpi_op_min,
+	smpi_op_sum,
+	smpi_op_prod,
+	smpi_op_land,
+	smpi_op_band,
+	smpi_op_lor,
+	smpi_op_bor,
+	smpi_op_lxor,
+	smpi_op_bxor,
+	smpi_op_minloc,
+	smpi_op_maxloc,
+	smpi_op_replace,
+	smpi_op_no_op;
 extern struct smpi_errh smpi_errh_fatal, smpi_errh_return;
 extern char smpi_bottom[], smpi_in_place[], smpi_unweighted[];
 
@@ -82,63 +132,63 @@ extern char smpi_bottom[], smpi_in_place[], smpi_unweighted[];
 #define MPI_ERRORS_ARE_FATAL	(&smpi_errh_fatal)
 #define MPI_ERRORS_RETURN	(&smpi_errh_return)
 
-/* Predefined datatypes, in the order of smpi_types[] (libsmap/mpi/type.c). */
-#define MPI_CHAR		(&smpi_types[1])
-#define MPI_SIGNED_CHAR		(&smpi_types[2])
-#define MPI_UNSIGNED_CHAR	(&smpi_types[3])
-#define MPI_BYTE		(&smpi_types[4])
-#define MPI_WCHAR		(&smpi_types[5])
-#define MPI_SHORT		(&smpi_types[6])
-#define MPI_UNSIGNED_SHORT	(&smpi_types[7])
-#define MPI_INT			(&smpi_types[8])
-#define MPI_UNSIGNED		(&smpi_types[9])
-#define MPI_LONG		(&smpi_types[10])
-#define MPI_UNSIGNED_LONG	(&smpi_types[11])
-#define MPI_LONG_LONG_INT	(&smpi_types[12])
+/* Predefined datatypes (libsmap/mpi/type.c). */
+#define MPI_CHAR		(&smpi_type_char)
+#define MPI_SIGNED_CHAR		(&smpi_type_signed_char)
+#define MPI_UNSIGNED_CHAR	(&smpi_type_unsigned_char)
+#define MPI_BYTE		(&smpi_type_byte)
+#define MPI_WCHAR		(&smpi_type_wchar)
+#define MPI_SHORT		(&smpi_type_short)
+#define MPI_UNSIGNED_SHORT	(&smpi_type_unsigned_short)
+#define MPI_INT			(&smpi_type_int)
+#define MPI_UNSIGNED		(&smpi_type_unsigned)
+#define MPI_LONG		(&smpi_type_long)
+#define MPI_UNSIGNED_LONG	(&smpi_type_unsigned_long)
+#define MPI_LONG_LONG_INT	(&smpi_type_long_long_int)
 #define MPI_LONG_LONG		MPI_LONG_LONG_INT
-#define MPI_UNSIGNED_LONG_LONG	(&smpi_types[13])
-#define MPI_FLOAT		(&smpi_types[14])
-#define MPI_DOUBLE		(&smpi_types[15])
-#define MPI_LONG_DOUBLE		(&smpi_types[16])
-#define MPI_C_BOOL		(&smpi_types[17])
-#define MPI_INT8_T		(&smpi_types[18])
-#define MPI_INT16_T		(&smpi_types[19])
-#define MPI_INT32_T		(&smpi_types[20])
-#define MPI_INT64_T		(&smpi_types[21])
-#define MPI_UINT8_T		(&smpi_types[22])
-#define MPI_UINT16_T		(&smpi_types[23])
-#define MPI_UINT32_T		(&smpi_types[24])
-#define MPI_UINT64_T		(&smpi_types[25])
-#define MPI_AINT		(&smpi_types[26])
-#define MPI_OFFSET		(&smpi_types[27])
-#define MPI_COUNT		(&smpi_types[28])
-#define MPI_C_FLOAT_COMPLEX	(&smpi_types[29])
+#define MPI_UNSIGNED_LONG_LONG	(&smpi_type_unsigned_long_long)
+#define MPI_FLOAT		(&smpi_type_float)
+#define MPI_DOUBLE		(&smpi_type_double)
+#define MPI_LONG_DOUBLE		(&smpi_type_long_double)
+#define MPI_C_BOOL		(&smpi_type_c_bool)
+#define MPI_INT8_T		(&smpi_type_int8_t)
+#define MPI_INT16_T		(&smpi_type_int16_t)
+#define MPI_INT32_T		(&smpi_type_int32_t)
+#define MPI_INT64_T		(&smpi_type_int64_t)
+#define MPI_UINT8_T		(&smpi_type_uint8_t)
+#define MPI_UINT16_T		(&smpi_type_uint16_t)
+#define MPI_UINT32_T		(&smpi_type_uint32_t)
+#define MPI_UINT64_T		(&smpi_type_uint64_t)
+#define MPI_AINT		(&smpi_type_aint)
+#define MPI_OFFSET		(&smpi_type_offset)
+#define MPI_COUNT		(&smpi_type_count)
+#define MPI_C_FLOAT_COMPLEX	(&smpi_type_c_float_complex)
 #define MPI_C_COMPLEX		MPI_C_FLOAT_COMPLEX
-#define MPI_C_DOUBLE_COMPLEX	(&smpi_types[30])
-#define MPI_C_LONG_DOUBLE_COMPLEX (&smpi_types[31])
-#define MPI_PACKED		(&smpi_types[32])
-#define MPI_FLOAT_INT		(&smpi_types[33])
-#define MPI_DOUBLE_INT		(&smpi_types[34])
-#define MPI_LONG_INT		(&smpi_types[35])
-#define MPI_2INT		(&smpi_types[36])
-#define MPI_SHORT_INT		(&smpi_types[37])
-#define MPI_LONG_DOUBLE_INT	(&smpi_types[38])
+#define MPI_C_DOUBLE_COMPLEX	(&smpi_type_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX (&smpi_type_c_long_double_complex)
+#define MPI_PACKED		(&smpi_type_packed)
+#define MPI_FLOAT_INT		(&smpi_type_float_int)
+#define MPI_DOUBLE_INT		(&smpi_type_double_int)
+#define MPI_LONG_INT		(&smpi_type_long_int)
+#define MPI_2INT		(&smpi_type_2int)
+#define MPI_SHORT_INT		(&smpi_type_short_int)
+#define MPI_LONG_DOUBLE_INT	(&smpi_type_long_double_int)
 
-/* Predefined reduction operations, in the order of smpi_ops[] (op.c). */
-#define MPI_MAX			(&smpi_ops[1])
-#define MPI_MIN			(&smpi_ops[2])
-#define MPI_SUM			(&smpi_ops[3])
-#define MPI_PROD		(&smpi_ops[4])
-#define MPI_LAND		(&smpi_ops[5])
-#define MPI_BAND		(&smpi_ops[6])
-#define MPI_LOR			(&smpi_ops[7])
-#define MPI_BOR			(&smpi_ops[8])
-#define MPI_LXOR		(&smpi_ops[9])
-#define MPI_BXOR		(&smpi_ops[10])
-#define MPI_MINLOC		(&smpi_ops[11])
-#define MPI_MAXLOC		(&smpi_ops[12])
-#define MPI_REPLACE		(&smpi_ops[13])
-#define MPI_NO_OP		(&smpi_ops[14])
+/* Predefined reduction operations (libsmap/mpi/op.c). */
+#define MPI_MAX			(&smpi_op_max)
+#define MPI_MIN			(&smpi_op_min)
+#define MPI_SUM			(&smpi_op_sum)
+#define MPI_PROD		(&smpi_op_prod)
+#define MPI_LAND		(&smpi_op_land)
+#define MPI_BAND		(&smpi_op_band)
+#define MPI_LOR			(&smpi_op_lor)
+#define MPI_BOR			(&smpi_op_bor)
+#define MPI_LXOR		(&smpi_op_lxor)
+#define MPI_BXOR		(&smpi_op_bxor)
+#define MPI_MINLOC		(&smpi_op_minloc)
+#define MPI_MAXLOC		(&smpi_op_maxloc)
+#define MPI_REPLACE		(&smpi_op_replace)
+#define MPI_NO_OP		(&smpi_op_no_op)
 
 #define MPI_BOTTOM		((void *)smpi_bottom)
 #define MPI_IN_PLACE		((void *)smpi_in_place)

@@ -1,0 +1,612 @@
+/*
+ * comm.c - communicators: creation, comparison, names and attributes.
+ *
+ * A communicator is a group, a context id and the maps between its ranks
+ * and this node's ranks (what the transport and remote_address() take).
+ * Context ids are agreed on by the parent's members: rank 0 of the parent
+ * collects every member's free set on the library's own context, picks the
+ * lowest id free everywhere and sends it back (with the split table for
+ * Comm_split).  The collective engine's group is made with the communicator.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "impl.h"
+#include "../coll/coll.h"
+
+#define COMM_MASK_WORDS	(SMPI_MAX_CTX / 64)
+
+struct smpi_comm smpi_comm_world = { .errh = &smpi_errh_fatal, .predefined = 1,
+				     .name = "MPI_COMM_WORLD" };
+struct smpi_comm smpi_comm_self = { .errh = &smpi_errh_fatal, .predefined = 1,
+				    .ctx = 1, .name = "MPI_COMM_SELF" };
+
+static uint64_t comm_ctx_free[COMM_MASK_WORDS];
+
+struct comm_keyval {
+	MPI_Comm_copy_attr_function *copy;
+	MPI_Comm_delete_attr_function *del;
+	void *extra;
+	int used;
+};
+
+static struct comm_keyval *comm_keys;
+static int comm_nkeys;
+
+static void comm_ctx_take(int ctx)
+{
+	comm_ctx_free[ctx / 64] &= ~(1ULL << (ctx % 64));
+}
+
+static int comm_fill(struct smpi_comm *c, struct smpi_group *g, int ctx)
+{
+	int rpn = smap_size(), node = smap_node(), i;
+
+	c->ctx = ctx;
+	c->group = g;
+	c->size = g->size;
+	c->rank = g->rank;
+	c->local = malloc(g->size * sizeof(int));
+	c->from_local = malloc(rpn * sizeof(int));
+	if (!c->local || !c->from_local)
+		return -1;
+	c->onnode = 1;
+	for (i = 0; i < rpn; i++)
+		c->from_local[i] = -1;
+	for (i = 0; i < g->size; i++) {
+		int w = g->world[i];
+
+		c->local[i] = w / rpn == node ? w % rpn : -1;
+		if (c->local[i] < 0)
+			c->onnode = 0;
+		else
+			c->from_local[c->local[i]] = i;
+	}
+	comm_ctx_take(ctx);
+	return 0;
+}
+
+/* The engine's group for an on-node communicator: collective over members. */
+static void comm_coll_group(struct smpi_comm *c)
+{
+	int *nodes, i;
+
+	c->coll = NULL;
+	if (!c->onnode)
+		return;
+	if (c->size == smap_size()) {
+		for (i = 0; i < c->size && c->local[i] == i; i++)
+			;
+		if (i == c->size) {
+			c->coll = coll_world();
+			return;
+		}
+	}
+	nodes = malloc(c->size * sizeof *nodes);
+	if (!nodes)
+		smpi_fatal("MPI: no memory for a communicator of %d ranks", c->size);
+	for (i = 0; i < c->size; i++)
+		nodes[i] = c->local[i];
+	if (coll_group_create(coll_world(), c->size, nodes, &c->coll) < 0)
+		smpi_fatal("MPI: the collective engine could not make a group of %d ranks", c->size);
+	free(nodes);
+}
+
+void smpi_comm_init_world(void)
+{
+	int n = smap_world_size(), me = smap_world_rank(), i;
+	int *w = malloc(n * sizeof *w);
+
+	if (!w)
+		smpi_fatal("MPI_Init: no memory for MPI_COMM_WORLD");
+	for (i = 0; i < COMM_MASK_WORDS; i++)
+		comm_ctx_free[i] = ~0ULL;
+	for (i = 0; i < n; i++)
+		w[i] = i;
+	if (comm_fill(&smpi_comm_world, smpi_group_new(n, w), 0) < 0 ||
+	    comm_fill(&smpi_comm_self, smpi_group_new(1, &me), 1) < 0)
+		smpi_fatal("MPI_Init: no memory for MPI_COMM_WORLD");
+	smpi_comm_world.group->predefined = 1;
+	smpi_comm_self.group->predefined = 1;
+	free(w);
+	comm_coll_group(&smpi_comm_world);
+	comm_coll_group(&smpi_comm_self);
+}
+
+int smpi_comm_check(MPI_Comm comm, const char *fn)
+{
+	if (comm == MPI_COMM_NULL)
+		return smpi_err(NULL, MPI_ERR_COMM, fn, "communicator is MPI_COMM_NULL");
+	return MPI_SUCCESS;
+}
+
+int smpi_rank_check(MPI_Comm comm, int rank, int any_ok, const char *fn)
+{
+	if (rank == MPI_PROC_NULL || (any_ok && rank == MPI_ANY_SOURCE))
+		return MPI_SUCCESS;
+	if (rank < 0 || rank >= comm->size)
+		return smpi_err(comm, MPI_ERR_RANK, fn, "rank %d is not in a communicator of %d",
+				rank, comm->size);
+	if (comm->local[rank] < 0)
+		return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+				"rank %d is on another node; messages between nodes are not implemented yet",
+				rank);
+	return MPI_SUCCESS;
+}
+
+/*
+ * Run by every member of parent: rank 0 gathers each member's free context
+ * ids and `mine` (ints per member), picks a context, and returns it with
+ * the gathered table (all[n * nmine]) to everybody.
+ */
+static int comm_agree(MPI_Comm parent, const int *mine, int nmine, int *all, const char *fn)
+{
+	size_t rec = COMM_MASK_WORDS * sizeof(uint64_t) + nmine * sizeof(int);
+	int n = parent->size, ctx = -1, i, w;
+	char *buf, *tab;
+
+	if (!parent->onnode)
+		return -smpi_err(parent, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+				 "the communicator spans nodes; making communicators across nodes is not implemented yet");
+	buf = malloc(rec * n + sizeof(int));
+	if (!buf)
+		smpi_fatal("%s: no memory to agree on a context id", fn);
+	tab = buf + sizeof(int);
+	memcpy(tab + rec * parent->rank, comm_ctx_free, COMM_MASK_WORDS * sizeof(uint64_t));
+	memcpy(tab + rec * parent->rank + COMM_MASK_WORDS * sizeof(uint64_t), mine,
+	       nmine * sizeof(int));
+	if (parent->rank == 0) {
+		uint64_t m[COMM_MASK_WORDS];
+
+		for (i = 1; i < n; i++)
+			smpi_sys_recv(tab + rec * i, rec, i, parent);
+		memcpy(m, comm_ctx_free, sizeof m);
+		for (i = 1; i < n; i++)
+			for (w = 0; w < COMM_MASK_WORDS; w++)
+				m[w] &= ((uint64_t *)(tab + rec * i))[w];
+		for (w = 0; w < COMM_MASK_WORDS && ctx < 0; w++)
+			if (m[w])
+				ctx = w * 64 + __builtin_ctzll(m[w]);
+		*(int *)buf = ctx;
+		for (i = 1; i < n; i++)
+			smpi_sys_send(buf, rec * n + sizeof(int), i, parent);
+	} else {
+		smpi_sys_send(tab + rec * parent->rank, rec, 0, parent);
+		smpi_sys_recv(buf, rec * n + sizeof(int), 0, parent);
+		ctx = *(int *)buf;
+	}
+	for (i = 0; i < n; i++)
+		memcpy(all + i * nmine, tab + rec * i + COMM_MASK_WORDS * sizeof(uint64_t),
+		       nmine * sizeof(int));
+	free(buf);
+	if (ctx < 0)
+		return -smpi_err(parent, MPI_ERR_INTERN, fn, "all %d context ids are in use",
+				 SMPI_MAX_CTX);
+	return ctx;
+}
+
+/* A new communicator of the world ranks w[0..n) (this rank among them). */
+static int comm_make(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *out,
+		     const char *fn)
+{
+	struct smpi_comm *c = calloc(1, sizeof *c);
+	struct smpi_group *g = smpi_group_new(n, w);
+
+	if (!c || !g || comm_fill(c, g, ctx) < 0)
+		smpi_fatal("%s: no memory for a communicator of %d ranks", fn, n);
+	c->errh = parent->errh;
+	c->errh->refs++;
+	comm_coll_group(c);
+	*out = c;
+	return MPI_SUCCESS;
+}
+
+static int comm_copy_attrs(MPI_Comm from, MPI_Comm to)
+{
+	struct smpi_attr *a;
+
+	for (a = from->attrs; a; a = a->next) {
+		struct comm_keyval *k = &comm_keys[a->key];
+		void *val = NULL;
+		int flag = 0, err;
+
+		if (!k->copy)
+			continue;
+		err = k->copy(from, a->key, k->extra, a->val, &val, &flag);
+		if (err)
+			return err;
+		if (flag)
+			PMPI_Comm_set_attr(to, a->key, val);
+	}
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	int ctx, err, dummy;
+
+	if ((err = smpi_check_init("MPI_Comm_dup")) || (err = smpi_comm_check(comm, "MPI_Comm_dup")))
+		return err;
+	if (!newcomm)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm pointer is NULL");
+	ctx = comm_agree(comm, &dummy, 0, &dummy, "MPI_Comm_dup");
+	if (ctx < 0)
+		return -ctx;
+	comm_make(comm, comm->size, comm->group->world, ctx, newcomm, "MPI_Comm_dup");
+	return comm_copy_attrs(comm, *newcomm);
+}
+
+struct comm_member {
+	int color, key, rank;
+};
+
+static int comm_member_cmp(const void *a, const void *b)
+{
+	const struct comm_member *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->rank - y->rank;
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	struct comm_member *m;
+	int mine[2] = { color, key }, *all, *w, ctx, n = 0, i, err;
+
+	if ((err = smpi_check_init("MPI_Comm_split")) || (err = smpi_comm_check(comm, "MPI_Comm_split")))
+		return err;
+	if (!newcomm)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm pointer is NULL");
+	if (color < 0 && color != MPI_UNDEFINED)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split", "color %d is negative", color);
+	all = malloc(2 * comm->size * sizeof *all);
+	m = malloc(comm->size * sizeof *m);
+	w = malloc(comm->size * sizeof *w);
+	if (!all || !m || !w)
+		smpi_fatal("MPI_Comm_split: no memory");
+	ctx = comm_agree(comm, mine, 2, all, "MPI_Comm_split");
+	if (ctx >= 0 && color != MPI_UNDEFINED) {
+		for (i = 0; i < comm->size; i++)
+			if (all[2 * i] == color) {
+				m[n].color = color;
+				m[n].key = all[2 * i + 1];
+				m[n].rank = i;
+				n++;
+			}
+		qsort(m, n, sizeof *m, comm_member_cmp);
+		for (i = 0; i < n; i++)
+			w[i] = comm->group->world[m[i].rank];
+		comm_make(comm, n, w, ctx, newcomm, "MPI_Comm_split");
+	} else {
+		*newcomm = MPI_COMM_NULL;
+	}
+	free(all);
+	free(m);
+	free(w);
+	return ctx < 0 ? -ctx : MPI_SUCCESS;
+}
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+	(void)info;
+	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split_type", "split_type %d is not known",
+				split_type);
+	return PMPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : smap_node(),
+			       key, newcomm);
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	int ctx, err, dummy, i;
+
+	if ((err = smpi_check_init("MPI_Comm_create")) ||
+	    (err = smpi_comm_check(comm, "MPI_Comm_create")))
+		return err;
+	if (group == MPI_GROUP_NULL || !newcomm)
+		return smpi_err(comm, MPI_ERR_GROUP, "MPI_Comm_create", "group is MPI_GROUP_NULL");
+	for (i = 0; i < group->size; i++) {
+		int w = group->world[i], j;
+
+		for (j = 0; j < comm->size && comm->group->world[j] != w; j++)
+			;
+		if (j == comm->size)
+			return smpi_err(comm, MPI_ERR_GROUP, "MPI_Comm_create",
+					"world rank %d of the group is not in the communicator", w);
+	}
+	ctx = comm_agree(comm, &dummy, 0, &dummy, "MPI_Comm_create");
+	if (ctx < 0)
+		return -ctx;
+	if (group->rank == MPI_UNDEFINED) {
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	return comm_make(comm, group->size, group->world, ctx, newcomm, "MPI_Comm_create");
+}
+
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+	struct smpi_comm *c;
+	struct smpi_attr *a;
+	int err;
+
+	if (!comm)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Comm_free", "NULL argument");
+	if ((err = smpi_check_init("MPI_Comm_free")) || (err = smpi_comm_check(*comm, "MPI_Comm_free")))
+		return err;
+	c = *comm;
+	if (c->predefined)
+		return smpi_err(c, MPI_ERR_COMM, "MPI_Comm_free", "%s cannot be freed", c->name);
+	while ((a = c->attrs))
+		PMPI_Comm_delete_attr(c, a->key);
+	if (c->coll)
+		coll_group_destroy(c->coll);
+	comm_ctx_free[c->ctx / 64] |= 1ULL << (c->ctx % 64);
+	if (!c->errh->predefined && --c->errh->refs == 0)
+		free(c->errh);
+	smpi_group_release(c->group);
+	free(c->local);
+	free(c->from_local);
+	free(c);
+	*comm = MPI_COMM_NULL;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Comm_size")) || (err = smpi_comm_check(comm, "MPI_Comm_size")))
+		return err;
+	*size = comm->size;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Comm_rank")) || (err = smpi_comm_check(comm, "MPI_Comm_rank")))
+		return err;
+	*rank = comm->rank;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
+{
+	int err;
+
+	if ((err = smpi_comm_check(c1, "MPI_Comm_compare")) ||
+	    (err = smpi_comm_check(c2, "MPI_Comm_compare")))
+		return err;
+	if (c1 == c2) {
+		*result = MPI_IDENT;
+		return MPI_SUCCESS;
+	}
+	err = PMPI_Group_compare(c1->group, c2->group, result);
+	if (*result == MPI_IDENT)
+		*result = MPI_CONGRUENT;
+	return err;
+}
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Comm_group")) || (err = smpi_comm_check(comm, "MPI_Comm_group")))
+		return err;
+	comm->group->refs++;
+	*group = comm->group;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+	int err;
+
+	if ((err = smpi_comm_check(comm, "MPI_Comm_test_inter")))
+		return err;
+	*flag = 0;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Topo_test(MPI_Comm comm, int *status)
+{
+	int err;
+
+	if ((err = smpi_comm_check(comm, "MPI_Topo_test")))
+		return err;
+	*status = MPI_UNDEFINED;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+	int err;
+
+	if ((err = smpi_comm_check(comm, "MPI_Comm_set_name")))
+		return err;
+	if (!name)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_set_name", "name is NULL");
+	strncpy(comm->name, name, MPI_MAX_OBJECT_NAME - 1);
+	comm->name[MPI_MAX_OBJECT_NAME - 1] = 0;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+{
+	int err;
+
+	if ((err = smpi_comm_check(comm, "MPI_Comm_get_name")))
+		return err;
+	if (!name || !resultlen)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "NULL argument");
+	strcpy(name, comm->name);
+	*resultlen = strlen(name);
+	return MPI_SUCCESS;
+}
+
+int smpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+	(void)comm;
+	(void)keyval;
+	(void)extra;
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
+			    MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra)
+{
+	struct comm_keyval *k;
+
+	if (!keyval)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Comm_create_keyval", "keyval pointer is NULL");
+	k = realloc(comm_keys, (comm_nkeys + 1) * sizeof *k);
+	if (!k)
+		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval", "no memory");
+	comm_keys = k;
+	k[comm_nkeys].copy = copy_fn;
+	k[comm_nkeys].del = delete_fn;
+	k[comm_nkeys].extra = extra;
+	k[comm_nkeys].used = 1;
+	*keyval = comm_nkeys++;
+	return MPI_SUCCESS;
+}
+
+static int comm_key_check(int keyval, const char *fn)
+{
+	if (keyval < 0 || keyval >= comm_nkeys || !comm_keys[keyval].used)
+		return smpi_err(NULL, MPI_ERR_KEYVAL, fn, "keyval %d is not valid", keyval);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_free_keyval(int *keyval)
+{
+	int err;
+
+	if (!keyval)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Comm_free_keyval", "NULL argument");
+	if ((err = comm_key_check(*keyval, "MPI_Comm_free_keyval")))
+		return err;
+	comm_keys[*keyval].used = 0;
+	*keyval = MPI_KEYVAL_INVALID;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
+{
+	struct smpi_attr *a;
+	int err;
+
+	if ((err = smpi_comm_check(comm, "MPI_Comm_set_attr")) ||
+	    (err = comm_key_check(keyval, "MPI_Comm_set_attr")))
+		return err;
+	for (a = comm->attrs; a && a->key != keyval; a = a->next)
+		;
+	if (a) {
+		if (comm_keys[keyval].del)
+			comm_keys[keyval].del(comm, keyval, a->val, comm_keys[keyval].extra);
+		a->val = val;
+		return MPI_SUCCESS;
+	}
+	a = malloc(sizeof *a);
+	if (!a)
+		return smpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_set_attr", "no memory");
+	a->key = keyval;
+	a->val = val;
+	a->next = comm->attrs;
+	comm->attrs = a;
+	return MPI_SUCCESS;
+}
+
+/* The predefined attributes of every communicator. */
+static int comm_predef_attr(int keyval, void **val)
+{
+	static int tag_ub = SMPI_TAG_UB, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE;
+	static int wtime_global, universe, appnum;
+
+	universe = smap_world_size();
+	switch (keyval) {
+	case MPI_TAG_UB:
+		*val = &tag_ub;
+		return 1;
+	case MPI_HOST:
+		*val = &host;
+		return 1;
+	case MPI_IO:
+		*val = &io;
+		return 1;
+	case MPI_WTIME_IS_GLOBAL:
+		*val = &wtime_global;
+		return 1;
+	case MPI_UNIVERSE_SIZE:
+		*val = &universe;
+		return 1;
+	case MPI_APPNUM:
+		*val = &appnum;
+		return 1;
+	}
+	return 0;
+}
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag)
+{
+	struct smpi_attr *a;
+	int err;
+
+	if ((err = smpi_comm_check(comm, "MPI_Comm_get_attr")))
+		return err;
+	if (!val || !flag)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL argument");
+	if ((*flag = comm_predef_attr(keyval, val)))
+		return MPI_SUCCESS;
+	if ((err = comm_key_check(keyval, "MPI_Comm_get_attr")))
+		return err;
+	for (a = comm->attrs; a && a->key != keyval; a = a->next)
+		;
+	*flag = a != NULL;
+	if (a)
+		*(void **)val = a->val;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+{
+	struct smpi_attr **pp, *a;
+	int err;
+
+	if ((err = smpi_comm_check(comm, "MPI_Comm_delete_attr")) ||
+	    (err = comm_key_check(keyval, "MPI_Comm_delete_attr")))
+		return err;
+	for (pp = &comm->attrs; *pp && (*pp)->key != keyval; pp = &(*pp)->next)
+		;
+	if (!(a = *pp))
+		return smpi_err(comm, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr",
+				"no attribute for keyval %d", keyval);
+	*pp = a->next;
+	if (comm_keys[keyval].del)
+		comm_keys[keyval].del(comm, keyval, a->val, comm_keys[keyval].extra);
+	free(a);
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Comm_dup)
+SMPI_ALIAS(Comm_split)
+SMPI_ALIAS(Comm_split_type)
+SMPI_ALIAS(Comm_create)
+SMPI_ALIAS(Comm_free)
+SMPI_ALIAS(Comm_size)
+SMPI_ALIAS(Comm_rank)
+SMPI_ALIAS(Comm_compare)
+SMPI_ALIAS(Comm_group)
+SMPI_ALIAS(Comm_test_inter)
+SMPI_ALIAS(Topo_test)
+SMPI_ALIAS(Comm_set_name)
+SMPI_ALIAS(Comm_get_name)
+SMPI_ALIAS(Comm_create_keyval)
+SMPI_ALIAS(Comm_free_keyval)
+SMPI_ALIAS(Comm_set_attr)
+SMPI_ALIAS(Comm_get_attr)
+SMPI_ALIAS(Comm_delete_attr)

@@ -1,0 +1,205 @@
+/*
+ * env.c - MPI's environment: Init/Finalize, the job's clock, versions,
+ * processor names, memory allocation.
+ *
+ * libsmap itself starts before main(); MPI_Init adds the message queues,
+ * the predefined objects and a node barrier, after which every peer's
+ * queues are known to exist.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "impl.h"
+#include "../core/core.h"
+
+int smpi_initialized, smpi_finalized;
+static int env_thread_level = MPI_THREAD_SINGLE;
+
+char smpi_bottom[1], smpi_in_place[1], smpi_unweighted[1];
+
+int smpi_check_init(const char *fn)
+{
+	if (smpi_initialized && !smpi_finalized)
+		return MPI_SUCCESS;
+	fprintf(stderr, "%s: called %s\n", fn,
+		smpi_finalized ? "after MPI_Finalize" : "before MPI_Init");
+	smap_abort(MPI_ERR_OTHER);
+}
+
+void smpi_spin(unsigned *spins)
+{
+	core_spin(spins);
+}
+
+static int env_init(const char *fn)
+{
+	if (smpi_initialized)
+		return smpi_err(NULL, MPI_ERR_OTHER, fn, "MPI is already initialised");
+	smpi_type_init();
+	smpi_p2p_init();
+	smpi_comm_init_world();
+	/* Every rank's queues exist before anyone sends. */
+	smap_barrier();
+	smpi_initialized = 1;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return env_init("MPI_Init");
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int err;
+
+	(void)argc;
+	(void)argv;
+	if (!provided)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Init_thread", "provided pointer is NULL");
+	/* One thread per rank: funneled is the most a rank can have. */
+	env_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+	if (env_thread_level < MPI_THREAD_SINGLE)
+		env_thread_level = MPI_THREAD_SINGLE;
+	err = env_init("MPI_Init_thread");
+	*provided = env_thread_level;
+	return err;
+}
+
+int PMPI_Initialized(int *flag)
+{
+	if (!flag)
+		return MPI_ERR_ARG;
+	*flag = smpi_initialized;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Finalized(int *flag)
+{
+	if (!flag)
+		return MPI_ERR_ARG;
+	*flag = smpi_finalized;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Finalize(void)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Finalize")))
+		return err;
+	smpi_p2p_finalize();
+	/* No rank leaves while a peer may still read its memory. */
+	smap_barrier();
+	smpi_finalized = 1;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+	(void)comm;
+	fprintf(stderr, "MPI_Abort: rank %d ends the job with code %d\n", smap_world_rank(),
+		errorcode);
+	smap_abort(errorcode);
+}
+
+int PMPI_Query_thread(int *provided)
+{
+	if (!provided)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Query_thread", "provided pointer is NULL");
+	*provided = env_thread_level;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Is_thread_main(int *flag)
+{
+	if (!flag)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Is_thread_main", "flag pointer is NULL");
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+	if (!version || !subversion)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Get_version", "NULL argument");
+	*version = MPI_VERSION;
+	*subversion = MPI_SUBVERSION;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+	if (!version || !resultlen)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Get_library_version", "NULL argument");
+	*resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+			      "libsmap MPI %d.%d over SMARTMAP (%s)", MPI_VERSION, MPI_SUBVERSION,
+			      smap_is_host() ? "host mode" : "smapos");
+	return MPI_SUCCESS;
+}
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+	char host[64];
+
+	if (!name || !resultlen)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
+	if (smap_is_host() && gethostname(host, sizeof host) == 0) {
+		host[sizeof host - 1] = 0;
+		*resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
+	} else {
+		*resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "smapos-node%d", smap_node());
+	}
+	return MPI_SUCCESS;
+}
+
+double PMPI_Wtime(void)
+{
+	return smap_wtime();
+}
+
+double PMPI_Wtick(void)
+{
+	return 1.0 / (double)smap_tsc_hz();
+}
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+	void *p;
+
+	(void)info;
+	if (size < 0 || !baseptr)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Alloc_mem", "bad size %ld or NULL baseptr",
+				(long)size);
+	p = malloc(size ? size : 1);
+	if (!p)
+		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Alloc_mem", "no memory for %ld bytes",
+				(long)size);
+	*(void **)baseptr = p;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Free_mem(void *base)
+{
+	free(base);
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Init)
+SMPI_ALIAS(Init_thread)
+SMPI_ALIAS(Initialized)
+SMPI_ALIAS(Finalized)
+SMPI_ALIAS(Finalize)
+SMPI_ALIAS(Abort)
+SMPI_ALIAS(Query_thread)
+SMPI_ALIAS(Is_thread_main)
+SMPI_ALIAS(Get_version)
+SMPI_ALIAS(Get_library_version)
+SMPI_ALIAS(Get_processor_name)
+SMPI_ALIAS(Wtime)
+SMPI_ALIAS(Wtick)
+SMPI_ALIAS(Alloc_mem)
+SMPI_ALIAS(Free_mem)

@@ -1,0 +1,236 @@
+/*
+ * impl.h - libsmap's MPI internals shared by the files of libsmap/mpi.
+ *
+ * Naming: smpi_<file>_* for what a file exports to the others, PMPI_* for
+ * the standard calls (MPI_* are weak aliases, made by SMPI_ALIAS).  Inside
+ * the library, calls go to PMPI_* so a profiling wrapper sees only the
+ * user's own calls.
+ */
+#ifndef SMPI_IMPL_H
+#define SMPI_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "mpi.h"
+#include "smap.h"
+#include "dt.h"
+#include "match.h"
+
+#define SMPI_ALIAS(name) \
+	extern __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));
+
+#define SMPI_TAG_UB	0x7fffffff
+/* Context ids: each communicator owns one for point-to-point. */
+#define SMPI_MAX_CTX	2048
+
+/* ---- errors (err.c) ---- */
+
+struct smpi_errh {
+	MPI_Comm_errhandler_function *fn;	/* NULL: fatal or return */
+	int fatal;
+	int refs;
+	int predefined;
+};
+
+/*
+ * Reports an error of class `code` raised in call `fn` on comm (NULL for
+ * calls without one: MPI_COMM_WORLD's handler applies).  Prints the message
+ * and ends the job under ERRORS_ARE_FATAL; returns code otherwise.
+ */
+int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Unrecoverable internal trouble (out of memory in the transport...). */
+_Noreturn void smpi_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- environment (env.c) ---- */
+
+extern int smpi_initialized, smpi_finalized;
+/* Returns the error for `fn` when MPI is not between Init and Finalize. */
+int smpi_check_init(const char *fn);
+/* Spin-wait step: pause, and let other ranks run on an oversubscribed host. */
+void smpi_spin(unsigned *spins);
+
+/* ---- groups and communicators (group.c, comm.c) ---- */
+
+struct smpi_group {
+	int refs;
+	int predefined;
+	int size;
+	int rank;		/* of this process, or MPI_UNDEFINED */
+	int *world;		/* group rank -> MPI_COMM_WORLD rank */
+};
+
+struct smpi_attr {
+	struct smpi_attr *next;
+	int key;
+	void *val;
+};
+
+struct smpi_comm {
+	int ctx;
+	int size, rank;
+	struct smpi_group *group;
+	int *local;		/* comm rank -> on-node rank, -1 on another node */
+	int *from_local;	/* on-node rank -> comm rank, -1 if not a member */
+	int onnode;		/* every member is on this node */
+	int predefined;
+	struct smpi_errh *errh;
+	struct smpi_attr *attrs;
+	struct coll_group *coll;	/* the collective engine's view */
+	char name[MPI_MAX_OBJECT_NAME];
+};
+
+/* Builds a group of n world ranks (copied); NULL when memory is short. */
+struct smpi_group *smpi_group_new(int n, const int *world);
+void smpi_group_release(struct smpi_group *g);
+/* A communicator over group g (taken over) with context ctx. */
+int smpi_comm_new(struct smpi_group *g, int ctx, MPI_Comm *out);
+void smpi_comm_init_world(void);
+/* Validity checks that report through the right handler. */
+int smpi_comm_check(MPI_Comm comm, const char *fn);
+int smpi_rank_check(MPI_Comm comm, int rank, int any_ok, const char *fn);
+
+/* ---- datatypes (type.c) ---- */
+
+/* What the element-wise reduction kernels see of a type. */
+enum smpi_kind {
+	SMPI_K_NONE, SMPI_K_CHAR, SMPI_K_SCHAR, SMPI_K_UCHAR, SMPI_K_BYTE,
+	SMPI_K_WCHAR, SMPI_K_SHORT, SMPI_K_USHORT, SMPI_K_INT, SMPI_K_UINT,
+	SMPI_K_LONG, SMPI_K_ULONG, SMPI_K_LLONG, SMPI_K_ULLONG, SMPI_K_FLOAT,
+	SMPI_K_DOUBLE, SMPI_K_LDOUBLE, SMPI_K_BOOL, SMPI_K_I8, SMPI_K_I16,
+	SMPI_K_I32, SMPI_K_I64, SMPI_K_U8, SMPI_K_U16, SMPI_K_U32, SMPI_K_U64,
+	SMPI_K_AINT, SMPI_K_OFFSET, SMPI_K_COUNT, SMPI_K_CFLOAT, SMPI_K_CDOUBLE,
+	SMPI_K_CLDOUBLE, SMPI_K_PACKED, SMPI_K_FLOAT_INT, SMPI_K_DOUBLE_INT,
+	SMPI_K_LONG_INT, SMPI_K_2INT, SMPI_K_SHORT_INT, SMPI_K_LDOUBLE_INT,
+	SMPI_K_COUNT_OF
+};
+
+struct smpi_type {
+	struct dt *dt;
+	int refs;
+	int predefined;
+	int committed;
+	int kind;		/* enum smpi_kind of its elements, NONE if mixed */
+	int combiner;
+	char name[MPI_MAX_OBJECT_NAME];
+};
+
+#define SMPI_NTYPES	(SMPI_K_COUNT_OF)
+
+void smpi_type_init(void);
+/* 0 if type is usable for communication, else the error from `fn`. */
+int smpi_type_check(MPI_Comm comm, MPI_Datatype type, const char *fn);
+void smpi_type_hold(MPI_Datatype type);
+void smpi_type_release(MPI_Datatype type);
+
+static inline int64_t smpi_type_size(MPI_Datatype t)
+{
+	return dt_root(t->dt)->size;
+}
+
+static inline int64_t smpi_type_extent(MPI_Datatype t)
+{
+	return dt_root(t->dt)->extent;
+}
+
+/* Copies count elements of stype at src to count elements of rtype at dst
+ * (up to the smaller amount of data); returns bytes copied. */
+size_t smpi_type_copy(void *dst, int64_t rcount, MPI_Datatype rtype,
+		      const void *src, int64_t scount, MPI_Datatype stype);
+
+/* ---- reduction operations (op.c) ---- */
+
+typedef void smpi_op_fn(const void *in, void *inout, int64_t n, int kind);
+
+struct smpi_op {
+	smpi_op_fn *fn;		/* predefined */
+	MPI_User_function *user;
+	int commute;
+	int predefined;		/* families of kinds it applies to (op.c) */
+	const char *name;
+};
+
+/* MPI_SUCCESS, or the error `fn` reports for op on type. */
+int smpi_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn);
+/* inout[i] = in[i] op inout[i] for count elements of type (contiguous). */
+void smpi_op_apply(MPI_Op op, const void *in, void *inout, int64_t count,
+		   MPI_Datatype type);
+
+/* ---- point-to-point (p2p.c, req.c) ---- */
+
+enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_DONE_AT_START };
+enum { SMPI_MODE_STD, SMPI_MODE_SYNC, SMPI_MODE_BUF, SMPI_MODE_READY };
+enum {
+	SMPI_ST_IDLE,		/* persistent, not started */
+	SMPI_ST_QUEUED,		/* send waiting for queue space */
+	SMPI_ST_POSTED,		/* receive posted / rendezvous send posted */
+	SMPI_ST_DONE
+};
+
+struct smpi_req {
+	struct match_entry m;	/* a posted receive */
+	struct smpi_req *next;	/* pending sends to one peer; free list */
+	int kind, mode, state;
+	int persistent, freed, cancelled;
+	volatile uint32_t rdone;	/* rendezvous: set by the receiver */
+	const void *buf;
+	int64_t count;
+	MPI_Datatype type;
+	MPI_Comm comm;
+	int peer, tag;		/* comm rank (or MPI_ANY_*), tag */
+	int ctx;		/* comm->ctx, or comm->ctx + SMPI_MAX_CTX inside the library */
+	int lpeer;		/* on-node rank of the peer */
+	void *bbuf;		/* buffered send: the copy in the attached buffer */
+	MPI_Status status;
+};
+
+void smpi_p2p_init(void);
+void smpi_p2p_finalize(void);
+/* One pass over every incoming queue and the sends waiting for space. */
+void smpi_progress(void);
+/* Starts req (a send or receive with its fields set). */
+void smpi_p2p_start(struct smpi_req *req);
+/* Completion of a started request, without progress. */
+int smpi_req_done(struct smpi_req *req);
+/* Spins with progress until req is done. */
+void smpi_req_wait(struct smpi_req *req);
+/* Hands a started request nobody will wait for to progress, which frees it. */
+void smpi_p2p_orphan(struct smpi_req *req);
+/* Removes a posted receive; 1 if it was still unmatched. */
+int smpi_p2p_cancel(struct smpi_req *req);
+/* An unexpected message a receive for (source, tag) would take. */
+int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status);
+
+/* Requests of nonblocking calls come from a free list (req.c); they hold
+ * a reference to their datatype until freed. */
+struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t count,
+				MPI_Datatype type, int peer, int tag, MPI_Comm comm);
+void smpi_req_init(struct smpi_req *r, int kind, int mode, const void *buf,
+		   int64_t count, MPI_Datatype type, int peer, int tag, MPI_Comm comm);
+void smpi_req_free(struct smpi_req *req);
+
+/* Blocking exchanges on a communicator's library context, invisible to
+ * the user's messages (communicator construction). */
+void smpi_sys_send(const void *buf, int64_t bytes, int dest, MPI_Comm comm);
+void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm comm);
+
+/* Buffered sends (bsend.c). */
+int smpi_bsend_copy(struct smpi_req *req, const char *fn);
+void smpi_bsend_release(struct smpi_req *req);
+
+static inline void smpi_status_set(MPI_Status *st, int src, int tag, int err,
+				   int64_t bytes)
+{
+	st->MPI_SOURCE = src;
+	st->MPI_TAG = tag;
+	st->MPI_ERROR = err;
+	st->smpi_cancelled = 0;
+	st->smpi_bytes = bytes;
+}
+
+/* ---- collectives (coll.c) ---- */
+
+void smpi_coll_comm_init(MPI_Comm comm);
+void smpi_coll_comm_free(MPI_Comm comm);
+
+#endif

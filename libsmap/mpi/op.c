@@ -1,0 +1,223 @@
+/*
+ * op.c - reduction operations: the predefined ones for every C type they
+ * apply to, user operations, and the checks of which op goes with which
+ * type.  Kernels work on contiguous runs of elements of one kind and
+ * compute inout[i] = in[i] op inout[i].
+ */
+#include <complex.h>
+#include <stdlib.h>
+#include "impl.h"
+
+#define INT_KINDS(X) \
+	X(SMPI_K_CHAR, char) X(SMPI_K_SCHAR, signed char) X(SMPI_K_UCHAR, unsigned char) \
+	X(SMPI_K_WCHAR, wchar_t) X(SMPI_K_SHORT, short) X(SMPI_K_USHORT, unsigned short) \
+	X(SMPI_K_INT, int) X(SMPI_K_UINT, unsigned) X(SMPI_K_LONG, long) \
+	X(SMPI_K_ULONG, unsigned long) X(SMPI_K_LLONG, long long) \
+	X(SMPI_K_ULLONG, unsigned long long) X(SMPI_K_I8, int8_t) X(SMPI_K_I16, int16_t) \
+	X(SMPI_K_I32, int32_t) X(SMPI_K_I64, int64_t) X(SMPI_K_U8, uint8_t) \
+	X(SMPI_K_U16, uint16_t) X(SMPI_K_U32, uint32_t) X(SMPI_K_U64, uint64_t) \
+	X(SMPI_K_AINT, MPI_Aint) X(SMPI_K_OFFSET, MPI_Offset) X(SMPI_K_COUNT, MPI_Count)
+#define FLOAT_KINDS(X) \
+	X(SMPI_K_FLOAT, float) X(SMPI_K_DOUBLE, double) X(SMPI_K_LDOUBLE, long double)
+#define COMPLEX_KINDS(X) \
+	X(SMPI_K_CFLOAT, float _Complex) X(SMPI_K_CDOUBLE, double _Complex) \
+	X(SMPI_K_CLDOUBLE, long double _Complex)
+#define BOOL_KINDS(X) X(SMPI_K_BOOL, _Bool)
+#define BYTE_KINDS(X) X(SMPI_K_BYTE, unsigned char)
+
+/* One kernel per op: a case per kind of the listed families. */
+#define OP_CASE(k, t) \
+	case k: { \
+		const t *a = in; \
+		t *b = inout; \
+		for (i = 0; i < n; i++) \
+			OP_EXPR(a[i], b[i]); \
+		return; \
+	}
+
+#define OP_KERNEL(name, FAMILIES) \
+	static void op_##name(const void *in, void *inout, int64_t n, int kind) \
+	{ \
+		int64_t i; \
+		switch (kind) { \
+			FAMILIES(OP_CASE) \
+		} \
+	}
+
+#define NUM(X) INT_KINDS(X) FLOAT_KINDS(X)
+#define ARITH(X) INT_KINDS(X) FLOAT_KINDS(X) COMPLEX_KINDS(X)
+#define LOGIC(X) INT_KINDS(X) BOOL_KINDS(X)
+#define BITS(X) INT_KINDS(X) BYTE_KINDS(X)
+
+#define OP_EXPR(x, y) if ((x) > (y)) (y) = (x)
+OP_KERNEL(max, NUM)
+#undef OP_EXPR
+#define OP_EXPR(x, y) if ((x) < (y)) (y) = (x)
+OP_KERNEL(min, NUM)
+#undef OP_EXPR
+#define OP_EXPR(x, y) (y) = (x) + (y)
+OP_KERNEL(sum, ARITH)
+#undef OP_EXPR
+#define OP_EXPR(x, y) (y) = (x) * (y)
+OP_KERNEL(prod, ARITH)
+#undef OP_EXPR
+#define OP_EXPR(x, y) (y) = (x) && (y)
+OP_KERNEL(land, LOGIC)
+#undef OP_EXPR
+#define OP_EXPR(x, y) (y) = (x) || (y)
+OP_KERNEL(lor, LOGIC)
+#undef OP_EXPR
+#define OP_EXPR(x, y) (y) = !(x) != !(y)
+OP_KERNEL(lxor, LOGIC)
+#undef OP_EXPR
+#define OP_EXPR(x, y) (y) = (x) & (y)
+OP_KERNEL(band, BITS)
+#undef OP_EXPR
+#define OP_EXPR(x, y) (y) = (x) | (y)
+OP_KERNEL(bor, BITS)
+#undef OP_EXPR
+#define OP_EXPR(x, y) (y) = (x) ^ (y)
+OP_KERNEL(bxor, BITS)
+#undef OP_EXPR
+
+/* The MINLOC/MAXLOC pairs as C lays them out; ties keep the lower index. */
+#define PAIR_KINDS(X) \
+	X(SMPI_K_FLOAT_INT, float) X(SMPI_K_DOUBLE_INT, double) X(SMPI_K_LONG_INT, long) \
+	X(SMPI_K_2INT, int) X(SMPI_K_SHORT_INT, short) X(SMPI_K_LDOUBLE_INT, long double)
+
+#define LOC_CASE(k, t) \
+	case k: { \
+		const struct { t v; int i; } *a = in; \
+		struct { t v; int i; } *b = inout; \
+		for (i = 0; i < n; i++) \
+			if (LOC_BETTER(a[i].v, b[i].v) || \
+			    (a[i].v == b[i].v && a[i].i < b[i].i)) { \
+				b[i].v = a[i].v; \
+				b[i].i = a[i].i; \
+			} \
+		return; \
+	}
+
+static void op_minloc(const void *in, void *inout, int64_t n, int kind)
+{
+	int64_t i;
+
+#define LOC_BETTER(x, y) ((x) < (y))
+	switch (kind) {
+		PAIR_KINDS(LOC_CASE)
+	}
+#undef LOC_BETTER
+}
+
+static void op_maxloc(const void *in, void *inout, int64_t n, int kind)
+{
+	int64_t i;
+
+#define LOC_BETTER(x, y) ((x) > (y))
+	switch (kind) {
+		PAIR_KINDS(LOC_CASE)
+	}
+#undef LOC_BETTER
+}
+
+/* Which families each predefined op takes. */
+enum { F_INT = 1, F_FLOAT = 2, F_COMPLEX = 4, F_BOOL = 8, F_BYTE = 16, F_PAIR = 32 };
+
+#define FAM_CASE(k, t) case k:
+static int op_family(int kind)
+{
+	switch (kind) {
+	INT_KINDS(FAM_CASE) return F_INT;
+	FLOAT_KINDS(FAM_CASE) return F_FLOAT;
+	COMPLEX_KINDS(FAM_CASE) return F_COMPLEX;
+	BOOL_KINDS(FAM_CASE) return F_BOOL;
+	BYTE_KINDS(FAM_CASE) return F_BYTE;
+	PAIR_KINDS(FAM_CASE) return F_PAIR;
+	}
+	return 0;
+}
+#undef FAM_CASE
+
+#define OP(var, f, fams, n) struct smpi_op var = { .fn = f, .commute = 1, .predefined = fams, .name = n }
+OP(smpi_op_max, op_max, F_INT | F_FLOAT, "MPI_MAX");
+OP(smpi_op_min, op_min, F_INT | F_FLOAT, "MPI_MIN");
+OP(smpi_op_sum, op_sum, F_INT | F_FLOAT | F_COMPLEX, "MPI_SUM");
+OP(smpi_op_prod, op_prod, F_INT | F_FLOAT | F_COMPLEX, "MPI_PROD");
+OP(smpi_op_land, op_land, F_INT | F_BOOL, "MPI_LAND");
+OP(smpi_op_lor, op_lor, F_INT | F_BOOL, "MPI_LOR");
+OP(smpi_op_lxor, op_lxor, F_INT | F_BOOL, "MPI_LXOR");
+OP(smpi_op_band, op_band, F_INT | F_BYTE, "MPI_BAND");
+OP(smpi_op_bor, op_bor, F_INT | F_BYTE, "MPI_BOR");
+OP(smpi_op_bxor, op_bxor, F_INT | F_BYTE, "MPI_BXOR");
+OP(smpi_op_minloc, op_minloc, F_PAIR, "MPI_MINLOC");
+OP(smpi_op_maxloc, op_maxloc, F_PAIR, "MPI_MAXLOC");
+/* One-sided accumulate operations: no reduction takes them. */
+OP(smpi_op_replace, NULL, 0, "MPI_REPLACE");
+OP(smpi_op_no_op, NULL, 0, "MPI_NO_OP");
+#undef OP
+
+int smpi_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
+{
+	int err;
+
+	if (op == MPI_OP_NULL)
+		return smpi_err(comm, MPI_ERR_OP, fn, "op is MPI_OP_NULL");
+	if ((err = smpi_type_check(comm, type, fn)))
+		return err;
+	if (op->user)
+		return MPI_SUCCESS;
+	if (!(op->predefined & op_family(type->kind)))
+		return smpi_err(comm, MPI_ERR_OP, fn, "%s is not defined on datatype %s", op->name,
+				type->name[0] ? type->name : "(derived)");
+	return MPI_SUCCESS;
+}
+
+void smpi_op_apply(MPI_Op op, const void *in, void *inout, int64_t count, MPI_Datatype type)
+{
+	if (op->user) {
+		int n = count;
+
+		op->user((void *)in, inout, &n, &type);
+		return;
+	}
+	op->fn(in, inout, count, type->kind);
+}
+
+int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+{
+	struct smpi_op *o;
+
+	if (!fn || !op)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Op_create", "NULL argument");
+	o = calloc(1, sizeof *o);
+	if (!o)
+		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Op_create", "no memory");
+	o->user = fn;
+	o->commute = commute != 0;
+	o->name = "user op";
+	*op = o;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Op_free(MPI_Op *op)
+{
+	if (!op || !*op)
+		return smpi_err(NULL, MPI_ERR_OP, "MPI_Op_free", "op is MPI_OP_NULL");
+	if (!(*op)->user)
+		return smpi_err(NULL, MPI_ERR_OP, "MPI_Op_free", "%s is predefined", (*op)->name);
+	free(*op);
+	*op = MPI_OP_NULL;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Op_commutative(MPI_Op op, int *commute)
+{
+	if (!op || !commute)
+		return smpi_err(NULL, MPI_ERR_OP, "MPI_Op_commutative", "op is MPI_OP_NULL");
+	*commute = op->commute;
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Op_create)
+SMPI_ALIAS(Op_free)
+SMPI_ALIAS(Op_commutative)

@@ -1,0 +1,405 @@
+/*
+ * pt2pt.c - the point-to-point calls: argument checks, then the transport
+ * (p2p.c).  Blocking calls keep their request on the stack.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "impl.h"
+
+/* Checks shared by every send and receive; recv allows the wildcards. */
+static int pt_check(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
+		    int recv, const char *fn)
+{
+	int err;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
+		return err;
+	if (count < 0)
+		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d is negative", count);
+	if ((err = smpi_type_check(comm, type, fn)))
+		return err;
+	if (tag > SMPI_TAG_UB || (tag < 0 && !(recv && tag == MPI_ANY_TAG)))
+		return smpi_err(comm, MPI_ERR_TAG, fn, "tag %d is not valid", tag);
+	return smpi_rank_check(comm, peer, recv, fn);
+}
+
+static int pt_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		   MPI_Comm comm, int mode, const char *fn)
+{
+	struct smpi_req r;
+	int err;
+
+	if ((err = pt_check(comm, count, type, dest, tag, 0, fn)))
+		return err;
+	if (dest == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	smpi_req_init(&r, SMPI_REQ_SEND, mode, buf, count, type, dest, tag, comm);
+	smpi_p2p_start(&r);
+	if (r.state != SMPI_ST_DONE)
+		smpi_req_wait(&r);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	return pt_send(buf, count, type, dest, tag, comm, SMPI_MODE_STD, "MPI_Send");
+}
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	return pt_send(buf, count, type, dest, tag, comm, SMPI_MODE_SYNC, "MPI_Ssend");
+}
+
+/* A ready send may assume the receive is posted; a standard send is a
+ * correct way to deliver it. */
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	return pt_send(buf, count, type, dest, tag, comm, SMPI_MODE_READY, "MPI_Rsend");
+}
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	struct smpi_req r;
+	int err;
+
+	if ((err = pt_check(comm, count, type, dest, tag, 0, "MPI_Bsend")))
+		return err;
+	if (dest == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	smpi_req_init(&r, SMPI_REQ_SEND, SMPI_MODE_BUF, buf, count, type, dest, tag, comm);
+	return smpi_bsend_copy(&r, "MPI_Bsend");
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+	      MPI_Status *status)
+{
+	struct smpi_req r;
+	int err;
+
+	if ((err = pt_check(comm, count, type, source, tag, 1, "MPI_Recv")))
+		return err;
+	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, buf, count, type, source, tag, comm);
+	smpi_p2p_start(&r);
+	if (r.state != SMPI_ST_DONE)
+		smpi_req_wait(&r);
+	if (status != MPI_STATUS_IGNORE)
+		*status = r.status;
+	if (r.status.MPI_ERROR)
+		return smpi_err(comm, r.status.MPI_ERROR, "MPI_Recv",
+				"message from rank %d tag %d truncated to the %lld bytes of the receive buffer",
+				r.status.MPI_SOURCE, r.status.MPI_TAG, (long long)r.status.smpi_bytes);
+	return MPI_SUCCESS;
+}
+
+static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		    MPI_Comm comm, MPI_Request *request, int mode, const char *fn)
+{
+	struct smpi_req *r;
+	int err;
+
+	if ((err = pt_check(comm, count, type, dest, tag, 0, fn)))
+		return err;
+	if (!request)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+	r = smpi_req_alloc(SMPI_REQ_SEND, mode, buf, count, type, dest, tag, comm);
+	if (mode == SMPI_MODE_BUF) {
+		err = dest == MPI_PROC_NULL ? 0 : smpi_bsend_copy(r, fn);
+		smpi_status_set(&r->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+		r->state = SMPI_ST_DONE;
+		*request = r;
+		return err;
+	}
+	smpi_p2p_start(r);
+	*request = r;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	       MPI_Request *request)
+{
+	return pt_isend(buf, count, type, dest, tag, comm, request, SMPI_MODE_STD, "MPI_Isend");
+}
+
+int PMPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+		MPI_Request *request)
+{
+	return pt_isend(buf, count, type, dest, tag, comm, request, SMPI_MODE_SYNC, "MPI_Issend");
+}
+
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+		MPI_Request *request)
+{
+	return pt_isend(buf, count, type, dest, tag, comm, request, SMPI_MODE_READY, "MPI_Irsend");
+}
+
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+		MPI_Request *request)
+{
+	return pt_isend(buf, count, type, dest, tag, comm, request, SMPI_MODE_BUF, "MPI_Ibsend");
+}
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+	       MPI_Request *request)
+{
+	struct smpi_req *r;
+	int err;
+
+	if ((err = pt_check(comm, count, type, source, tag, 1, "MPI_Irecv")))
+		return err;
+	if (!request)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Irecv", "request pointer is NULL");
+	r = smpi_req_alloc(SMPI_REQ_RECV, SMPI_MODE_STD, buf, count, type, source, tag, comm);
+	smpi_p2p_start(r);
+	*request = r;
+	return MPI_SUCCESS;
+}
+
+static int pt_init(int kind, int mode, const void *buf, int count, MPI_Datatype type,
+		   int peer, int tag, MPI_Comm comm, MPI_Request *request, const char *fn)
+{
+	int err;
+
+	if ((err = pt_check(comm, count, type, peer, tag, kind == SMPI_REQ_RECV, fn)))
+		return err;
+	if (!request)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+	*request = smpi_req_alloc(kind, mode, buf, count, type, peer, tag, comm);
+	(*request)->persistent = 1;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		   MPI_Comm comm, MPI_Request *request)
+{
+	return pt_init(SMPI_REQ_SEND, SMPI_MODE_STD, buf, count, type, dest, tag, comm, request,
+		       "MPI_Send_init");
+}
+
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		    MPI_Comm comm, MPI_Request *request)
+{
+	return pt_init(SMPI_REQ_SEND, SMPI_MODE_SYNC, buf, count, type, dest, tag, comm, request,
+		       "MPI_Ssend_init");
+}
+
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		    MPI_Comm comm, MPI_Request *request)
+{
+	return pt_init(SMPI_REQ_SEND, SMPI_MODE_READY, buf, count, type, dest, tag, comm, request,
+		       "MPI_Rsend_init");
+}
+
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+		    MPI_Comm comm, MPI_Request *request)
+{
+	return pt_init(SMPI_REQ_SEND, SMPI_MODE_BUF, buf, count, type, dest, tag, comm, request,
+		       "MPI_Bsend_init");
+}
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
+		   MPI_Comm comm, MPI_Request *request)
+{
+	return pt_init(SMPI_REQ_RECV, SMPI_MODE_STD, buf, count, type, source, tag, comm, request,
+		       "MPI_Recv_init");
+}
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+		  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+		  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	struct smpi_req s, r;
+	int err;
+
+	if ((err = pt_check(comm, sendcount, sendtype, dest, sendtag, 0, "MPI_Sendrecv")) ||
+	    (err = pt_check(comm, recvcount, recvtype, source, recvtag, 1, "MPI_Sendrecv")))
+		return err;
+	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, recvbuf, recvcount, recvtype, source,
+		      recvtag, comm);
+	smpi_req_init(&s, SMPI_REQ_SEND, SMPI_MODE_STD, sendbuf, sendcount, sendtype, dest,
+		      sendtag, comm);
+	smpi_p2p_start(&r);
+	smpi_p2p_start(&s);
+	smpi_req_wait(&s);
+	smpi_req_wait(&r);
+	if (status != MPI_STATUS_IGNORE)
+		*status = r.status;
+	if (r.status.MPI_ERROR)
+		return smpi_err(comm, r.status.MPI_ERROR, "MPI_Sendrecv",
+				"message from rank %d tag %d truncated to the %lld bytes of the receive buffer",
+				r.status.MPI_SOURCE, r.status.MPI_TAG, (long long)r.status.smpi_bytes);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+			  int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	int64_t bytes;
+	char *tmp;
+	int err;
+
+	if ((err = pt_check(comm, count, type, dest, sendtag, 0, "MPI_Sendrecv_replace")) ||
+	    (err = pt_check(comm, count, type, source, recvtag, 1, "MPI_Sendrecv_replace")))
+		return err;
+	bytes = count * smpi_type_size(type);
+	tmp = malloc(bytes ? bytes : 1);
+	if (!tmp)
+		return smpi_err(comm, MPI_ERR_NO_MEM, "MPI_Sendrecv_replace",
+				"no memory for a copy of %lld bytes", (long long)bytes);
+	smpi_type_copy(tmp, bytes, MPI_BYTE, buf, count, type);
+	err = PMPI_Sendrecv(tmp, bytes, MPI_BYTE, dest, sendtag, buf, count, type, source,
+			    recvtag, comm, status);
+	free(tmp);
+	return err;
+}
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	unsigned spins = 0;
+	int err;
+
+	if ((err = pt_check(comm, 0, MPI_BYTE, source, tag, 1, "MPI_Probe")))
+		return err;
+	if (source == MPI_PROC_NULL) {
+		if (status != MPI_STATUS_IGNORE)
+			smpi_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+		return MPI_SUCCESS;
+	}
+	while (!smpi_p2p_probe(comm, source, tag, &st))
+		smpi_spin(&spins);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	MPI_Status st;
+	int err;
+
+	if ((err = pt_check(comm, 0, MPI_BYTE, source, tag, 1, "MPI_Iprobe")))
+		return err;
+	if (!flag)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag pointer is NULL");
+	if (source == MPI_PROC_NULL) {
+		*flag = 1;
+		if (status != MPI_STATUS_IGNORE)
+			smpi_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+		return MPI_SUCCESS;
+	}
+	*flag = smpi_p2p_probe(comm, source, tag, &st);
+	if (*flag && status != MPI_STATUS_IGNORE)
+		*status = st;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+{
+	int64_t size;
+	int err;
+
+	if (!status || !count)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Get_count", "status or count pointer is NULL");
+	if ((err = smpi_type_check(NULL, type, "MPI_Get_count")))
+		return err;
+	size = smpi_type_size(type);
+	if (size == 0)
+		*count = 0;
+	else if (status->smpi_bytes % size)
+		*count = MPI_UNDEFINED;
+	else
+		*count = status->smpi_bytes / size;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type, MPI_Count *count)
+{
+	int64_t n;
+	int err;
+
+	if (!status || !count)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Get_elements", "status or count pointer is NULL");
+	if ((err = smpi_type_check(NULL, type, "MPI_Get_elements")))
+		return err;
+	n = dt_count_basic(type->dt, status->smpi_bytes);
+	*count = n < 0 ? MPI_UNDEFINED : n;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count)
+{
+	MPI_Count n = 0;
+	int err = PMPI_Get_elements_x(status, type, &n);
+
+	if (!err)
+		*count = n;
+	return err;
+}
+
+/* Sets what Get_elements will report: count basic elements of type. */
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count)
+{
+	int err;
+
+	if (!status)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Status_set_elements", "status pointer is NULL");
+	if ((err = smpi_type_check(NULL, type, "MPI_Status_set_elements")))
+		return err;
+	status->smpi_bytes = dt_root(type->dt)->nbasic ?
+		count * smpi_type_size(type) / dt_root(type->dt)->nbasic : 0;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+	if (!status)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Status_set_cancelled", "status pointer is NULL");
+	status->smpi_cancelled = flag;
+	return MPI_SUCCESS;
+}
+
+/* Communicator construction's own messages, on the library context. */
+void smpi_sys_send(const void *buf, int64_t bytes, int dest, MPI_Comm comm)
+{
+	struct smpi_req r;
+
+	smpi_req_init(&r, SMPI_REQ_SEND, SMPI_MODE_STD, buf, bytes, MPI_BYTE, dest, 0, comm);
+	r.ctx += SMPI_MAX_CTX;
+	smpi_p2p_start(&r);
+	smpi_req_wait(&r);
+}
+
+void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm comm)
+{
+	struct smpi_req r;
+
+	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, buf, bytes, MPI_BYTE, source, 0, comm);
+	r.ctx += SMPI_MAX_CTX;
+	smpi_p2p_start(&r);
+	smpi_req_wait(&r);
+}
+
+SMPI_ALIAS(Send)
+SMPI_ALIAS(Ssend)
+SMPI_ALIAS(Rsend)
+SMPI_ALIAS(Bsend)
+SMPI_ALIAS(Recv)
+SMPI_ALIAS(Isend)
+SMPI_ALIAS(Issend)
+SMPI_ALIAS(Irsend)
+SMPI_ALIAS(Ibsend)
+SMPI_ALIAS(Irecv)
+SMPI_ALIAS(Send_init)
+SMPI_ALIAS(Ssend_init)
+SMPI_ALIAS(Rsend_init)
+SMPI_ALIAS(Bsend_init)
+SMPI_ALIAS(Recv_init)
+SMPI_ALIAS(Sendrecv)
+SMPI_ALIAS(Sendrecv_replace)
+SMPI_ALIAS(Probe)
+SMPI_ALIAS(Iprobe)
+SMPI_ALIAS(Get_count)
+SMPI_ALIAS(Get_elements)
+SMPI_ALIAS(Get_elements_x)
+SMPI_ALIAS(Status_set_elements)
+SMPI_ALIAS(Status_set_cancelled)

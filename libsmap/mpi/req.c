@@ -1,0 +1,443 @@
+/*
+ * req.c - request objects and the calls that complete them: Wait, Test and
+ * their all/any/some forms, Start, Request_free, Cancel.
+ *
+ * Requests come from a free list grown in batches, so a nonblocking call
+ * allocates nothing in the common case.  Blocking calls keep their request
+ * on the stack and never come here.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "impl.h"
+
+#define REQ_BATCH	64
+
+static struct smpi_req *req_free_list;
+
+void smpi_req_init(struct smpi_req *r, int kind, int mode, const void *buf,
+		   int64_t count, MPI_Datatype type, int peer, int tag, MPI_Comm comm)
+{
+	r->kind = kind;
+	r->mode = mode;
+	r->state = SMPI_ST_IDLE;
+	r->persistent = 0;
+	r->freed = 0;
+	r->cancelled = 0;
+	r->buf = buf;
+	r->count = count;
+	r->type = type;
+	r->comm = comm;
+	r->peer = peer;
+	r->tag = tag;
+	r->ctx = comm->ctx;
+	r->bbuf = NULL;
+}
+
+struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t count,
+				MPI_Datatype type, int peer, int tag, MPI_Comm comm)
+{
+	struct smpi_req *r = req_free_list;
+	int i;
+
+	if (!r) {
+		r = malloc(REQ_BATCH * sizeof *r);
+		if (!r)
+			smpi_fatal("MPI: no memory for requests");
+		for (i = 0; i < REQ_BATCH - 1; i++)
+			r[i].next = &r[i + 1];
+		r[REQ_BATCH - 1].next = NULL;
+	}
+	req_free_list = r->next;
+	smpi_req_init(r, kind, mode, buf, count, type, peer, tag, comm);
+	smpi_type_hold(type);
+	return r;
+}
+
+void smpi_req_free(struct smpi_req *r)
+{
+	if (r->bbuf)
+		smpi_bsend_release(r);
+	smpi_type_release(r->type);
+	r->state = SMPI_ST_IDLE;
+	r->next = req_free_list;
+	req_free_list = r;
+}
+
+static void req_empty_status(MPI_Status *st)
+{
+	if (st != MPI_STATUS_IGNORE)
+		smpi_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+}
+
+/* Active: started and not yet completed by a Wait or Test. */
+static int req_active(MPI_Request r)
+{
+	return r != MPI_REQUEST_NULL && r->state != SMPI_ST_IDLE;
+}
+
+/* Hands a done request's status out and retires it; returns its error. */
+static int req_retire(MPI_Request *h, MPI_Status *st)
+{
+	struct smpi_req *r = *h;
+	int err = r->status.MPI_ERROR;
+
+	if (st != MPI_STATUS_IGNORE)
+		*st = r->status;
+	if (r->persistent) {
+		r->state = SMPI_ST_IDLE;
+	} else {
+		smpi_req_free(r);
+		*h = MPI_REQUEST_NULL;
+	}
+	return err;
+}
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+	MPI_Comm comm;
+	int err;
+
+	if ((err = smpi_check_init("MPI_Wait")))
+		return err;
+	if (!request)
+		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Wait", "request pointer is NULL");
+	if (!req_active(*request)) {
+		req_empty_status(status);
+		return MPI_SUCCESS;
+	}
+	comm = (*request)->comm;
+	smpi_req_wait(*request);
+	err = req_retire(request, status);
+	if (err)
+		return smpi_err(comm, err, "MPI_Wait",
+				"message truncated: larger than the receive buffer");
+	return MPI_SUCCESS;
+}
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+	MPI_Comm comm;
+	int err;
+
+	if ((err = smpi_check_init("MPI_Test")))
+		return err;
+	if (!request || !flag)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Test", "request or flag pointer is NULL");
+	if (!req_active(*request)) {
+		*flag = 1;
+		req_empty_status(status);
+		return MPI_SUCCESS;
+	}
+	comm = (*request)->comm;
+	if (!smpi_req_done(*request))
+		smpi_progress();
+	*flag = smpi_req_done(*request);
+	if (!*flag)
+		return MPI_SUCCESS;
+	err = req_retire(request, status);
+	if (err)
+		return smpi_err(comm, err, "MPI_Test",
+				"message truncated: larger than the receive buffer");
+	return MPI_SUCCESS;
+}
+
+/* Retires every done request of the array into statuses; returns how many
+ * are still active and sets *err to MPI_ERR_IN_STATUS if any failed. */
+static int req_sweep(int n, MPI_Request reqs[], MPI_Status sts[], int *err)
+{
+	int i, left = 0;
+
+	for (i = 0; i < n; i++) {
+		MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i];
+
+		if (!req_active(reqs[i]))
+			continue;
+		if (!smpi_req_done(reqs[i])) {
+			left++;
+			continue;
+		}
+		if (req_retire(&reqs[i], st))
+			*err = MPI_ERR_IN_STATUS;
+	}
+	return left;
+}
+
+int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
+{
+	unsigned spins = 0;
+	int i, err = 0;
+
+	if ((err = smpi_check_init("MPI_Waitall")))
+		return err;
+	if (count < 0 || (count && !reqs))
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Waitall", "bad request array (count %d)", count);
+	for (i = 0; i < count; i++)
+		if (!req_active(reqs[i]) && sts != MPI_STATUSES_IGNORE)
+			req_empty_status(&sts[i]);
+	while (req_sweep(count, reqs, sts, &err)) {
+		smpi_progress();
+		smpi_spin(&spins);
+	}
+	if (err)
+		return smpi_err(NULL, err, "MPI_Waitall", "a request failed; see its status");
+	return MPI_SUCCESS;
+}
+
+int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
+{
+	int i, err = 0;
+
+	if ((err = smpi_check_init("MPI_Testall")))
+		return err;
+	if (count < 0 || (count && !reqs) || !flag)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Testall", "bad request array (count %d)", count);
+	smpi_progress();
+	/* All or nothing: retire only when every request is done. */
+	for (i = 0; i < count; i++)
+		if (req_active(reqs[i]) && !smpi_req_done(reqs[i])) {
+			*flag = 0;
+			return MPI_SUCCESS;
+		}
+	for (i = 0; i < count; i++)
+		if (!req_active(reqs[i]) && sts != MPI_STATUSES_IGNORE)
+			req_empty_status(&sts[i]);
+	req_sweep(count, reqs, sts, &err);
+	*flag = 1;
+	if (err)
+		return smpi_err(NULL, err, "MPI_Testall", "a request failed; see its status");
+	return MPI_SUCCESS;
+}
+
+/* The first done request, -1 if none, MPI_UNDEFINED if none is active. */
+static int req_any(int count, MPI_Request reqs[])
+{
+	int i, active = 0;
+
+	for (i = 0; i < count; i++) {
+		if (!req_active(reqs[i]))
+			continue;
+		active = 1;
+		if (smpi_req_done(reqs[i]))
+			return i;
+	}
+	return active ? -1 : MPI_UNDEFINED;
+}
+
+static int req_take(MPI_Request reqs[], int i, int *index, MPI_Status *st,
+		    const char *fn)
+{
+	MPI_Comm comm = reqs[i]->comm;
+	int err;
+
+	*index = i;
+	err = req_retire(&reqs[i], st);
+	return err ? smpi_err(comm, err, fn, "message truncated: larger than the receive buffer") : 0;
+}
+
+int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+	unsigned spins = 0;
+	int i, err;
+
+	if ((err = smpi_check_init("MPI_Waitany")))
+		return err;
+	if (count < 0 || (count && !reqs) || !index)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Waitany", "bad request array (count %d)", count);
+	while ((i = req_any(count, reqs)) == -1) {
+		smpi_progress();
+		if ((i = req_any(count, reqs)) != -1)
+			break;
+		smpi_spin(&spins);
+	}
+	if (i == MPI_UNDEFINED) {
+		*index = MPI_UNDEFINED;
+		req_empty_status(status);
+		return MPI_SUCCESS;
+	}
+	return req_take(reqs, i, index, status, "MPI_Waitany");
+}
+
+int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+	int i, err;
+
+	if ((err = smpi_check_init("MPI_Testany")))
+		return err;
+	if (count < 0 || (count && !reqs) || !index || !flag)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Testany", "bad request array (count %d)", count);
+	smpi_progress();
+	i = req_any(count, reqs);
+	*flag = i != -1;
+	if (i == -1) {
+		*index = MPI_UNDEFINED;
+		return MPI_SUCCESS;
+	}
+	if (i == MPI_UNDEFINED) {
+		*index = MPI_UNDEFINED;
+		req_empty_status(status);
+		return MPI_SUCCESS;
+	}
+	return req_take(reqs, i, index, status, "MPI_Testany");
+}
+
+/* Retires every done request into indices/statuses; *out as MPI says. */
+static int req_some(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[])
+{
+	int i, k = 0, active = 0, err = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!req_active(reqs[i]))
+			continue;
+		active = 1;
+		if (!smpi_req_done(reqs[i]))
+			continue;
+		idx[k] = i;
+		if (req_retire(&reqs[i], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[k]))
+			err = MPI_ERR_IN_STATUS;
+		k++;
+	}
+	*out = active ? k : MPI_UNDEFINED;
+	return err;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+		  MPI_Status sts[])
+{
+	unsigned spins = 0;
+	int err;
+
+	if ((err = smpi_check_init("MPI_Waitsome")))
+		return err;
+	if (incount < 0 || (incount && (!reqs || !indices)) || !outcount)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Waitsome", "bad request array (count %d)", incount);
+	while (req_any(incount, reqs) == -1) {
+		smpi_progress();
+		smpi_spin(&spins);
+	}
+	err = req_some(incount, reqs, outcount, indices, sts);
+	return err ? smpi_err(NULL, err, "MPI_Waitsome", "a request failed; see its status") : 0;
+}
+
+int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+		  MPI_Status sts[])
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Testsome")))
+		return err;
+	if (incount < 0 || (incount && (!reqs || !indices)) || !outcount)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Testsome", "bad request array (count %d)", incount);
+	smpi_progress();
+	err = req_some(incount, reqs, outcount, indices, sts);
+	return err ? smpi_err(NULL, err, "MPI_Testsome", "a request failed; see its status") : 0;
+}
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Request_get_status")))
+		return err;
+	if (!flag)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Request_get_status", "flag pointer is NULL");
+	if (!req_active(request)) {
+		*flag = 1;
+		req_empty_status(status);
+		return MPI_SUCCESS;
+	}
+	if (!smpi_req_done(request))
+		smpi_progress();
+	*flag = smpi_req_done(request);
+	if (*flag && status != MPI_STATUS_IGNORE)
+		*status = request->status;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Request_free(MPI_Request *request)
+{
+	struct smpi_req *r;
+	int err;
+
+	if ((err = smpi_check_init("MPI_Request_free")))
+		return err;
+	if (!request || *request == MPI_REQUEST_NULL)
+		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "request is MPI_REQUEST_NULL");
+	r = *request;
+	*request = MPI_REQUEST_NULL;
+	if (r->state == SMPI_ST_IDLE)
+		smpi_req_free(r);
+	else
+		smpi_p2p_orphan(r);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Cancel(MPI_Request *request)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Cancel")))
+		return err;
+	if (!request || *request == MPI_REQUEST_NULL)
+		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Cancel", "request is MPI_REQUEST_NULL");
+	/* A send is never withdrawn: MPI lets it complete instead, and
+	 * MPI_Test_cancelled then says so. */
+	smpi_p2p_cancel(*request);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+	if (!status || !flag)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Test_cancelled", "status or flag pointer is NULL");
+	*flag = status->smpi_cancelled;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Start(MPI_Request *request)
+{
+	struct smpi_req *r;
+	int err;
+
+	if ((err = smpi_check_init("MPI_Start")))
+		return err;
+	if (!request || !*request || !(*request)->persistent)
+		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
+	r = *request;
+	if (r->state != SMPI_ST_IDLE)
+		return smpi_err(r->comm, MPI_ERR_REQUEST, "MPI_Start", "request is already active");
+	if (r->mode == SMPI_MODE_BUF) {
+		err = smpi_bsend_copy(r, "MPI_Start");
+		if (err)
+			return err;
+		smpi_status_set(&r->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+		r->state = SMPI_ST_DONE;
+		return MPI_SUCCESS;
+	}
+	smpi_p2p_start(r);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Startall(int count, MPI_Request reqs[])
+{
+	int i, err;
+
+	for (i = 0; i < count; i++)
+		if ((err = PMPI_Start(&reqs[i])))
+			return err;
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Wait)
+SMPI_ALIAS(Test)
+SMPI_ALIAS(Waitall)
+SMPI_ALIAS(Testall)
+SMPI_ALIAS(Waitany)
+SMPI_ALIAS(Testany)
+SMPI_ALIAS(Waitsome)
+SMPI_ALIAS(Testsome)
+SMPI_ALIAS(Request_get_status)
+SMPI_ALIAS(Request_free)
+SMPI_ALIAS(Cancel)
+SMPI_ALIAS(Test_cancelled)
+SMPI_ALIAS(Start)
+SMPI_ALIAS(Startall)
