@@ -228,9 +228,4 @@ static inline void smpi_status_set(MPI_Status *st, int src, int tag, int err,
 	st->smpi_bytes = bytes;
 }
 
-/* ---- collectives (coll.c) ---- */
-
-void smpi_coll_comm_init(MPI_Comm comm);
-void smpi_coll_comm_free(MPI_Comm comm);
-
 #endif

@@ -1,0 +1,758 @@
+/*
+ * coll.c - MPI's collectives: the face over libsmap's collective engine
+ * (libsmap/coll), which moves contiguous bytes and reduces elements
+ * through SMARTMAP.  This file maps communicators to engine groups, MPI
+ * datatypes to byte counts (or to packed copies when a layout is not one
+ * contiguous run), ops and types to element callbacks, and MPI_IN_PLACE to
+ * the engine's pointer identity.
+ *
+ * A communicator spanning nodes has no engine group: its barrier goes
+ * through smap_barrier when it is MPI_COMM_WORLD's group; every other
+ * collective on it fails with MPI_ERR_UNSUPPORTED_OPERATION until the
+ * inter-node data path exists.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "impl.h"
+#include "../coll/coll.h"
+
+static int coll_check(MPI_Comm comm, const char *fn)
+{
+	int err;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
+		return err;
+	if (!comm->coll)
+		return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+				"the communicator spans %d nodes; collectives across nodes are not implemented yet",
+				smap_nnodes());
+	return MPI_SUCCESS;
+}
+
+static int coll_count(MPI_Comm comm, int count, MPI_Datatype type, const char *fn)
+{
+	if (count < 0)
+		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d is negative", count);
+	return smpi_type_check(comm, type, fn);
+}
+
+static int coll_root(MPI_Comm comm, int root, const char *fn)
+{
+	if (root < 0 || root >= comm->size)
+		return smpi_err(comm, MPI_ERR_ROOT, fn, "root %d is not in a communicator of %d",
+				root, comm->size);
+	return MPI_SUCCESS;
+}
+
+/* One contiguous run of count elements starting at buf itself. */
+static int coll_dense(MPI_Datatype t)
+{
+	return dt_is_dense(t->dt);
+}
+
+static void *coll_alloc(int64_t bytes, const char *fn)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (!p)
+		smpi_fatal("%s: no memory for a packed copy of %lld bytes", fn, (long long)bytes);
+	return p;
+}
+
+/* A packed copy of count elements of t at buf (free it). */
+static void *coll_pack(const void *buf, int64_t count, MPI_Datatype t, const char *fn)
+{
+	int64_t bytes = count * smpi_type_size(t);
+	void *p = coll_alloc(bytes, fn);
+
+	smpi_type_copy(p, bytes, MPI_BYTE, buf, count, t);
+	return p;
+}
+
+static void coll_unpack(void *buf, int64_t count, MPI_Datatype t, const void *packed)
+{
+	smpi_type_copy(buf, count, t, packed, count * smpi_type_size(t), MPI_BYTE);
+}
+
+int PMPI_Barrier(MPI_Comm comm)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Barrier")) || (err = smpi_comm_check(comm, "MPI_Barrier")))
+		return err;
+	if (comm->coll) {
+		coll_barrier(comm->coll);
+		return MPI_SUCCESS;
+	}
+	if (comm->size == smap_world_size()) {
+		smap_barrier();
+		return MPI_SUCCESS;
+	}
+	return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Barrier",
+			"the communicator spans nodes but not the whole job; only MPI_COMM_WORLD's group can barrier across nodes yet");
+}
+
+int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+	const char *fn = "MPI_Bcast";
+	int err;
+	void *tmp;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_count(comm, count, type, fn)) ||
+	    (err = coll_root(comm, root, fn)))
+		return err;
+	if (coll_dense(type)) {
+		coll_bcast(comm->coll, buf, count * smpi_type_size(type), root);
+		return MPI_SUCCESS;
+	}
+	tmp = comm->rank == root ? coll_pack(buf, count, type, fn)
+				 : coll_alloc(count * smpi_type_size(type), fn);
+	coll_bcast(comm->coll, tmp, count * smpi_type_size(type), root);
+	if (comm->rank != root)
+		coll_unpack(buf, count, type, tmp);
+	free(tmp);
+	return MPI_SUCCESS;
+}
+
+/* ---- data movement: gather, scatter, allgather, alltoall and v/w ---- */
+
+/* Checks that a member's send and receive signatures carry the same bytes. */
+static int coll_same(MPI_Comm comm, int64_t sbytes, int64_t rbytes, const char *fn)
+{
+	if (sbytes != rbytes)
+		return smpi_err(comm, MPI_ERR_TRUNCATE, fn,
+				"send data of %lld bytes does not match receive data of %lld bytes",
+				(long long)sbytes, (long long)rbytes);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+	const char *fn = "MPI_Gather";
+	int in_place = sbuf == MPI_IN_PLACE && comm && comm->rank == root;
+	int64_t bytes;
+	void *s = NULL, *r = NULL;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
+		return err;
+	if (comm->rank == root && (err = coll_count(comm, rcount, rtype, fn)))
+		return err;
+	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
+		return err;
+	bytes = in_place ? rcount * smpi_type_size(rtype) : scount * smpi_type_size(stype);
+	if (comm->rank == root && (err = coll_same(comm, bytes, rcount * smpi_type_size(rtype), fn)))
+		return err;
+	if (comm->rank == root && !coll_dense(rtype)) {
+		r = coll_alloc(bytes * comm->size, fn);
+		if (in_place)
+			smpi_type_copy((char *)r + bytes * root, bytes, MPI_BYTE,
+				       (char *)rbuf + root * rcount * smpi_type_extent(rtype), rcount,
+				       rtype);
+	}
+	if (in_place)
+		s = r ? (char *)r + bytes * root
+		      : (char *)rbuf + (int64_t)root * rcount * smpi_type_extent(rtype);
+	else if (!coll_dense(stype))
+		s = coll_pack(sbuf, scount, stype, fn);
+	coll_gather(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes, root);
+	if (r) {
+		coll_unpack(rbuf, (int64_t)rcount * comm->size, rtype, r);
+		free(r);
+	}
+	if (s && !in_place)
+		free(s);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		 MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+	const char *fn = "MPI_Scatter";
+	int in_place = rbuf == MPI_IN_PLACE && comm && comm->rank == root;
+	void *s = NULL, *r = NULL, *rdst;
+	int64_t bytes;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
+		return err;
+	if (comm->rank == root && (err = coll_count(comm, scount, stype, fn)))
+		return err;
+	if (!in_place && (err = coll_count(comm, rcount, rtype, fn)))
+		return err;
+	bytes = in_place ? scount * smpi_type_size(stype) : rcount * smpi_type_size(rtype);
+	if (comm->rank == root && (err = coll_same(comm, scount * smpi_type_size(stype), bytes, fn)))
+		return err;
+	if (comm->rank == root && !coll_dense(stype))
+		s = coll_pack(sbuf, (int64_t)scount * comm->size, stype, fn);
+	if (in_place)
+		rdst = (s ? (char *)s : (char *)sbuf) + bytes * root;
+	else if (!coll_dense(rtype))
+		rdst = r = coll_alloc(bytes, fn);
+	else
+		rdst = rbuf;
+	coll_scatter(comm->coll, s ? s : sbuf, rdst, bytes, root);
+	if (r) {
+		coll_unpack(rbuf, rcount, rtype, r);
+		free(r);
+	}
+	free(s);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		   MPI_Datatype rtype, MPI_Comm comm)
+{
+	const char *fn = "MPI_Allgather";
+	int in_place = sbuf == MPI_IN_PLACE;
+	void *s = NULL, *r = NULL;
+	int64_t bytes;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_count(comm, rcount, rtype, fn)))
+		return err;
+	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
+		return err;
+	bytes = rcount * smpi_type_size(rtype);
+	if (!in_place && (err = coll_same(comm, scount * smpi_type_size(stype), bytes, fn)))
+		return err;
+	if (!coll_dense(rtype)) {
+		r = coll_alloc(bytes * comm->size, fn);
+		if (in_place)
+			smpi_type_copy((char *)r + bytes * comm->rank, bytes, MPI_BYTE,
+				       (char *)rbuf + (int64_t)comm->rank * rcount * smpi_type_extent(rtype),
+				       rcount, rtype);
+	}
+	if (in_place)
+		s = r ? (char *)r + bytes * comm->rank
+		      : (char *)rbuf + (int64_t)comm->rank * rcount * smpi_type_extent(rtype);
+	else if (!coll_dense(stype))
+		s = coll_pack(sbuf, scount, stype, fn);
+	coll_allgather(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes);
+	if (r) {
+		coll_unpack(rbuf, (int64_t)rcount * comm->size, rtype, r);
+		free(r);
+	}
+	if (s && !in_place)
+		free(s);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		  MPI_Datatype rtype, MPI_Comm comm)
+{
+	const char *fn = "MPI_Alltoall";
+	int in_place = sbuf == MPI_IN_PLACE;
+	void *s = NULL, *r = NULL;
+	int64_t bytes, n;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_count(comm, rcount, rtype, fn)))
+		return err;
+	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
+		return err;
+	bytes = rcount * smpi_type_size(rtype);
+	if (!in_place && (err = coll_same(comm, scount * smpi_type_size(stype), bytes, fn)))
+		return err;
+	n = (int64_t)rcount * comm->size;
+	if (!coll_dense(rtype))
+		r = in_place ? coll_pack(rbuf, n, rtype, fn) : coll_alloc(bytes * comm->size, fn);
+	if (in_place)
+		s = r ? r : rbuf;
+	else if (!coll_dense(stype))
+		s = coll_pack(sbuf, (int64_t)scount * comm->size, stype, fn);
+	coll_alltoall(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes);
+	if (r) {
+		coll_unpack(rbuf, n, rtype, r);
+		free(r);
+	}
+	if (s && !in_place)
+		free(s);
+	return MPI_SUCCESS;
+}
+
+/*
+ * The v and w forms: per-member counts and displacements.  Dense types go
+ * straight to the engine with byte counts and displacements; other layouts
+ * are packed block by block into a contiguous copy first.
+ */
+struct coll_blocks {
+	size_t *counts, *displs;	/* bytes, for the engine */
+	char *packed;			/* NULL when the user's buffer is used */
+};
+
+static void coll_blocks_free(struct coll_blocks *b)
+{
+	free(b->counts);
+	free(b->packed);
+}
+
+/* Describes n blocks (count[i] elements of type[i] at disp[i] units of
+ * dispunit(i)) for the engine; packs them when pack is set and a layout
+ * is not dense, or only lays out the packed space when fill is clear. */
+static void coll_blocks_make(struct coll_blocks *b, int n, const void *buf, const int *count,
+			     const int *disp, const MPI_Datatype *types, MPI_Datatype one,
+			     int byte_disps, int fill, const char *fn)
+{
+	int64_t off = 0;
+	int i, dense = 1;
+
+	b->counts = coll_alloc(2 * n * sizeof(size_t), fn);
+	b->displs = b->counts + n;
+	b->packed = NULL;
+	for (i = 0; i < n; i++)
+		if (!coll_dense(types ? types[i] : one))
+			dense = 0;
+	for (i = 0; i < n; i++) {
+		MPI_Datatype t = types ? types[i] : one;
+
+		b->counts[i] = count[i] * smpi_type_size(t);
+		b->displs[i] = byte_disps ? disp[i] : disp[i] * smpi_type_extent(t);
+		off += b->counts[i];
+	}
+	if (dense)
+		return;
+	b->packed = coll_alloc(off, fn);
+	off = 0;
+	for (i = 0; i < n; i++) {
+		MPI_Datatype t = types ? types[i] : one;
+
+		if (fill)
+			smpi_type_copy(b->packed + off, b->counts[i], MPI_BYTE,
+				       (const char *)buf + b->displs[i], count[i], t);
+		b->displs[i] = off;
+		off += b->counts[i];
+	}
+}
+
+static void coll_blocks_unpack(struct coll_blocks *b, int n, void *buf, const int *count,
+			       const int *disp, const MPI_Datatype *types, MPI_Datatype one,
+			       int byte_disps)
+{
+	int i;
+
+	if (!b->packed)
+		return;
+	for (i = 0; i < n; i++) {
+		MPI_Datatype t = types ? types[i] : one;
+		int64_t d = byte_disps ? disp[i] : disp[i] * smpi_type_extent(t);
+
+		smpi_type_copy((char *)buf + d, count[i], t, b->packed + b->displs[i], b->counts[i],
+			       MPI_BYTE);
+	}
+}
+
+int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+		 const int rcounts[], const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+	const char *fn = "MPI_Gatherv";
+	int in_place = sbuf == MPI_IN_PLACE && comm && comm->rank == root;
+	struct coll_blocks rb = { 0 };
+	const void *s = sbuf;
+	void *spack = NULL;
+	int64_t sbytes;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
+		return err;
+	if (comm->rank == root && (err = smpi_type_check(comm, rtype, fn)))
+		return err;
+	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
+		return err;
+	if (comm->rank == root)
+		coll_blocks_make(&rb, comm->size, rbuf, rcounts, displs, NULL, rtype, 0, in_place, fn);
+	if (in_place) {
+		sbytes = rb.counts[root];
+		s = (rb.packed ? rb.packed : (char *)rbuf) + rb.displs[root];
+	} else {
+		sbytes = scount * smpi_type_size(stype);
+		if (comm->rank == root && (err = coll_same(comm, sbytes, rb.counts[root], fn))) {
+			coll_blocks_free(&rb);
+			return err;
+		}
+		if (!coll_dense(stype))
+			s = spack = coll_pack(sbuf, scount, stype, fn);
+	}
+	coll_gatherv(comm->coll, s, sbytes, rb.packed ? rb.packed : rbuf, rb.counts, rb.displs, root);
+	if (comm->rank == root)
+		coll_blocks_unpack(&rb, comm->size, rbuf, rcounts, displs, NULL, rtype, 0);
+	coll_blocks_free(&rb);
+	free(spack);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+	const char *fn = "MPI_Scatterv";
+	int in_place = rbuf == MPI_IN_PLACE && comm && comm->rank == root;
+	struct coll_blocks sb = { 0 };
+	void *r = rbuf, *rpack = NULL;
+	int64_t rbytes;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
+		return err;
+	if (comm->rank == root && (err = smpi_type_check(comm, stype, fn)))
+		return err;
+	if (!in_place && (err = coll_count(comm, rcount, rtype, fn)))
+		return err;
+	if (comm->rank == root)
+		coll_blocks_make(&sb, comm->size, sbuf, scounts, displs, NULL, stype, 0, 1, fn);
+	if (in_place) {
+		rbytes = sb.counts[root];
+		r = (sb.packed ? sb.packed : (char *)sbuf) + sb.displs[root];
+	} else {
+		rbytes = rcount * smpi_type_size(rtype);
+		if (comm->rank == root && (err = coll_same(comm, sb.counts[root], rbytes, fn))) {
+			coll_blocks_free(&sb);
+			return err;
+		}
+		if (!coll_dense(rtype))
+			r = rpack = coll_alloc(rbytes, fn);
+	}
+	coll_scatterv(comm->coll, sb.packed ? sb.packed : sbuf, sb.counts, sb.displs, r, rbytes, root);
+	if (rpack)
+		coll_unpack(rbuf, rcount, rtype, rpack);
+	coll_blocks_free(&sb);
+	free(rpack);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+		    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
+{
+	const char *fn = "MPI_Allgatherv";
+	int in_place = sbuf == MPI_IN_PLACE;
+	struct coll_blocks rb;
+	const void *s = sbuf;
+	void *spack = NULL;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = smpi_type_check(comm, rtype, fn)))
+		return err;
+	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
+		return err;
+	coll_blocks_make(&rb, comm->size, rbuf, rcounts, displs, NULL, rtype, 0, in_place, fn);
+	if (in_place) {
+		s = (rb.packed ? rb.packed : (char *)rbuf) + rb.displs[comm->rank];
+	} else {
+		if ((err = coll_same(comm, scount * smpi_type_size(stype), rb.counts[comm->rank], fn))) {
+			coll_blocks_free(&rb);
+			return err;
+		}
+		if (!coll_dense(stype))
+			s = spack = coll_pack(sbuf, scount, stype, fn);
+	}
+	coll_allgatherv(comm->coll, s, rb.packed ? rb.packed : rbuf, rb.counts, rb.displs);
+	coll_blocks_unpack(&rb, comm->size, rbuf, rcounts, displs, NULL, rtype, 0);
+	coll_blocks_free(&rb);
+	free(spack);
+	return MPI_SUCCESS;
+}
+
+static int coll_alltoallw_any(const void *sbuf, const int scounts[], const int sdispls[],
+			      const MPI_Datatype stypes[], MPI_Datatype stype, void *rbuf,
+			      const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
+			      MPI_Datatype rtype, int byte_disps, MPI_Comm comm, const char *fn)
+{
+	int in_place = sbuf == MPI_IN_PLACE;
+	struct coll_blocks sb, rb;
+	int i, err;
+
+	if ((err = coll_check(comm, fn)))
+		return err;
+	for (i = 0; i < comm->size; i++) {
+		if ((err = coll_count(comm, rcounts[i], rtypes ? rtypes[i] : rtype, fn)))
+			return err;
+		if (!in_place && (err = coll_count(comm, scounts[i], stypes ? stypes[i] : stype, fn)))
+			return err;
+	}
+	coll_blocks_make(&rb, comm->size, rbuf, rcounts, rdispls, rtypes, rtype, byte_disps,
+			 in_place, fn);
+	if (in_place) {
+		coll_alltoallv(comm->coll, rb.packed ? rb.packed : rbuf, rb.counts, rb.displs,
+			       rb.packed ? rb.packed : rbuf, rb.counts, rb.displs);
+	} else {
+		coll_blocks_make(&sb, comm->size, sbuf, scounts, sdispls, stypes, stype, byte_disps,
+				 1, fn);
+		coll_alltoallv(comm->coll, sb.packed ? sb.packed : sbuf, sb.counts, sb.displs,
+			       rb.packed ? rb.packed : rbuf, rb.counts, rb.displs);
+		coll_blocks_free(&sb);
+	}
+	coll_blocks_unpack(&rb, comm->size, rbuf, rcounts, rdispls, rtypes, rtype, byte_disps);
+	coll_blocks_free(&rb);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+		   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+		   MPI_Comm comm)
+{
+	return coll_alltoallw_any(sbuf, scounts, sdispls, NULL, stype, rbuf, rcounts, rdispls,
+				  NULL, rtype, 0, comm, "MPI_Alltoallv");
+}
+
+int PMPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+		   const MPI_Datatype stypes[], void *rbuf, const int rcounts[], const int rdispls[],
+		   const MPI_Datatype rtypes[], MPI_Comm comm)
+{
+	return coll_alltoallw_any(sbuf, scounts, sdispls, sbuf == MPI_IN_PLACE ? NULL : stypes,
+				  MPI_BYTE, rbuf, rcounts, rdispls, rtypes, NULL, 1, comm,
+				  "MPI_Alltoallw");
+}
+
+/* ---- reductions ---- */
+
+/*
+ * How an (op, type) pair reaches the engine.  Predefined ops on dense data
+ * reduce basic elements; the MINLOC/MAXLOC pairs and user ops reduce whole
+ * elements of the type's extent; other layouts are packed into basic
+ * elements first (predefined ops only: a user op sees the user's type).
+ */
+struct coll_red {
+	MPI_Op op;
+	MPI_Datatype type;
+	int kind;
+	int pack;		/* buffers must be packed copies */
+	int64_t per;		/* engine elements per MPI element */
+	struct coll_op cop;
+};
+
+static void coll_red_fn(void *inout, const void *in, size_t count, void *ctx)
+{
+	struct coll_red *r = ctx;
+
+	if (r->op->user) {
+		int n = count;
+
+		r->op->user((void *)in, inout, &n, &r->type);
+		return;
+	}
+	r->op->fn(in, inout, count, r->kind);
+}
+
+static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Datatype type,
+			  int count, const char *fn)
+{
+	const struct dt_node *root;
+	int err;
+
+	if ((err = coll_count(comm, count, type, fn)) || (err = smpi_op_check(comm, op, type, fn)))
+		return err;
+	root = dt_root(type->dt);
+	r->op = op;
+	r->type = type;
+	r->kind = type->kind;
+	r->pack = 0;
+	r->per = 1;
+	r->cop.fn = coll_red_fn;
+	r->cop.ctx = r;
+	r->cop.commute = op->commute;
+	if (op->user || r->kind >= SMPI_K_FLOAT_INT) {
+		/* Whole elements: the extent must tile the data with no lower bound. */
+		if (root->lb != 0 || root->true_lb < 0 || root->true_ub > root->extent ||
+		    root->extent <= 0)
+			return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+					"%s on a datatype with lower bound %lld and extent %lld is not supported",
+					op->name, (long long)root->lb, (long long)root->extent);
+		r->per = op->user || root->nbasic < 2 ? 1 : root->nbasic / 2;
+		r->cop.size = root->extent / r->per;
+		return MPI_SUCCESS;
+	}
+	r->cop.size = root->nbasic ? root->size / root->nbasic : 1;
+	r->per = root->nbasic;
+	r->pack = !coll_dense(type);
+	return MPI_SUCCESS;
+}
+
+/* The engine's view of count elements at buf: buf itself or a packed copy. */
+static void *coll_red_in(struct coll_red *r, const void *buf, int count, const char *fn)
+{
+	if (!r->pack)
+		return (void *)buf;
+	return coll_pack(buf, count, r->type, fn);
+}
+
+static void coll_red_out(struct coll_red *r, void *buf, int count, void *tmp)
+{
+	if (!r->pack)
+		return;
+	if (buf)
+		coll_unpack(buf, count, r->type, tmp);
+	free(tmp);
+}
+
+int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+		MPI_Comm comm)
+{
+	const char *fn = "MPI_Reduce";
+	struct coll_red r;
+	void *s, *d = NULL;
+	int err, me;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
+	    (err = coll_red_setup(&r, comm, op, type, count, fn)))
+		return err;
+	me = comm->rank == root;
+	if (sbuf == MPI_IN_PLACE && me)
+		sbuf = rbuf;
+	s = coll_red_in(&r, sbuf, count, fn);
+	if (me)
+		d = sbuf == rbuf ? s : r.pack ? coll_alloc(count * smpi_type_size(type), fn) : rbuf;
+	coll_reduce(comm->coll, s, d, count * r.per, &r.cop, root);
+	if (me && d != s)
+		coll_red_out(&r, rbuf, count, d);
+	coll_red_out(&r, me && d == s ? rbuf : NULL, count, s);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		   MPI_Comm comm)
+{
+	const char *fn = "MPI_Allreduce";
+	struct coll_red r;
+	void *s, *d;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_red_setup(&r, comm, op, type, count, fn)))
+		return err;
+	if (sbuf == MPI_IN_PLACE)
+		sbuf = rbuf;
+	s = coll_red_in(&r, sbuf, count, fn);
+	d = sbuf == rbuf ? s : r.pack ? coll_alloc(count * smpi_type_size(type), fn) : rbuf;
+	coll_allreduce(comm->coll, s, d, count * r.per, &r.cop);
+	if (d != s)
+		coll_red_out(&r, rbuf, count, d);
+	coll_red_out(&r, d == s ? rbuf : NULL, count, s);
+	return MPI_SUCCESS;
+}
+
+/* Scan (exclusive or not): every member's rbuf gets its prefix. */
+static int coll_scan_any(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+			 MPI_Comm comm, int ex, const char *fn)
+{
+	struct coll_red r;
+	void *s, *d;
+	int err;
+
+	if ((err = coll_check(comm, fn)) || (err = coll_red_setup(&r, comm, op, type, count, fn)))
+		return err;
+	if (sbuf == MPI_IN_PLACE)
+		sbuf = rbuf;
+	s = coll_red_in(&r, sbuf, count, fn);
+	d = sbuf == rbuf ? s : r.pack ? coll_red_in(&r, rbuf, count, fn) : rbuf;
+	if (ex)
+		coll_exscan(comm->coll, s, d, count * r.per, &r.cop);
+	else
+		coll_scan(comm->coll, s, d, count * r.per, &r.cop);
+	if (d != s)
+		coll_red_out(&r, rbuf, count, d);
+	coll_red_out(&r, d == s ? rbuf : NULL, count, s);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+	return coll_scan_any(sbuf, rbuf, count, type, op, comm, 0, "MPI_Scan");
+}
+
+int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		MPI_Comm comm)
+{
+	return coll_scan_any(sbuf, rbuf, count, type, op, comm, 1, "MPI_Exscan");
+}
+
+/* Reduce_scatter with per-member counts (block: all equal). */
+static int coll_rs_any(const void *sbuf, void *rbuf, const int *rcounts, int block,
+		       MPI_Datatype type, MPI_Op op, MPI_Comm comm, const char *fn)
+{
+	struct coll_red r;
+	size_t *counts;
+	int64_t total = 0;
+	int i, err, mine;
+	void *s, *d;
+
+	if ((err = coll_check(comm, fn)))
+		return err;
+	for (i = 0; i < comm->size; i++) {
+		int c = rcounts ? rcounts[i] : block;
+
+		if (c < 0)
+			return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d for rank %d is negative", c, i);
+		total += c;
+	}
+	if ((err = coll_red_setup(&r, comm, op, type, total, fn)))
+		return err;
+	mine = rcounts ? rcounts[comm->rank] : block;
+	counts = coll_alloc(comm->size * sizeof *counts, fn);
+	for (i = 0; i < comm->size; i++)
+		counts[i] = (rcounts ? rcounts[i] : block) * r.per;
+	if (sbuf == MPI_IN_PLACE) {
+		s = coll_red_in(&r, rbuf, total, fn);
+		d = s;
+	} else {
+		s = coll_red_in(&r, sbuf, total, fn);
+		d = r.pack ? coll_alloc(mine * smpi_type_size(type), fn) : rbuf;
+	}
+	coll_reduce_scatter(comm->coll, s, d, counts, &r.cop);
+	if (r.pack) {
+		coll_unpack(rbuf, mine, type, d);
+		if (d != s)
+			free(d);
+		free(s);
+	}
+	free(counts);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
+			MPI_Op op, MPI_Comm comm)
+{
+	if (!rcounts)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
+	return coll_rs_any(sbuf, rbuf, rcounts, 0, type, op, comm, "MPI_Reduce_scatter");
+}
+
+int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
+			      MPI_Op op, MPI_Comm comm)
+{
+	return coll_rs_any(sbuf, rbuf, NULL, rcount, type, op, comm, "MPI_Reduce_scatter_block");
+}
+
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op)
+{
+	const char *fn = "MPI_Reduce_local";
+	struct coll_red r;
+	void *a, *b;
+	int err;
+
+	if ((err = smpi_check_init(fn)) || (err = coll_red_setup(&r, NULL, op, type, count, fn)))
+		return err;
+	a = coll_red_in(&r, inbuf, count, fn);
+	b = coll_red_in(&r, inoutbuf, count, fn);
+	coll_red_fn(b, a, count * r.per, &r);
+	coll_red_out(&r, NULL, count, a);
+	coll_red_out(&r, inoutbuf, count, b);
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Barrier)
+SMPI_ALIAS(Bcast)
+SMPI_ALIAS(Gather)
+SMPI_ALIAS(Gatherv)
+SMPI_ALIAS(Scatter)
+SMPI_ALIAS(Scatterv)
+SMPI_ALIAS(Allgather)
+SMPI_ALIAS(Allgatherv)
+SMPI_ALIAS(Alltoall)
+SMPI_ALIAS(Alltoallv)
+SMPI_ALIAS(Alltoallw)
+SMPI_ALIAS(Reduce)
+SMPI_ALIAS(Allreduce)
+SMPI_ALIAS(Scan)
+SMPI_ALIAS(Exscan)
+SMPI_ALIAS(Reduce_scatter)
+SMPI_ALIAS(Reduce_scatter_block)
+SMPI_ALIAS(Reduce_local)
