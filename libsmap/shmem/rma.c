@@ -1,0 +1,142 @@
+/*
+ * rma.c - remote memory access: put, get, p, g, iput, iget, their _nbi and
+ * put-with-signal forms (typed, sized, mem), and fence and quiet.
+ *
+ * A put is what Catamount's was: memcpy to remote_address(pe, dest).  The
+ * copy is done when the call returns, so the _nbi forms are the blocking
+ * ones and quiet has nothing pending to wait for but the store buffer.
+ *
+ * Ordering: every store here is an ordinary write-back store (musl's memcpy
+ * is rep movs), and x86 keeps those in order for every observer, string
+ * operations included; so a put followed by a signal store is delivered in
+ * that order without a fence.  shmem_fence still issues sfence, which also
+ * orders non-temporal stores a program makes through shmem_ptr; shmem_quiet
+ * issues mfence, so loads after it cannot pass earlier puts either.
+ */
+#include <string.h>
+#include "shmemi.h"
+
+static inline void rma_check_sig_op(int sig_op, const char *fn)
+{
+	if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+		shmemi_fail(fn, "unknown signal operation %d (SHMEM_SIGNAL_SET or _ADD)", sig_op);
+}
+
+/* The data first, then the signal: the release keeps the compiler from
+ * moving the signal store above the copy; x86 keeps the order after that. */
+static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uint64_t *sig,
+				  uint64_t signal, int sig_op)
+{
+	memcpy(dest, src, bytes);
+	if (sig_op == SHMEM_SIGNAL_SET)
+		__atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_add(sig, signal, __ATOMIC_RELEASE);
+}
+
+/* Shared by the typed, sized and mem families: PUT and friends are the
+ * routine names (prefix-less), BYTES the size of nelems elements. */
+#define RMA_CONTIG(F, PUT, PUT_NBI, GET, GET_NBI, SIG, SIG_NBI, T, BYTES) \
+void PUT(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems, int pe) \
+{									\
+	memcpy(SHMEMI_ADDR(F, dest, pe), source, BYTES);		\
+}									\
+void PUT_NBI(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems, int pe) \
+{									\
+	memcpy(SHMEMI_ADDR(F, dest, pe), source, BYTES);		\
+}									\
+void GET(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems, int pe) \
+{									\
+	memcpy(dest, SHMEMI_ADDR(F, source, pe), BYTES);		\
+}									\
+void GET_NBI(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems, int pe) \
+{									\
+	memcpy(dest, SHMEMI_ADDR(F, source, pe), BYTES);		\
+}									\
+void SIG(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems,	\
+	 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)	\
+{									\
+	rma_check_sig_op(sig_op, __func__);				\
+	rma_put_signal(SHMEMI_ADDR(F, dest, pe), source, BYTES,	\
+		       SHMEMI_ADDR(F, sig_addr, pe), signal, sig_op);	\
+}									\
+void SIG_NBI(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems,	\
+	     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)	\
+{									\
+	rma_check_sig_op(sig_op, __func__);				\
+	rma_put_signal(SHMEMI_ADDR(F, dest, pe), source, BYTES,	\
+		       SHMEMI_ADDR(F, sig_addr, pe), signal, sig_op);	\
+}
+
+#define RMA_STRIDED(F, IPUT, IGET, T, ES)				\
+void IPUT(SHMEMI_PARAM_##F T *dest, const T *source, ptrdiff_t dst,	\
+	  ptrdiff_t sst, size_t nelems, int pe)				\
+{									\
+	shmemi_strided(SHMEMI_ADDR(F, dest, pe), source, dst, sst, nelems, ES); \
+}									\
+void IGET(SHMEMI_PARAM_##F T *dest, const T *source, ptrdiff_t dst,	\
+	  ptrdiff_t sst, size_t nelems, int pe)				\
+{									\
+	shmemi_strided(dest, SHMEMI_ADDR(F, source, pe), dst, sst, nelems, ES); \
+}
+
+/* shmem_int_put, shmem_ctx_int_put, ... */
+#define RMA_TYPED(F, T, N)						\
+RMA_CONTIG(F, SHMEMI_FN(F, N, _put), SHMEMI_FN(F, N, _put_nbi),	\
+	   SHMEMI_FN(F, N, _get), SHMEMI_FN(F, N, _get_nbi),		\
+	   SHMEMI_FN(F, N, _put_signal), SHMEMI_FN(F, N, _put_signal_nbi), \
+	   T, nelems * sizeof(T))					\
+RMA_STRIDED(F, SHMEMI_FN(F, N, _iput), SHMEMI_FN(F, N, _iget), T, sizeof(T)) \
+void SHMEMI_FN(F, N, _p)(SHMEMI_PARAM_##F T *dest, T value, int pe)	\
+{									\
+	*(volatile T *)SHMEMI_ADDR(F, dest, pe) = value;		\
+}									\
+T SHMEMI_FN(F, N, _g)(SHMEMI_PARAM_##F const T *source, int pe)	\
+{									\
+	return *(const volatile T *)SHMEMI_ADDR(F, source, pe);	\
+}
+#define RMA_TYPED_BOTH(T, N)	SHMEMI_BOTH(RMA_TYPED, T, N)
+SHMEMI_RMA_TYPES(RMA_TYPED_BOTH)
+
+/* shmem_put32, shmem_ctx_iget128, ... */
+#define RMA_SIZED(F, S)							\
+RMA_CONTIG(F, SHMEMI_FN(F, put, S), SHMEMI_FN(F, put, S##_nbi),		\
+	   SHMEMI_FN(F, get, S), SHMEMI_FN(F, get, S##_nbi),		\
+	   SHMEMI_FN(F, put, S##_signal), SHMEMI_FN(F, put, S##_signal_nbi), \
+	   void, nelems * (S / 8))					\
+RMA_STRIDED(F, SHMEMI_FN(F, iput, S), SHMEMI_FN(F, iget, S), void, S / 8)
+#define RMA_SIZED_BOTH(S)	SHMEMI_BOTH(RMA_SIZED, S)
+SHMEMI_RMA_SIZES(RMA_SIZED_BOTH)
+
+/* shmem_putmem, shmem_ctx_getmem_nbi, ... */
+#define RMA_MEM(F, unused)						\
+RMA_CONTIG(F, SHMEMI_FN(F, putmem, ), SHMEMI_FN(F, putmem, _nbi),	\
+	   SHMEMI_FN(F, getmem, ), SHMEMI_FN(F, getmem, _nbi),		\
+	   SHMEMI_FN(F, putmem, _signal), SHMEMI_FN(F, putmem, _signal_nbi), \
+	   void, nelems)
+SHMEMI_BOTH(RMA_MEM, 0)
+
+void shmem_fence(void)
+{
+	__builtin_ia32_sfence();
+}
+
+void shmem_quiet(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* All contexts share one ordering domain: the fences are the same. */
+void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+	if (ctx == SHMEM_CTX_INVALID)
+		shmemi_fail(__func__, "the context is SHMEM_CTX_INVALID");
+	__builtin_ia32_sfence();
+}
+
+void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+	if (ctx == SHMEM_CTX_INVALID)
+		shmemi_fail(__func__, "the context is SHMEM_CTX_INVALID");
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}

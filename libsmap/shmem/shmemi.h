@@ -1,0 +1,148 @@
+/*
+ * shmemi.h - what the files of libsmap's OpenSHMEM share: the library state,
+ * the PE-to-address step every RMA and atomic routine takes, team and
+ * context objects, and the macros that define a routine in both of its
+ * flavours (default context, explicit context).  Private to libsmap/shmem.
+ *
+ * Invariants: shmemi.state moves NONE -> READY (shmem_init) -> DONE
+ * (shmem_finalize) once.  World PE p lives on node p / node_npes as on-node
+ * rank p % node_npes; every team is an arithmetic progression of world PEs
+ * (start + i * stride, 0 <= i < size), which split_strided and split_2d
+ * preserve, so translating a PE number is arithmetic, never a table.
+ */
+#ifndef SHMEMI_H
+#define SHMEMI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "shmem.h"
+#include "smap.h"
+#include "heap.h"
+#include "../coll/coll.h"
+
+enum shmemi_stage { SHMEMI_NONE, SHMEMI_READY, SHMEMI_DONE };
+
+struct shmemi_state {
+	enum shmemi_stage stage;
+	int me, npes;		/* world */
+	int node_first;		/* world PE of this node's rank 0 */
+	unsigned node_npes;	/* PEs per node */
+	unsigned node_me;	/* on-node rank: what remote_address() takes */
+	int node, nnodes;
+	int thread_level;
+	char *heap_base;	/* the symmetric heap: same address on every PE */
+	size_t heap_size;
+	struct heap heap;
+};
+
+extern struct shmemi_state shmemi;
+
+struct shmemi_team {
+	int start, stride, size;	/* world PEs of the team */
+	int my_pe;			/* this PE's index in it */
+	int predefined;			/* WORLD or SHARED */
+	shmem_team_config_t config;
+	long config_mask;
+	struct coll_group *group;	/* NULL when the team spans nodes */
+	size_t *scratch;		/* 2 * size words for the collectives */
+	struct shmemi_ctx *ctxs;	/* contexts made from it */
+	int nctx;
+	struct shmemi_team *next;	/* the active-set teams' list */
+};
+
+struct shmemi_ctx {
+	struct shmemi_team *team;
+	long options;
+	struct shmemi_ctx *next;	/* in team->ctxs */
+};
+
+/* "shmem PE <me>: <call>: <message>" on stderr, then the job fails. */
+_Noreturn void shmemi_fail(const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Why world PE `pe` cannot be reached from here (never returns). */
+_Noreturn void shmemi_pe_fail(const char *fn, int pe);
+/* Fails unless shmem_init has run and shmem_finalize has not. */
+void shmemi_check_ready(const char *fn);
+
+/* Where this PE reaches p of world PE `pe`: p itself for this PE, the
+ * SMARTMAP address for another PE of the node. */
+static inline void *shmemi_addr(const volatile void *p, int pe, const char *fn)
+{
+	unsigned r = (unsigned)pe - (unsigned)shmemi.node_first;
+
+	if (__builtin_expect(r >= shmemi.node_npes, 0))
+		shmemi_pe_fail(fn, pe);
+	if (r == shmemi.node_me)
+		return (void *)p;
+	return remote_address(r, (void *)p);
+}
+
+/* World PE of PE `pe` of ctx's team. */
+static inline int shmemi_ctx_pe(shmem_ctx_t ctx, int pe, const char *fn)
+{
+	const struct shmemi_team *t;
+
+	if (__builtin_expect(ctx == SHMEM_CTX_INVALID, 0))
+		shmemi_fail(fn, "the context is SHMEM_CTX_INVALID");
+	t = ctx->team;
+	if (__builtin_expect((unsigned)pe >= (unsigned)t->size, 0))
+		shmemi_fail(fn, "PE %d is not in the context's team of %d PEs", pe, t->size);
+	return t->start + pe * t->stride;
+}
+
+/*
+ * Every RMA and atomic routine exists as shmem_X(args) on the default
+ * context and shmem_ctx_X(ctx, args) on a context: a definition macro takes
+ * the flavour F (world or ctx) and uses SHMEMI_FN for the name,
+ * SHMEMI_PARAM for the extra parameter and SHMEMI_ADDR for the address.
+ */
+#define SHMEMI_FN(F, N, S)	SHMEMI_FN_(SHMEMI_PREFIX_##F, N, S)
+#define SHMEMI_FN_(P, N, S)	SHMEMI_FN__(P, N, S)
+#define SHMEMI_FN__(P, N, S)	P##N##S
+#define SHMEMI_PREFIX_world	shmem_
+#define SHMEMI_PREFIX_ctx	shmem_ctx_
+#define SHMEMI_PARAM_world
+#define SHMEMI_PARAM_ctx	shmem_ctx_t ctx,
+#define SHMEMI_PE_world(pe)	(pe)
+#define SHMEMI_PE_ctx(pe)	shmemi_ctx_pe(ctx, pe, __func__)
+#define SHMEMI_ADDR(F, p, pe)	shmemi_addr(p, SHMEMI_PE_##F(pe), __func__)
+#define SHMEMI_BOTH(DEF, ...)	DEF(world, __VA_ARGS__) DEF(ctx, __VA_ARGS__)
+
+/* Teams (team.c). */
+void shmemi_team_init(void);
+void shmemi_team_fini(void);
+/* The team of an active set, created on first use and kept. */
+struct shmemi_team *shmemi_team_active(int start, int log_stride, int size, const char *fn);
+/* Fails unless `team` is a team (non-members hold SHMEM_TEAM_INVALID). */
+void shmemi_team_check(shmem_team_t team, const char *fn);
+/* The team's engine group; fails when the team spans nodes. */
+struct coll_group *shmemi_team_group(shmem_team_t team, const char *fn);
+/* Barrier of the team's PEs, across nodes for a team of the whole job. */
+void shmemi_team_sync(shmem_team_t team, const char *fn);
+
+/* n elements of es bytes from src[i * sst] to dest[i * dst]; es is a
+ * constant where this is inlined, so each case is a plain loop. */
+typedef struct {
+	uint64_t w[2];
+} shmemi_u128;
+
+static inline __attribute__((always_inline)) void
+shmemi_strided(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t es)
+{
+	size_t i;
+
+#define SHMEMI_STRIDED_AS(E)						\
+	for (i = 0; i < n; i++)						\
+		((E *)dest)[(ptrdiff_t)i * dst] = ((const E *)src)[(ptrdiff_t)i * sst]; \
+	break
+	switch (es) {
+	case 1: SHMEMI_STRIDED_AS(uint8_t);
+	case 2: SHMEMI_STRIDED_AS(uint16_t);
+	case 4: SHMEMI_STRIDED_AS(uint32_t);
+	case 8: SHMEMI_STRIDED_AS(uint64_t);
+	case 16: SHMEMI_STRIDED_AS(shmemi_u128);
+	}
+#undef SHMEMI_STRIDED_AS
+}
+
+#endif

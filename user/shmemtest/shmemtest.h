@@ -1,0 +1,66 @@
+/*
+ * shmemtest.h - what the OpenSHMEM test programs share: one TAP line per
+ * behaviour for the whole job, not per PE.
+ *
+ * A case's body runs on every PE and records this PE's first failure with
+ * EXPECT; t_case() then prints, from PE 0, "ok NAME" if every PE passed or
+ * "not ok NAME - PE p: expected X, got Y" for the first PE that did not.
+ * Collecting the verdicts uses shmem_barrier_all, shmem_int_g and
+ * shmem_getmem: if those break, every case says so.
+ */
+#ifndef SHMEMTEST_H
+#define SHMEMTEST_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <shmem.h>
+
+static int t_failed;		/* this PE failed the current case */
+static char t_why[256];		/* ... and why; read by PE 0 */
+
+__attribute__((format(printf, 2, 3)))
+static void t_expect(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok || t_failed)
+		return;
+	t_failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(t_why, sizeof t_why, fmt, ap);
+	va_end(ap);
+}
+
+/* EXPECT(condition, "expected %d, got %d", want, got) */
+#define EXPECT(cond, ...)	t_expect(!!(cond), __VA_ARGS__)
+#define EXPECT_EQ(want, got)						\
+	do {								\
+		long long w_ = (long long)(want), g_ = (long long)(got); \
+		t_expect(w_ == g_, "expected %s == %lld, got %lld", #got, w_, g_); \
+	} while (0)
+
+/* Ends a case on every PE: PE 0 prints the verdict. */
+static void t_case(const char *name)
+{
+	char why[sizeof t_why];
+	int pe, bad = -1;
+
+	shmem_barrier_all();
+	if (shmem_my_pe() == 0) {
+		for (pe = 0; pe < shmem_n_pes() && bad < 0; pe++)
+			if (shmem_int_g(&t_failed, pe))
+				bad = pe;
+		if (bad < 0) {
+			printf("ok %s\n", name);
+		} else {
+			shmem_getmem(why, t_why, sizeof why, bad);
+			printf("not ok %s - PE %d: %s\n", name, bad, why);
+		}
+		fflush(stdout);
+	}
+	shmem_barrier_all();
+	t_failed = 0;
+}
+
+#endif
