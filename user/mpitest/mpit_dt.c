@@ -1,0 +1,249 @@
+/*
+ * mpit_dt.c - derived datatypes: every constructor's layout, bounds and
+ * size, checked against data packed by hand, sent between ranks in both
+ * protocols (eager and the remote-to-local rendezvous copy).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include "mpit.h"
+
+#define N 64
+
+static int rank, size;
+static int src[N * N];
+
+/* Sends count elements of stype from rank 0's src; rank 1 receives them as
+ * plain ints and compares with want[0..n). */
+static void check_layout(MPI_Datatype t, int count, const int *want, int n)
+{
+	int *got = calloc(n + 1, sizeof *got), k;
+	MPI_Status st;
+
+	if (rank == 0) {
+		MPI_Send(src, count, t, 1, 1, MPI_COMM_WORLD);
+	} else if (rank == 1) {
+		MPI_Recv(got, n + 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &st);
+		MPI_Get_count(&st, MPI_INT, &k);
+		mpit_expect_int("ints received", n, k);
+		for (k = 0; k < n; k++)
+			if (got[k] != want[k]) {
+				mpit_fail("element %d: expected %d, got %d", k, want[k], got[k]);
+				break;
+			}
+	}
+	free(got);
+}
+
+static void test_vector(void)
+{
+	MPI_Datatype v;
+	MPI_Aint lb, ext;
+	int want[3 * 2], i, sz;
+
+	MPI_Type_vector(3, 2, 5, MPI_INT, &v);
+	MPI_Type_commit(&v);
+	MPI_Type_size(v, &sz);
+	MPI_Type_get_extent(v, &lb, &ext);
+	mpit_expect_int("vector size", 24, sz);
+	mpit_expect_int("vector extent", 48, ext);
+	for (i = 0; i < 6; i++)
+		want[i] = (i / 2) * 5 + i % 2;
+	check_layout(v, 1, want, 6);
+	MPI_Type_free(&v);
+	mpit_report("dt_vector_layout_and_extent");
+}
+
+static void test_indexed_struct(void)
+{
+	int bl[3] = { 2, 1, 3 }, disp[3] = { 10, 0, 20 }, want[6] = { 10, 11, 0, 20, 21, 22 };
+	MPI_Datatype x;
+
+	MPI_Type_indexed(3, bl, disp, MPI_INT, &x);
+	MPI_Type_commit(&x);
+	check_layout(x, 1, want, 6);
+	MPI_Type_free(&x);
+	mpit_report("dt_indexed_layout");
+}
+
+struct rec {
+	double d;
+	char c;
+	int i[2];
+};
+
+static void test_struct(void)
+{
+	struct rec in[3], out[3];
+	int bl[3] = { 1, 1, 2 }, i;
+	MPI_Aint disp[3], lb, ext;
+	MPI_Datatype types[3] = { MPI_DOUBLE, MPI_CHAR, MPI_INT }, t;
+
+	disp[0] = offsetof(struct rec, d);
+	disp[1] = offsetof(struct rec, c);
+	disp[2] = offsetof(struct rec, i);
+	MPI_Type_create_struct(3, bl, disp, types, &t);
+	MPI_Type_commit(&t);
+	MPI_Type_get_extent(t, &lb, &ext);
+	mpit_expect_int("struct extent = sizeof", sizeof(struct rec), ext);
+	for (i = 0; i < 3; i++) {
+		in[i].d = i + 0.5;
+		in[i].c = 'a' + i;
+		in[i].i[0] = i * 7;
+		in[i].i[1] = -i;
+	}
+	memset(out, 0, sizeof out);
+	if (rank == 0)
+		MPI_Send(in, 3, t, 1, 2, MPI_COMM_WORLD);
+	else if (rank == 1) {
+		MPI_Recv(out, 3, t, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (i = 0; i < 3; i++)
+			if (out[i].d != i + 0.5 || out[i].c != 'a' + i || out[i].i[0] != i * 7 ||
+			    out[i].i[1] != -i)
+				mpit_fail("record %d differs", i);
+	}
+	MPI_Type_free(&t);
+	mpit_report("dt_struct_round_trip");
+}
+
+/* A 2-D subarray sent large enough for the rendezvous path, received into
+ * a different layout (a column-block vector): remote-to-local copy with
+ * both sides non-contiguous. */
+static void test_subarray_rendezvous(void)
+{
+	int sizes[2] = { N, N }, sub[2] = { 40, 30 }, start[2] = { 5, 7 }, r, c, bad = 0;
+	int *dst = calloc(40 * 64, sizeof *dst);
+	MPI_Datatype s, v;
+
+	MPI_Type_create_subarray(2, sizes, sub, start, MPI_ORDER_C, MPI_INT, &s);
+	MPI_Type_vector(40, 30, 64, MPI_INT, &v);
+	MPI_Type_commit(&s);
+	MPI_Type_commit(&v);
+	if (rank == 0) {
+		MPI_Send(src, 1, s, 1, 3, MPI_COMM_WORLD);
+		MPI_Ssend(src, 1, s, 1, 4, MPI_COMM_WORLD);
+	} else if (rank == 1) {
+		MPI_Recv(dst, 1, v, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (r = 0; r < 40; r++)
+			for (c = 0; c < 30; c++)
+				bad += dst[r * 64 + c] != (r + 5) * N + c + 7;
+		memset(dst, 0, 40 * 64 * sizeof *dst);
+		MPI_Recv(dst, 1, v, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (r = 0; r < 40; r++)
+			for (c = 0; c < 30; c++)
+				bad += dst[r * 64 + c] != (r + 5) * N + c + 7;
+		mpit_expect_int("misplaced elements", 0, bad);
+	}
+	MPI_Type_free(&s);
+	MPI_Type_free(&v);
+	free(dst);
+	mpit_report("dt_subarray_to_vector_both_protocols");
+}
+
+static void test_resized(void)
+{
+	MPI_Datatype pair, r;
+	MPI_Aint lb, ext;
+	int want[8];
+
+	/* Every 4th int taken twice as far apart: an interleaving. */
+	MPI_Type_vector(2, 1, 4, MPI_INT, &pair);
+	MPI_Type_create_resized(pair, 0, sizeof(int), &r);
+	MPI_Type_commit(&r);
+	MPI_Type_get_extent(r, &lb, &ext);
+	mpit_expect_int("resized extent", sizeof(int), ext);
+	for (int i = 0; i < 4; i++) {
+		want[2 * i] = i;
+		want[2 * i + 1] = i + 4;
+	}
+	check_layout(r, 4, want, 8);
+	MPI_Type_free(&pair);
+	MPI_Type_free(&r);
+	mpit_report("dt_resized_interleaves");
+}
+
+static void test_pack(void)
+{
+	MPI_Datatype v;
+	char buf[256];
+	int pos = 0, out[12] = { 0 }, sz, i, x = 99, y = 0;
+
+	MPI_Type_vector(3, 2, 4, MPI_INT, &v);
+	MPI_Type_commit(&v);
+	MPI_Pack_size(1, v, MPI_COMM_WORLD, &sz);
+	mpit_expect_int("Pack_size", 24, sz);
+	MPI_Pack(src, 1, v, buf, sizeof buf, &pos, MPI_COMM_WORLD);
+	MPI_Pack(&x, 1, MPI_INT, buf, sizeof buf, &pos, MPI_COMM_WORLD);
+	mpit_expect_int("position after two packs", 28, pos);
+	pos = 0;
+	MPI_Unpack(buf, sizeof buf, &pos, out, 1, v, MPI_COMM_WORLD);
+	MPI_Unpack(buf, sizeof buf, &pos, &y, 1, MPI_INT, MPI_COMM_WORLD);
+	for (i = 0; i < 12; i++)
+		if (out[i] != (i % 4 < 2 ? i : 0))
+			mpit_fail("unpacked element %d is %d", i, out[i]);
+	mpit_expect_int("second item", 99, y);
+	MPI_Type_free(&v);
+	mpit_report("dt_pack_unpack_round_trip");
+}
+
+static void test_get_elements(void)
+{
+	MPI_Datatype t;
+	MPI_Status st;
+	int bl[2] = { 1, 2 }, n = 0, cnt = 0;
+	MPI_Aint disp[2] = { 0, 8 };
+	MPI_Datatype ty[2] = { MPI_DOUBLE, MPI_INT };
+	char buf[64] = { 0 };
+
+	MPI_Type_create_struct(2, bl, disp, ty, &t);
+	MPI_Type_commit(&t);
+	if (rank == 0) {
+		MPI_Send(buf, 8 + 4, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
+	} else if (rank == 1) {
+		MPI_Recv(buf, 2, t, 0, 5, MPI_COMM_WORLD, &st);
+		MPI_Get_elements(&st, t, &n);
+		MPI_Get_count(&st, t, &cnt);
+		mpit_expect_int("basic elements in a double and an int", 2, n);
+		mpit_expect_int("whole elements", MPI_UNDEFINED, cnt);
+	}
+	MPI_Type_free(&t);
+	mpit_report("dt_get_elements_counts_partial_elements");
+}
+
+static void test_true_extent_dup_name(void)
+{
+	MPI_Datatype t, d;
+	MPI_Aint tlb, text;
+	char name[MPI_MAX_OBJECT_NAME];
+	int len;
+
+	MPI_Type_create_resized(MPI_INT, -4, 16, &t);
+	MPI_Type_get_true_extent(t, &tlb, &text);
+	mpit_expect_int("true lb", 0, tlb);
+	mpit_expect_int("true extent", 4, text);
+	MPI_Type_dup(MPI_DOUBLE, &d);
+	MPI_Type_get_name(MPI_DOUBLE, name, &len);
+	if (strcmp(name, "MPI_DOUBLE"))
+		mpit_fail("name of MPI_DOUBLE: got '%s'", name);
+	MPI_Type_free(&t);
+	MPI_Type_free(&d);
+	mpit_report("dt_true_extent_and_names");
+}
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	for (int i = 0; i < N * N; i++)
+		src[i] = i;
+	test_vector();
+	test_indexed_struct();
+	test_struct();
+	test_subarray_rendezvous();
+	test_resized();
+	test_pack();
+	test_get_elements();
+	test_true_extent_dup_name();
+	MPI_Finalize();
+	return 0;
+}
