@@ -15,12 +15,13 @@ static size_t heap_round(size_t x, size_t a)
 	return (x + a - 1) & ~(a - 1);
 }
 
-int heap_init(struct heap *h, size_t size)
+int heap_init(struct heap *h, size_t base, size_t size)
 {
 	h->cap = 16;
 	h->ext = malloc(h->cap * sizeof *h->ext);
 	if (!h->ext)
 		return -1;
+	h->base = base;
 	h->size = size;
 	h->n = 1;
 	h->ext[0] = (struct heap_extent){ 0, size, 0 };
@@ -129,7 +130,7 @@ size_t heap_alloc(struct heap *h, size_t len, size_t align)
 	len = heap_round(len, HEAP_MIN_ALIGN);
 	for (i = 0; i < h->n; i++) {
 		struct heap_extent *e = &h->ext[i];
-		size_t at = heap_round(e->off, align);
+		size_t at = heap_round(h->base + e->off, align) - h->base;
 
 		if (e->used || at >= e->off + e->len || e->off + e->len - at < len)
 			continue;

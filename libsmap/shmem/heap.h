@@ -25,16 +25,18 @@ struct heap_extent {
 };
 
 struct heap {
+	size_t base;			/* address of offset 0: alignments are absolute */
 	size_t size;
 	struct heap_extent *ext;	/* sorted by off, tiles [0, size) */
 	size_t n, cap;
 };
 
-/* 0, or -1 when the table cannot be allocated. */
-int heap_init(struct heap *h, size_t size);
+/* A heap of size bytes at address base: 0, or -1 when the table cannot be
+ * allocated. */
+int heap_init(struct heap *h, size_t base, size_t size);
 void heap_fini(struct heap *h);
-/* Offset of a new block of len bytes aligned to align (a power of two),
- * or HEAP_NONE when it does not fit. */
+/* Offset of a new block of len bytes whose address is aligned to align (a
+ * power of two), or HEAP_NONE when it does not fit. */
 size_t heap_alloc(struct heap *h, size_t len, size_t align);
 /* 0, or -1 when off does not start a block in use. */
 int heap_free(struct heap *h, size_t off);

@@ -35,7 +35,8 @@ void shmemi_fail(const char *fn, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	fflush(stdout);
-	core_fatal("shmem PE %d: %s: %s", shmemi.me, fn, msg);
+	core_fatal("shmem PE %d: %s: %s",
+		   shmemi.stage == SHMEMI_NONE ? smap_world_rank() : shmemi.me, fn, msg);
 }
 
 void shmemi_check_ready(const char *fn)
@@ -123,7 +124,7 @@ static void setup_heap(void)
 			    "or give the job more memory (lwkrun --mem)", size,
 			    (unsigned long long)ji->region_size);
 	shmemi.heap_size = size;
-	if (heap_init(&shmemi.heap, size) < 0)
+	if (heap_init(&shmemi.heap, (size_t)shmemi.heap_base, size) < 0)
 		shmemi_fail("shmem_init", "out of private memory for the heap's table");
 }
 

@@ -52,7 +52,7 @@ static void test_small_blocks_take_whole_cache_lines(void)
 {
 	struct heap h;
 
-	heap_init(&h, 1 << 20);
+	heap_init(&h, 0, 1 << 20);
 	EXPECT_EQ("first_block_at_offset_0", 0, heap_alloc(&h, 1, 1));
 	EXPECT_EQ("one_byte_block_takes_a_cache_line", 64, heap_alloc(&h, 1, 1));
 	EXPECT_EQ("block_size_is_rounded_to_64", 64, heap_block_size(&h, 64));
@@ -63,12 +63,16 @@ static void test_alignment_and_first_fit(void)
 {
 	struct heap h;
 
-	heap_init(&h, 1 << 20);
+	heap_init(&h, 0, 1 << 20);
 	heap_alloc(&h, 100, 0);
 	EXPECT_EQ("aligned_block_starts_on_its_alignment", 4096, heap_alloc(&h, 10, 4096));
 	EXPECT_EQ("next_block_fills_the_gap_before_it", 128, heap_alloc(&h, 64, 0));
 	EXPECT_EQ("non_power_of_two_alignment_is_refused", (long long)HEAP_NONE,
 		  heap_alloc(&h, 64, 96));
+	heap_fini(&h);
+	heap_init(&h, 0x1000, 1 << 20);
+	EXPECT_EQ("alignment_is_of_the_address_not_the_offset", 0xff000,
+		  heap_alloc(&h, 64, 1 << 20));
 	check(heap_consistent(&h), "table_tiles_heap_after_aligned_allocs",
 	      "expected extents tiling the heap with no free neighbours, got %zu extents", h.n);
 	heap_fini(&h);
@@ -78,7 +82,7 @@ static void test_exhaustion(void)
 {
 	struct heap h;
 
-	heap_init(&h, 4096);
+	heap_init(&h, 0, 4096);
 	EXPECT_EQ("too_large_block_is_refused", (long long)HEAP_NONE, heap_alloc(&h, 4097, 0));
 	EXPECT_EQ("block_of_the_whole_heap_fits", 0, heap_alloc(&h, 4096, 0));
 	EXPECT_EQ("full_heap_refuses_one_more_byte", (long long)HEAP_NONE, heap_alloc(&h, 1, 0));
@@ -92,7 +96,7 @@ static void test_free_coalesces(void)
 	struct heap h;
 	int i, ok = 1;
 
-	heap_init(&h, N * 128);
+	heap_init(&h, 0, N * 128);
 	for (i = 0; i < N; i++)
 		off[i] = heap_alloc(&h, 100, 0);
 	/* Free in an order that leaves holes on both sides of later frees. */
@@ -111,7 +115,7 @@ static void test_free_rejects_bad_offsets(void)
 	struct heap h;
 	size_t a;
 
-	heap_init(&h, 1 << 16);
+	heap_init(&h, 0, 1 << 16);
 	a = heap_alloc(&h, 256, 0);
 	heap_alloc(&h, 256, 0);
 	EXPECT_EQ("free_inside_a_block_is_refused", -1, heap_free(&h, a + 64));
@@ -125,7 +129,7 @@ static void test_resize(void)
 	struct heap h;
 	size_t a, b;
 
-	heap_init(&h, 1 << 16);
+	heap_init(&h, 0, 1 << 16);
 	a = heap_alloc(&h, 128, 0);
 	EXPECT_EQ("resize_grows_into_free_space", 0, heap_resize(&h, a, 1024));
 	EXPECT_EQ("grown_block_has_new_size", 1024, heap_block_size(&h, a));
@@ -149,7 +153,7 @@ static void test_random_against_model(void)
 	int step, bad = 0;
 	unsigned seed = 12345;
 
-	heap_init(&h, SIZE);
+	heap_init(&h, 0, SIZE);
 	memset(owner, 0, sizeof owner);
 	for (step = 0; step < SLOTS; step++)
 		off[step] = HEAP_NONE;

@@ -1,0 +1,66 @@
+/*
+ * shmem_fail.c - misuses that must end the job loudly, one per mode, and
+ * shmem_global_exit.  tests/suites/shmem.py checks the status and that
+ * the message names the call.
+ *
+ * usage: shmem_fail MODE
+ *   global_exit	the last PE exits the job with status 7; the others wait
+ *   bad_pe		shmem_long_p to a PE that does not exist
+ *   asymmetric_malloc	PE 1 asks for another size than PE 0
+ *   foreign_free	shmem_free of private memory
+ *   unheld_lock	shmem_clear_lock of a free lock
+ *   bad_cmp		shmem_int_wait_until with an unknown comparison
+ *   init_twice		shmem_init a second time
+ *   before_init	shmem_putmem before shmem_init
+ *   bad_root		shmem_long_broadcast from a root outside the team
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <shmem.h>
+
+static long x;
+static int flag;
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int me, npes;
+
+	if (!strcmp(mode, "before_init")) {
+		shmem_putmem(&x, &x, sizeof x, 0);
+		return 0;
+	}
+	shmem_init();
+	me = shmem_my_pe();
+	npes = shmem_n_pes();
+	if (!strcmp(mode, "global_exit")) {
+		shmem_barrier_all();
+		if (me == npes - 1) {
+			printf("PE %d exits the job\n", me);
+			shmem_global_exit(7);
+		}
+		/* Never satisfied: only the global exit ends these PEs. */
+		shmem_int_wait_until(&flag, SHMEM_CMP_EQ, 1);
+		printf("PE %d was not stopped\n", me);
+	} else if (!strcmp(mode, "bad_pe")) {
+		shmem_long_p(&x, 1, npes);
+	} else if (!strcmp(mode, "asymmetric_malloc")) {
+		shmem_malloc(me == 1 ? 128 : 64);
+	} else if (!strcmp(mode, "foreign_free")) {
+		shmem_free(malloc(64));
+	} else if (!strcmp(mode, "unheld_lock")) {
+		shmem_clear_lock(&x);
+	} else if (!strcmp(mode, "bad_cmp")) {
+		shmem_int_wait_until(&flag, 42, 0);
+	} else if (!strcmp(mode, "init_twice")) {
+		shmem_init();
+	} else if (!strcmp(mode, "bad_root")) {
+		shmem_long_broadcast(SHMEM_TEAM_WORLD, &x, &x, 1, npes);
+	} else {
+		fprintf(stderr, "shmem_fail: unknown mode '%s'\n", mode);
+		return 2;
+	}
+	shmem_finalize();
+	return 0;
+}
