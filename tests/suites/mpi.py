@@ -33,5 +33,5 @@ def cases():
     if os.path.exists(abort):
         out.append(harness.lwkrun("mpit_abort_host_4", ["--host", "-n", "4", harness.build("user", "mpit_abort")],
                                   rc=None, expect=[r"MPI_Abort: rank 2 ends the job with code 7",
-                                                   r"status 7"], timeout=60))
+                                                   r"aborted the job with status 7"], timeout=60))
     return out

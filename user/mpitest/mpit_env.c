@@ -1,0 +1,259 @@
+/*
+ * mpit_env.c - environment, error handling, groups and communicators:
+ * error classes under ERRORS_RETURN, Error_string, Comm_dup/split/create/
+ * compare, group algebra, attributes (MPI_TAG_UB and user keys), names,
+ * Wtime.  Runs on any number of ranks >= 2.
+ */
+#include <stdlib.h>
+#include "mpit.h"
+
+static int rank, size;
+
+static void test_version_and_init(void)
+{
+	int v, sv, flag = 0, len;
+	char name[MPI_MAX_PROCESSOR_NAME];
+
+	MPI_Get_version(&v, &sv);
+	mpit_expect_int("MPI_VERSION", MPI_VERSION, v);
+	mpit_expect_int("major version at least 3", 1, v >= 3);
+	MPI_Initialized(&flag);
+	mpit_expect_int("Initialized", 1, flag);
+	MPI_Get_processor_name(name, &len);
+	mpit_expect_int("processor name length", (long long)strlen(name), len);
+	mpit_report("env_version_initialized_processor_name");
+}
+
+static void test_wtime(void)
+{
+	double t0 = MPI_Wtime(), t1, tick = MPI_Wtick();
+	volatile double x = 0;
+
+	for (int i = 0; i < 1000000; i++)
+		x += i;
+	t1 = MPI_Wtime();
+	mpit_expect_int("Wtime increases", 1, t1 > t0);
+	mpit_expect_int("Wtick positive and below a millisecond", 1, tick > 0 && tick < 1e-3);
+	mpit_report("env_wtime_advances");
+}
+
+static void test_errors_return(void)
+{
+	int x = 0, err, cls, len;
+	char msg[MPI_MAX_ERROR_STRING];
+
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	err = MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
+	MPI_Error_class(err, &cls);
+	mpit_expect_int("send to rank = size", MPI_ERR_RANK, cls);
+	err = MPI_Send(&x, 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
+	MPI_Error_class(err, &cls);
+	mpit_expect_int("negative tag", MPI_ERR_TAG, cls);
+	err = MPI_Send(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+	MPI_Error_class(err, &cls);
+	mpit_expect_int("negative count", MPI_ERR_COUNT, cls);
+	err = MPI_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD);
+	MPI_Error_class(err, &cls);
+	mpit_expect_int("null datatype", MPI_ERR_TYPE, cls);
+	err = MPI_Bcast(&x, 1, MPI_INT, size + 3, MPI_COMM_WORLD);
+	MPI_Error_class(err, &cls);
+	mpit_expect_int("bad root", MPI_ERR_ROOT, cls);
+	err = MPI_Allreduce(&x, &x, 1, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD);
+	MPI_Error_class(err, &cls);
+	mpit_expect_int("BAND on double", MPI_ERR_OP, cls);
+	err = MPI_Comm_size(MPI_COMM_NULL, &x);
+	MPI_Error_class(err, &cls);
+	mpit_expect_int("null communicator", MPI_ERR_COMM, cls);
+	MPI_Error_string(MPI_ERR_TRUNCATE, msg, &len);
+	mpit_expect_int("error string is text", 1, len > 0 && (int)strlen(msg) == len);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	mpit_report("env_errors_return_reports_the_class");
+}
+
+static int handler_calls, handler_code;
+
+static void handler(MPI_Comm *c, int *code, ...)
+{
+	(void)c;
+	handler_calls++;
+	handler_code = *code;
+}
+
+static void test_user_errhandler(void)
+{
+	MPI_Errhandler h;
+	MPI_Comm c;
+	int x = 0, cls = -1;
+
+	MPI_Comm_dup(MPI_COMM_WORLD, &c);
+	MPI_Comm_create_errhandler(handler, &h);
+	MPI_Comm_set_errhandler(c, h);
+	MPI_Errhandler_free(&h);
+	MPI_Send(&x, 1, MPI_INT, -7, 0, c);
+	mpit_expect_int("handler called once", 1, handler_calls);
+	MPI_Error_class(handler_code, &cls);
+	mpit_expect_int("handler sees the code", MPI_ERR_RANK, cls);
+	MPI_Comm_free(&c);
+	mpit_report("env_user_error_handler_is_called");
+}
+
+static void test_comm_ops(void)
+{
+	MPI_Comm dup, split, created;
+	MPI_Group world, odd, evens, u, inter;
+	int res, r, n, x, i, *ranks = malloc(size * sizeof *ranks), k = 0;
+
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+	MPI_Comm_compare(MPI_COMM_WORLD, dup, &res);
+	mpit_expect_int("dup is congruent", MPI_CONGRUENT, res);
+	MPI_Comm_compare(dup, dup, &res);
+	mpit_expect_int("same handle is ident", MPI_IDENT, res);
+	/* Messages on the dup never match receives on world. */
+	x = rank;
+	MPI_Sendrecv_replace(&x, 1, MPI_INT, (rank + 1) % size, 0, (rank + size - 1) % size, 0,
+			     dup, MPI_STATUS_IGNORE);
+	mpit_expect_int("ring on dup", (rank + size - 1) % size, x);
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &split);
+	MPI_Comm_size(split, &n);
+	MPI_Comm_rank(split, &r);
+	mpit_expect_int("split size", rank % 2 ? size / 2 : (size + 1) / 2, n);
+	mpit_expect_int("split rank follows the key", (size - 1 - rank) / 2, r);
+	MPI_Comm_compare(MPI_COMM_WORLD, split, &res);
+	mpit_expect_int("split is unequal", MPI_UNEQUAL, res);
+	MPI_Comm_group(MPI_COMM_WORLD, &world);
+	for (i = 1; i < size; i += 2)
+		ranks[k++] = i;
+	MPI_Group_incl(world, k, ranks, &odd);
+	MPI_Group_excl(world, k, ranks, &evens);
+	MPI_Group_union(evens, odd, &u);
+	MPI_Group_compare(u, world, &res);
+	mpit_expect_int("evens + odds is similar to world", size > 2 ? MPI_SIMILAR : MPI_SIMILAR, res);
+	MPI_Group_intersection(evens, odd, &inter);
+	MPI_Group_size(inter, &n);
+	mpit_expect_int("evens and odds share nobody", 0, n);
+	MPI_Group_translate_ranks(odd, 1, &(int){ 0 }, world, &x);
+	mpit_expect_int("odd rank 0 is world rank 1", 1, x);
+	MPI_Comm_create(MPI_COMM_WORLD, odd, &created);
+	if (rank % 2) {
+		MPI_Comm_rank(created, &r);
+		mpit_expect_int("created comm rank", rank / 2, r);
+		MPI_Comm_free(&created);
+	} else {
+		mpit_expect_int("non-member gets COMM_NULL", 1, created == MPI_COMM_NULL);
+	}
+	MPI_Group_free(&world);
+	MPI_Group_free(&odd);
+	MPI_Group_free(&evens);
+	MPI_Group_free(&u);
+	MPI_Group_free(&inter);
+	MPI_Comm_free(&split);
+	MPI_Comm_free(&dup);
+	mpit_expect_int("free sets COMM_NULL", 1, dup == MPI_COMM_NULL);
+	free(ranks);
+	mpit_report("env_dup_split_create_compare_groups");
+}
+
+static void test_split_type(void)
+{
+	MPI_Comm shm;
+	int n;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm);
+	MPI_Comm_size(shm, &n);
+	mpit_expect_int("one node: everybody shares memory", size, n);
+	MPI_Comm_free(&shm);
+	mpit_report("env_split_type_shared");
+}
+
+static int deleted;
+
+static int del_fn(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)c;
+	(void)key;
+	(void)extra;
+	deleted += *(int *)val;
+	return MPI_SUCCESS;
+}
+
+static void test_attributes(void)
+{
+	int *ub, flag = 0, key, val = 5, *got;
+	MPI_Comm dup;
+	char name[MPI_MAX_OBJECT_NAME];
+	int len;
+
+	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+	mpit_expect_int("TAG_UB present", 1, flag);
+	mpit_expect_int("TAG_UB at least 32767", 1, *ub >= 32767);
+	MPI_Comm_create_keyval(MPI_COMM_DUP_FN, del_fn, &key, NULL);
+	MPI_Comm_set_attr(MPI_COMM_WORLD, key, &val);
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+	MPI_Comm_get_attr(dup, key, &got, &flag);
+	mpit_expect_int("attribute copied by dup", 1, flag && got == &val);
+	MPI_Comm_free(&dup);
+	mpit_expect_int("delete callback on free", 5, deleted);
+	MPI_Comm_delete_attr(MPI_COMM_WORLD, key);
+	MPI_Comm_get_attr(MPI_COMM_WORLD, key, &got, &flag);
+	mpit_expect_int("attribute gone", 0, flag);
+	MPI_Comm_free_keyval(&key);
+	MPI_Comm_get_name(MPI_COMM_WORLD, name, &len);
+	if (strcmp(name, "MPI_COMM_WORLD"))
+		mpit_fail("world's name: got '%s'", name);
+	MPI_Comm_set_name(MPI_COMM_SELF, "me");
+	MPI_Comm_get_name(MPI_COMM_SELF, name, &len);
+	mpit_expect_int("renamed self", 2, len);
+	mpit_report("env_attributes_and_names");
+}
+
+static void test_self_comm(void)
+{
+	int n, r, x = 3, y = 0;
+
+	MPI_Comm_size(MPI_COMM_SELF, &n);
+	MPI_Comm_rank(MPI_COMM_SELF, &r);
+	mpit_expect_int("self size", 1, n);
+	mpit_expect_int("self rank", 0, r);
+	MPI_Sendrecv(&x, 1, MPI_INT, 0, 1, &y, 1, MPI_INT, 0, 1, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+	mpit_expect_int("message to self on COMM_SELF", 3, y);
+	MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+	mpit_expect_int("allreduce on COMM_SELF", 3, y);
+	mpit_report("env_comm_self");
+}
+
+static void test_alloc_mem(void)
+{
+	double *p = NULL;
+
+	MPI_Alloc_mem(1 << 20, MPI_INFO_NULL, &p);
+	mpit_expect_int("Alloc_mem gives memory", 1, p != NULL);
+	p[0] = 1;
+	p[(1 << 17) - 1] = 2;
+	MPI_Free_mem(p);
+	mpit_report("env_alloc_mem");
+}
+
+int main(int argc, char **argv)
+{
+	int provided, flag = 1;
+
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	mpit_expect_int("thread level provided", 1, provided >= MPI_THREAD_SINGLE);
+	mpit_report("env_init_thread");
+	test_version_and_init();
+	test_wtime();
+	test_errors_return();
+	test_user_errhandler();
+	test_comm_ops();
+	test_split_type();
+	test_attributes();
+	test_self_comm();
+	test_alloc_mem();
+	MPI_Finalize();
+	MPI_Finalized(&flag);
+	if (rank == 0)
+		printf("%s env_finalized\n", flag ? "ok" : "not ok");
+	return 0;
+}
