@@ -9,6 +9,9 @@ NASM := nasm
 PYTHON := python3
 MUSLCC := musl-gcc
 
+# `make V=1` shows the commands.
+Q := $(if $(V),,@)
+
 WARN := -Wall -Wextra -Werror
 HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN)
 

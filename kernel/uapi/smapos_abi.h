@@ -27,6 +27,9 @@
 
 #define SMAPOS_JOBINFO_VERSION	1
 
+/* PML4 slots 1..510 hold the ranks of a node. */
+#define SMAPOS_MAX_RANKS	510
+
 /* flags */
 #define SMAPOS_JOB_HWBARRIER	0x1u	/* a hardware barrier port is wired */
 #define SMAPOS_JOB_HOST		0x2u	/* host mode (set by libsmap, never by the kernel) */

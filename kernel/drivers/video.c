@@ -1,0 +1,36 @@
+/*
+ * video.c - choose the screen console: VGA text where the loader left a
+ * text mode (BIOS), the framebuffer where it left graphics (UEFI), none
+ * when console=serial.  The serial console is always the primary.
+ */
+#include <string.h>
+#include "acpi.h"
+#include "bootinfo.h"
+#include "drivers.h"
+#include "param.h"
+#include "printk.h"
+
+static const char *console_opt = "all";
+KPARAM(console, PARAM_STR, &console_opt,
+       "consoles to use: serial (the serial port only) or all (serial plus VGA text or framebuffer; default)");
+
+int vga_init(const struct boot_fb *fb);
+int fb_init(const struct boot_fb *fb);
+
+void video_init(const struct bootinfo *bi)
+{
+	struct boot_fb fb = bi->fb;
+
+	if (!strcmp(console_opt, "serial"))
+		return;
+	if (strcmp(console_opt, "all"))
+		pr_warn("console: unknown value '%s', using all\n", console_opt);
+	/* QEMU's multiboot1 loader says nothing about video: a PC BIOS left
+	 * text mode on unless ACPI says there is no VGA. */
+	if (fb.kind == FB_NONE && bi->loader == 1 && !(acpi.boot_arch & (1u << 2)))
+		fb.kind = FB_TEXT;
+	if (fb.kind == FB_TEXT && vga_init(&fb) == 0)
+		pr_info("console: VGA text %ux%u\n", fb.width ? fb.width : 80, fb.height ? fb.height : 25);
+	else if (fb.kind == FB_RGB && fb_init(&fb) == 0)
+		pr_info("console: framebuffer %ux%u, %u bpp\n", fb.width, fb.height, fb.bpp);
+}

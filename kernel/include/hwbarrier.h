@@ -1,0 +1,12 @@
+/* hwbarrier.h - the parallel-port hardware barrier across nodes. */
+#ifndef HWBARRIER_H
+#define HWBARRIER_H
+
+/* Probe the port named by barrier_port=; report what was found. */
+void hwbarrier_init(void);
+/* 1 if a port was found and the job spans several nodes. */
+int hwbarrier_present(void);
+/* One barrier: 0, -ENODEV without a port, -ETIMEDOUT when stuck. */
+long hwbarrier_wait(void);
+
+#endif

@@ -1,0 +1,20 @@
+/* The part of <string.h> the kernel provides (kernel/lib/string.c).  Pure
+ * logic shared with host unit tests includes <string.h> and gets the host
+ * libc there, this file in the kernel. */
+#ifndef _STRING_H
+#define _STRING_H
+
+#include <stddef.h>
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strchr(const char *s, int c);
+char *strrchr(const char *s, int c);
+
+#endif

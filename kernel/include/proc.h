@@ -1,0 +1,68 @@
+/*
+ * proc.h - a rank: one process on one CPU for its whole life, in one
+ * physically contiguous region that is mapped entirely before it runs.
+ *
+ * Virtual layout of the region [base, end):
+ *   base .. brk_start    ELF segments at their link addresses
+ *   brk_start .. guard   heap: brk grows up, mmap carves from the top
+ *   guard                one unmapped 4 KiB page (stack overflow trap)
+ *   guard+4K .. end      stack, growing down from end
+ */
+#ifndef PROC_H
+#define PROC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "elf.h"
+#include "pmem.h"
+
+#define PROC_OUTBUF	4096
+
+struct job;
+struct cpu;
+
+struct proc {
+	struct job *job;
+	unsigned rank;
+	struct cpu *cpu;
+	uint64_t *pml4;
+	uint64_t phys;			/* physical base of the region */
+	uint64_t base, end;		/* virtual bounds of the region */
+	uint64_t brk_start, brk;
+	uint64_t guard;
+	struct pmem vfree;		/* free virtual space in [brk_start, guard) */
+	unsigned nro;
+	struct { uint64_t lo, hi; } ro[ELF_SEGS_MAX];	/* pages without write access */
+	volatile int killed;		/* stop at the next chance (job failing) */
+	volatile int done;
+	int status;			/* exit code, or 128 + signal */
+	int culprit;			/* ended by its own fault, abort or job_abort */
+	uint64_t tid_address;
+	uint64_t t_user;		/* TSC at the first user instruction */
+	uint64_t t_end;
+	uint64_t syscalls;
+	size_t outlen;
+	char out[PROC_OUTBUF];		/* the unfinished line of stdout/stderr */
+};
+
+/* Run p on this CPU until it ends (called by the CPU that owns it). */
+void proc_run(struct proc *p);
+/* End the rank running on this CPU.  Never returns. */
+_Noreturn void proc_end(struct proc *p, int status, int culprit);
+/* End the current rank because its job is being stopped. */
+_Noreturn void proc_end_current(void);
+struct proc *proc_current(void);
+
+/* Console output of a rank: whole lines, tagged on request. */
+void proc_output(struct proc *p, const char *s, size_t n);
+void proc_output_flush(struct proc *p);
+
+/* User memory: a kernel pointer to [uaddr, uaddr+len) if all of it is
+ * reachable by p (its own region or, through SMARTMAP, a peer's) and
+ * writable when asked; NULL otherwise.  Regions are physically
+ * contiguous, so the range is contiguous in the direct map. */
+void *uaddr(struct proc *p, uint64_t addr, uint64_t len, int write);
+/* A NUL-terminated user string of at most max bytes (including NUL). */
+const char *ustring(struct proc *p, uint64_t addr, size_t max);
+
+#endif

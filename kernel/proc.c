@@ -1,0 +1,178 @@
+/*
+ * proc.c - a rank's life on its CPU: start, end (from a syscall, a fault
+ * or a kill IPI, at any depth: the CPU resumes the context it saved before
+ * entering user mode), its console output, and checked access to user
+ * memory.
+ *
+ * User memory is never touched through user mappings: the kernel checks a
+ * range against the rank's layout and uses the direct map of the region.
+ * A bad pointer is therefore an -EFAULT decided up front, and the kernel
+ * cannot fault on user memory at all.
+ */
+#include <string.h>
+#include <arch/arch.h>
+#include <arch/cpu.h>
+#include <arch/memlayout.h>
+#include <arch/paging.h>
+#include "console.h"
+#include "cpu.h"
+#include "format.h"
+#include "job.h"
+#include "proc.h"
+#include "signal.h"
+#include "time.h"
+
+struct proc *proc_current(void)
+{
+	return this_cpu()->proc;
+}
+
+void proc_run(struct proc *p)
+{
+	struct cpu *c = this_cpu();
+	uint64_t entry, sp;
+
+	c->proc = p;
+	if (kcontext_save(&c->idle_ctx) == 0) {
+		paging_switch(p->pml4);
+		entry = job_load_rank(p, &sp);
+		irq_disable();
+		if (p->killed)
+			proc_end(p, 128 + SIGKILL, 0);
+		p->t_user = rdtsc();
+		arch_user_start(c, entry, sp);
+	}
+	/* resumed here by proc_end */
+	c->proc = NULL;
+}
+
+_Noreturn void proc_end(struct proc *p, int status, int culprit)
+{
+	struct cpu *c = this_cpu();
+	struct job *j = p->job;
+
+	irq_disable();
+	apic_timer_at(0);
+	proc_output_flush(p);
+	p->status = status;
+	p->culprit = culprit;
+	p->t_end = rdtsc();
+	if (culprit)
+		job_fail(j, status);
+	/* Leave the address space before the boot CPU may free it. */
+	paging_switch(paging_kernel_pml4());
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
+	if (__atomic_sub_fetch(&j->running, 1, __ATOMIC_ACQ_REL) == 0 && c->id != 0)
+		apic_send_ipi(cpus[0]->arch.apic_id, IPI_WAKE);
+	kcontext_resume(&c->idle_ctx);
+}
+
+_Noreturn void proc_end_current(void)
+{
+	proc_end(proc_current(), 128 + SIGKILL, 0);
+}
+
+/* Write the buffered text of p, each line prefixed when tagging. */
+static void flush_locked(struct proc *p, size_t n)
+{
+	char tag[24];
+	int tlen = 0;
+	size_t start = 0;
+
+	if (job_tag_output)
+		tlen = snprintf(tag, sizeof(tag), "[%lu] ",
+				job_node * p->job->nranks + p->rank);
+	for (size_t i = 0; i < n; i++) {
+		if (p->out[i] != '\n' && i + 1 != n)
+			continue;
+		if (tlen)
+			console_write_locked(tag, tlen);
+		console_write_locked(p->out + start, i + 1 - start);
+		start = i + 1;
+	}
+	memmove(p->out, p->out + n, p->outlen - n);
+	p->outlen -= n;
+}
+
+void proc_output(struct proc *p, const char *s, size_t n)
+{
+	while (n) {
+		size_t room = PROC_OUTBUF - p->outlen, take = n < room ? n : room;
+		size_t last_nl = 0;
+
+		memcpy(p->out + p->outlen, s, take);
+		p->outlen += take;
+		s += take;
+		n -= take;
+		for (size_t i = 0; i < p->outlen; i++)
+			if (p->out[i] == '\n')
+				last_nl = i + 1;
+		/* Whole lines go out now; a line longer than the buffer goes
+		 * out in pieces rather than never. */
+		if (!last_nl && p->outlen == PROC_OUTBUF)
+			last_nl = PROC_OUTBUF;
+		if (last_nl) {
+			uint64_t f = spin_lock_irqsave(&console_lock);
+
+			flush_locked(p, last_nl);
+			spin_unlock_irqrestore(&console_lock, f);
+		}
+	}
+}
+
+void proc_output_flush(struct proc *p)
+{
+	if (!p->outlen)
+		return;
+	if (p->out[p->outlen - 1] != '\n' && p->outlen < PROC_OUTBUF)
+		p->out[p->outlen++] = '\n';
+	uint64_t f = spin_lock_irqsave(&console_lock);
+
+	flush_locked(p, p->outlen);
+	spin_unlock_irqrestore(&console_lock, f);
+}
+
+void *uaddr(struct proc *p, uint64_t addr, uint64_t len, int write)
+{
+	uint64_t slot, off, last;
+	struct proc *owner;
+
+	if (len == 0)
+		len = 1;
+	last = addr + len - 1;
+	if (last < addr)
+		return NULL;
+	slot = addr / PML4_SLOT_SIZE;
+	if (slot != last / PML4_SLOT_SIZE)
+		return NULL;
+	if (slot == 0)
+		owner = p;
+	else if (slot - 1 < p->job->nranks)
+		owner = p->job->procs[slot - 1];
+	else
+		return NULL;
+	off = addr % PML4_SLOT_SIZE;
+	last = last % PML4_SLOT_SIZE;
+	if (off < owner->base || last >= owner->end)
+		return NULL;
+	if (off < owner->guard + PAGE_SIZE && last >= owner->guard)
+		return NULL;
+	if (write)
+		for (unsigned i = 0; i < owner->nro; i++)
+			if (off < owner->ro[i].hi && last >= owner->ro[i].lo)
+				return NULL;
+	return phys_to_virt(owner->phys + (off - owner->base));
+}
+
+const char *ustring(struct proc *p, uint64_t addr, size_t max)
+{
+	const char *s = uaddr(p, addr, 1, 0);
+
+	for (size_t n = 0; s && n < max; n++) {
+		if (!uaddr(p, addr + n, 1, 0))
+			return NULL;
+		if (s[n] == '\0')
+			return s;
+	}
+	return NULL;
+}

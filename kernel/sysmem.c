@@ -1,0 +1,145 @@
+/*
+ * sysmem.c - brk, mmap and friends inside the rank's region.
+ *
+ * The region is mapped in full before the rank starts, so these calls only
+ * hand out address ranges (and zero them, as Linux's fresh pages are); they
+ * never change page tables.  That is SMARTMAP's invariant: a peer may be
+ * reading any of this memory at any time without a TLB shootdown.  mprotect
+ * is accepted without effect for the same reason.
+ *
+ * Free space is one extent list over [brk_start, guard): brk takes from its
+ * bottom, mmap from its top, munmap gives back.
+ */
+#include <string.h>
+#include <arch/memlayout.h>
+#include "errno.h"
+#include "job.h"
+#include "proc.h"
+#include "syscall.h"
+
+#define MAP_SHARED		0x01
+#define MAP_PRIVATE		0x02
+#define MAP_FIXED		0x10
+#define MAP_ANONYMOUS		0x20
+#define MAP_FIXED_NOREPLACE	0x100000
+#define MADV_DONTNEED		4
+
+static uint64_t page_up(uint64_t v)
+{
+	return (v + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+}
+
+static void zero(struct proc *p, uint64_t lo, uint64_t hi)
+{
+	memset(phys_to_virt(p->phys + (lo - p->base)), 0, hi - lo);
+}
+
+long sys_brk(struct proc *p, uint64_t addr)
+{
+	uint64_t old = page_up(p->brk), new = page_up(addr);
+
+	if (addr < p->brk_start || addr >= p->guard)
+		return (long)p->brk;
+	if (new > old) {
+		if (!pmem_contains(&p->vfree, old, new))
+			return (long)p->brk;	/* an mmap is in the way: Linux fails the same */
+		pmem_reserve(&p->vfree, old, new);
+		zero(p, old, new);
+	} else if (new < old) {
+		pmem_add(&p->vfree, new, old);
+	}
+	p->brk = addr;
+	return (long)addr;
+}
+
+/* The part of [lo, hi) the heap area owns (image, brk and stack excluded). */
+static int clip_heap(struct proc *p, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t floor = page_up(p->brk);
+
+	if (*lo < floor)
+		*lo = floor;
+	if (*hi > p->guard)
+		*hi = p->guard;
+	return *lo < *hi;
+}
+
+long sys_mmap(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags,
+	      uint64_t fd, uint64_t off)
+{
+	uint64_t size = page_up(len), at;
+
+	(void)prot;
+	(void)off;
+	if (len == 0 || size < len || (addr & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return (int64_t)fd >= 0 && fd <= 2 ? -ENODEV : -EBADF;
+	if (!(flags & (MAP_SHARED | MAP_PRIVATE)))
+		return -EINVAL;
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		if (addr < page_up(p->brk_start) || addr + size > p->guard || addr + size < addr)
+			return -ENOMEM;
+		if (pmem_contains(&p->vfree, addr, addr + size)) {
+			pmem_reserve(&p->vfree, addr, addr + size);
+		} else if (flags & MAP_FIXED_NOREPLACE) {
+			return -EEXIST;
+		} else {
+			/* MAP_FIXED replaces whatever was there (brk or an
+			 * earlier mmap): it stays allocated, fresh and zero. */
+			pmem_reserve(&p->vfree, addr, addr + size);
+		}
+		zero(p, addr, addr + size);
+		return (long)addr;
+	}
+	if (addr && addr >= p->brk_start && addr + size <= p->guard &&
+	    pmem_contains(&p->vfree, addr, addr + size)) {
+		at = addr;
+		pmem_reserve(&p->vfree, at, at + size);
+	} else {
+		at = pmem_alloc(&p->vfree, size, PAGE_SIZE, 0, UINT64_MAX, 1);
+		if (at == PMEM_NONE)
+			return -ENOMEM;
+	}
+	zero(p, at, at + size);
+	return (long)at;
+}
+
+long sys_munmap(struct proc *p, uint64_t addr, uint64_t len)
+{
+	uint64_t lo = addr, hi = addr + page_up(len);
+
+	if (len == 0 || (addr & (PAGE_SIZE - 1)) || hi < lo)
+		return -EINVAL;
+	/* Unmapping what is not ours to free (image, stack, brk) is a no-op,
+	 * as unmapping an unmapped range is on Linux. */
+	if (clip_heap(p, &lo, &hi)) {
+		pmem_reserve(&p->vfree, lo, hi);
+		pmem_add(&p->vfree, lo, hi);
+	}
+	return 0;
+}
+
+long sys_mprotect(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot)
+{
+	(void)prot;
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (addr < p->base || addr + len > p->end || addr + len < addr)
+		return -ENOMEM;
+	return 0;
+}
+
+long sys_madvise(struct proc *p, uint64_t addr, uint64_t len, uint64_t advice)
+{
+	uint64_t lo = addr, hi = addr + page_up(len);
+
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (addr < p->base || hi > p->end || hi < lo)
+		return -ENOMEM;
+	/* Linux refills DONTNEED anonymous pages with zeros; so do we, now. */
+	if (advice == MADV_DONTNEED && clip_heap(p, &lo, &hi))
+		zero(p, lo, hi);
+	return 0;
+}

@@ -1,0 +1,196 @@
+"""Boot smapos under QEMU and run the jobs: `lwkrun` without --host.
+
+The kernel is booted directly with -kernel (multiboot1) and the programs as
+modules (-initrd), which skips GRUB and any image build; --uefi and --iso go
+through a GRUB ISO instead.  The serial console is streamed to stdout; the
+exit status is the kernel's (its last line, or QEMU's debug-exit code)."""
+
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from lwk import boot
+from lwk.cli import UsageError
+
+OVMF = "/usr/share/ovmf/OVMF.fd"
+STATUS_LINE = re.compile(r"^smapos: exit status (\d+)")
+TIMEOUT_STATUS = 124
+MiB = 1 << 20
+
+
+def default_memory(opt):
+    """Enough RAM for the largest job: its ranks' regions plus the kernel's
+    share; QEMU only backs what the guest touches, so be generous."""
+    need = 0
+    for j in opt.jobs:
+        per_rank = j.mem if j.mem else 64 * MiB
+        need = max(need, j.np * per_rank)
+    need = need * 9 // 8 + 160 * MiB
+    return max(1024 * MiB, (need + 64 * MiB - 1) // (64 * MiB) * (64 * MiB))
+
+
+def cpus_for(opt):
+    if opt.cpus:
+        return opt.cpus
+    return max([1] + [j.np for j in opt.jobs])
+
+
+def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
+    exe = shutil.which("qemu-system-x86_64")
+    if not exe:
+        raise UsageError("qemu-system-x86_64 not found: install qemu-system-x86 (make deps-qemu)")
+    argv = [exe, "-machine", "pc", "-display", "none", "-monitor", "none",
+            "-serial", "stdio", "-no-reboot",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+            "-smp", str(cpus_for(opt)), "-m", "%dM" % ((opt.memory or default_memory(opt)) // MiB)]
+    if opt.kvm:
+        if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+            raise UsageError("--kvm: /dev/kvm is not usable here")
+        argv += ["-accel", "kvm", "-cpu", "host"]
+    else:
+        argv += ["-accel", "tcg,thread=multi", "-cpu", "max"]
+    if opt.uefi:
+        if not os.path.isfile(OVMF):
+            raise UsageError("--uefi: %s not found: install ovmf (make deps-qemu)" % OVMF)
+        argv += ["-bios", OVMF]
+    if iso:
+        argv += ["-cdrom", iso, "-boot", "d"]
+    else:
+        if not os.path.isfile(opt.kernel):
+            raise UsageError("%s: no such file (run make)" % opt.kernel)
+        argv += ["-kernel", opt.kernel, "-append", cmdline]
+        if mods:
+            # QEMU separates modules with commas; a comma in a path is doubled.
+            argv += ["-initrd", ",".join(p.replace(",", ",,") for _, p in mods)]
+    return argv + list(extra)
+
+
+class Console:
+    """Stream a QEMU's serial output line by line, remembering the status."""
+
+    def __init__(self, proc, prefix=""):
+        self.proc = proc
+        self.prefix = prefix
+        self.buf = b""
+        self.status = None
+        self.panicked = False
+
+    def fileno(self):
+        return self.proc.stdout.fileno()
+
+    def feed(self, data, out):
+        self.buf += data
+        while b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+            self.emit(line, out)
+
+    def finish(self, out):
+        rest = self.proc.stdout.read() or b""
+        self.feed(rest, out)
+        if self.buf:
+            self.emit(self.buf, out)
+            self.buf = b""
+
+    def emit(self, raw, out):
+        text = raw.decode("utf-8", "replace").rstrip("\r")
+        m = STATUS_LINE.match(text)
+        if m:
+            self.status = int(m.group(1))
+        if text.startswith("smapos: panic"):
+            self.panicked = True
+        out.write(self.prefix + text + "\n")
+        out.flush()
+
+    def exit_status(self):
+        """The kernel's status: its last line, else QEMU's debug-exit code."""
+        rc = self.proc.returncode
+        if self.status is not None:
+            return self.status
+        if rc is not None and rc % 2 == 1:
+            return (rc - 1) // 2
+        return None
+
+
+def stop(procs):
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    deadline = time.monotonic() + 3
+    for p in procs:
+        try:
+            p.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def stream(consoles, timeout, out=sys.stdout):
+    """Pump every console until all QEMUs exit or the timeout passes.
+    Returns False on timeout."""
+    deadline = time.monotonic() + timeout
+    live = list(consoles)
+    while live:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        ready, _, _ = select.select(live, [], [], min(left, 0.5))
+        for c in ready:
+            data = os.read(c.fileno(), 65536)
+            if data:
+                c.feed(data, out)
+            else:
+                c.proc.wait()
+                c.finish(out)
+                live.remove(c)
+    return True
+
+
+def start(argv):
+    return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def run(opt):
+    try:
+        mods = boot.modules(opt)
+        cmdline = boot.kernel_cmdline(opt, extra="console=serial")
+        iso = opt.iso
+        tmp = None
+        if opt.uefi and not iso:
+            # OVMF cannot boot a multiboot kernel directly: go through GRUB.
+            tmp = tempfile.TemporaryDirectory(prefix="lwkrun-")
+            iso = os.path.join(tmp.name, "boot.iso")
+            boot.build_iso(iso, opt.kernel, mods, [("smapos", boot.kernel_cmdline(opt))])
+        argv = qemu_argv(opt, cmdline, mods, iso)
+    except UsageError as e:
+        sys.stderr.write("lwkrun: %s\n" % e)
+        return 2
+
+    proc = start(argv)
+    console = Console(proc)
+    interrupted = False
+    try:
+        finished = stream([console], opt.timeout)
+    except KeyboardInterrupt:
+        finished, interrupted = False, True
+    finally:
+        stop([proc])
+        if tmp:
+            tmp.cleanup()
+    if interrupted:
+        sys.stderr.write("lwkrun: interrupted, QEMU stopped\n")
+        return 130
+    if not finished:
+        sys.stderr.write("lwkrun: timeout after %g s, QEMU killed\n" % opt.timeout)
+        return TIMEOUT_STATUS
+    status = console.exit_status()
+    if status is None:
+        sys.stderr.write("lwkrun: QEMU exited with %s before the kernel reported a status\n"
+                         % proc.returncode)
+        return 1
+    return status
