@@ -172,6 +172,10 @@ static int job_key(struct job_spec *job, const char *key, const char *val)
 	uint64_t v;
 
 	if (!strcmp(key, "np")) {
+		if (val && !strcmp(val, "all")) {
+			job->np = JOB_NP_ALL;
+			return 0;
+		}
 		if (!val || parse_uint(val, &v) < 0 || v == 0 || v > 0xffff)
 			goto bad;
 		job->np = (unsigned)v;

@@ -191,7 +191,7 @@ static int job_prepare(struct job *j)
 	const struct job_spec *s = j->spec;
 	const struct boot_module *m = find_module(s->module);
 	const char *why;
-	unsigned online = 0;
+	unsigned online = 0, np;
 	uint64_t need, size;
 
 	if (!m) {
@@ -212,17 +212,18 @@ static int job_prepare(struct job *j)
 	}
 	for (unsigned i = 0; i < ncpus; i++)
 		online += cpus[i]->online;
-	if (s->np > SMAPOS_MAX_RANKS) {
+	np = s->np == JOB_NP_ALL ? online : s->np;
+	if (np > SMAPOS_MAX_RANKS) {
 		pr_err("job %u: %s: %u ranks requested; SMARTMAP allows at most %d per node "
-		       "(PML4 slots 1..510)\n", j->id, j->name, s->np, SMAPOS_MAX_RANKS);
+		       "(PML4 slots 1..510)\n", j->id, j->name, np, SMAPOS_MAX_RANKS);
 		return STATUS_BAD_REQUEST;
 	}
-	if (s->np > online) {
+	if (np > online) {
 		pr_err("job %u: %s: %u ranks requested but only %u CPUs are online "
-		       "(one rank per CPU)\n", j->id, j->name, s->np, online);
+		       "(one rank per CPU)\n", j->id, j->name, np, online);
 		return STATUS_BAD_REQUEST;
 	}
-	j->nranks = s->np;
+	j->nranks = np;
 	j->stack_size = align_up(s->stack ? s->stack : default_stack, PAGE_SIZE);
 	j->region_base = align_down(j->elf.lo, LARGE_PAGE_SIZE);
 	need = align_up(align_up(j->elf.hi, PAGE_SIZE) - j->region_base + MIN_HEAP +

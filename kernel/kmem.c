@@ -16,6 +16,7 @@
 
 static struct pmem kpool, upool;
 static struct spinlock kpool_lock = SPINLOCK_INIT, upool_lock = SPINLOCK_INIT;
+static uint64_t user_total;
 
 static uint64_t kmem_size;
 KPARAM(kmem, PARAM_SIZE, &kmem_size,
@@ -69,6 +70,7 @@ int kmem_init(const struct bootinfo *bi, uint64_t kernel_phys_end)
 		return -1;
 	}
 	pmem_add(&kpool, at, at + kmem_size);
+	user_total = pmem_free_bytes(&upool);
 	return 0;
 }
 
@@ -136,4 +138,14 @@ uint64_t kmem_user_free(void)
 uint64_t kmem_kernel_free(void)
 {
 	return pmem_free_bytes(&kpool);
+}
+
+uint64_t kmem_user_total(void)
+{
+	return user_total;
+}
+
+uint64_t kmem_kernel_total(void)
+{
+	return kmem_size;
 }

@@ -29,6 +29,8 @@
 extern const struct kparam __param_start[], __param_end[];
 extern char _kernel_end[];
 
+uint64_t node_mem_usable, node_online_tsc;
+
 static struct bootinfo bootinfo;
 static struct cmdline cmdline;
 
@@ -90,7 +92,8 @@ static _Noreturn void kmain_late(void)
 	pr_info("random: %s\n", random_source());
 	hwbarrier_init();
 	online = smp_boot();
-	ms(rdtsc(), &w, &f);
+	node_online_tsc = rdtsc();
+	ms(node_online_tsc, &w, &f);
 	pr_info("smp: %u of %u CPUs online, %lu.%03lu ms after reset", online,
 		acpi.ncpus ? acpi.ncpus : 1, w, f);
 	ms(rdtsc() - tsc_boot, &w, &f);
@@ -116,10 +119,13 @@ _Noreturn void kmain(uint32_t magic, uint64_t info_phys)
 		pr_err("smapos: bad kernel command line (see docs/cmdline.md)\n");
 		power_end(SMAPOS_EXIT_BADCMD);
 	}
-	for (unsigned i = 0; i < bootinfo.nmem; i++)
+	for (unsigned i = 0; i < bootinfo.nmem; i++) {
+		if (bootinfo.mem[i].type == MEM_USABLE)
+			node_mem_usable += bootinfo.mem[i].len;
 		pr_info("mem: %#014lx-%#014lx %s\n", bootinfo.mem[i].base,
 			bootinfo.mem[i].base + bootinfo.mem[i].len - 1,
 			mem_type_name(bootinfo.mem[i].type));
+	}
 	if (kmem_init(&bootinfo, virt_to_phys(_kernel_end)) < 0)
 		panic("not enough memory");
 	paging_init(&bootinfo);

@@ -14,11 +14,14 @@
 #include <arch/cpu.h>
 #include <arch/memlayout.h>
 #include "smapos_abi.h"
+#include "acpi.h"
 #include "cpu.h"
 #include "errno.h"
 #include "hwbarrier.h"
 #include "format.h"
 #include "job.h"
+#include "kernel.h"
+#include "kmem.h"
 #include "printk.h"
 #include "proc.h"
 #include "random.h"
@@ -401,6 +404,37 @@ static long do_jobinfo(struct proc *p, uint64_t buf, uint64_t size)
 	return sizeof(ji);
 }
 
+static long do_nodeinfo(struct proc *p, uint64_t buf, uint64_t size)
+{
+	struct smapos_nodeinfo ni;
+	void *out;
+
+	memset(&ni, 0, sizeof(ni));
+	ni.version = SMAPOS_JOBINFO_VERSION;
+	ni.size = sizeof(ni);
+	ni.cpus_present = acpi.ncpus ? acpi.ncpus : 1;
+	for (unsigned i = 0; i < ncpus; i++)
+		ni.cpus_online += cpus[i]->online;
+	ni.numa_nodes = acpi.nnodes ? acpi.nnodes : 1;
+	ni.x2apic = (uint32_t)apic_x2apic();
+	ni.tsc_hz = tsc_hz;
+	ni.mem_usable = node_mem_usable;
+	ni.mem_kernel = kmem_kernel_total();
+	ni.mem_ranks = kmem_user_total();
+	ni.boot_tsc = tsc_boot;
+	ni.online_tsc = node_online_tsc;
+	ni.barrier_port = hwbarrier_port();
+	if (size > sizeof(ni))
+		size = sizeof(ni);
+	if (size) {
+		out = uaddr(p, buf, size, 1);
+		if (!out)
+			return -EFAULT;
+		memcpy(out, &ni, size);
+	}
+	return sizeof(ni);
+}
+
 static long enosys(struct proc *p, uint64_t nr)
 {
 	if (enosys_job != p->job->id) {
@@ -614,6 +648,8 @@ long syscall_run(struct proc *p, uint64_t nr, const uint64_t a[6])
 		return do_jobinfo(p, a[0], a[1]);
 	case SMAPOS_SYS_HWBARRIER:
 		return hwbarrier_wait();
+	case SMAPOS_SYS_NODEINFO:
+		return do_nodeinfo(p, a[0], a[1]);
 	case SMAPOS_SYS_JOB_ABORT:
 		pr_err("rank %u: aborted the job with status %d\n", p->rank, (int)(a[0] & 0xFF));
 		proc_end(p, (int)(a[0] & 0xFF), 1);

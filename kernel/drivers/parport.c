@@ -73,6 +73,11 @@ int hwbarrier_present(void)
 	return present;
 }
 
+unsigned hwbarrier_port(void)
+{
+	return present ? (unsigned)barrier_port : 0;
+}
+
 long hwbarrier_wait(void)
 {
 	uint64_t f, t0, deadline, spins = 0;

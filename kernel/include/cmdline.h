@@ -19,10 +19,11 @@
 #define JOB_MAX			32
 #define JOB_ARGS_MAX		64
 #define JOB_ENV_MAX		64
+#define JOB_NP_ALL		0	/* one rank on every online CPU */
 
 struct job_spec {
 	const char *module;	/* module name: basename of its multiboot string */
-	unsigned np;		/* ranks; 1 if not given */
+	unsigned np;		/* ranks; 1 if not given, JOB_NP_ALL for np=all */
 	uint64_t mem;		/* bytes per rank; 0 means an even share */
 	uint64_t stack;		/* bytes of stack; 0 means the global default */
 	unsigned argc;		/* arguments after argv[0] */

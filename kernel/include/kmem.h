@@ -27,5 +27,8 @@ uint64_t kmem_region_share(unsigned n);
 uint64_t kmem_region_largest(void);
 uint64_t kmem_user_free(void);
 uint64_t kmem_kernel_free(void);
+/* Pool sizes at boot. */
+uint64_t kmem_user_total(void);
+uint64_t kmem_kernel_total(void);
 
 #endif

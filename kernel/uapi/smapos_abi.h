@@ -24,6 +24,9 @@
 /* long job_abort(int status): ends every rank of the job with status
  * (MPI_Abort, shmem_global_exit). Does not return. */
 #define SMAPOS_SYS_JOB_ABORT	1026
+/* long nodeinfo(struct smapos_nodeinfo *out, unsigned long size): like
+ * jobinfo, for the machine. */
+#define SMAPOS_SYS_NODEINFO	1027
 
 #define SMAPOS_JOBINFO_VERSION	1
 
@@ -50,6 +53,23 @@ struct smapos_jobinfo {
 	uint64_t region_size;	/* bytes; identical for all ranks of the node */
 	uint64_t region_phys;	/* physical base (0 in host mode) */
 	uint64_t job_start_tsc;	/* TSC when the kernel released the ranks */
+};
+
+struct smapos_nodeinfo {
+	uint32_t version;	/* SMAPOS_JOBINFO_VERSION */
+	uint32_t size;
+	uint32_t cpus_present;	/* enabled processors in the ACPI MADT */
+	uint32_t cpus_online;	/* processors that started */
+	uint32_t numa_nodes;	/* proximity domains in the SRAT (1 without) */
+	uint32_t x2apic;	/* 1 if the local APICs run in x2APIC mode */
+	uint64_t tsc_hz;
+	uint64_t mem_usable;	/* bytes the firmware reports usable */
+	uint64_t mem_kernel;	/* bytes kept for the kernel */
+	uint64_t mem_ranks;	/* bytes available to ranks (all jobs' regions) */
+	uint64_t boot_tsc;	/* TSC at kernel entry */
+	uint64_t online_tsc;	/* TSC when all CPUs were online */
+	uint32_t barrier_port;	/* I/O base of the hardware barrier, 0 if none */
+	uint32_t reserved;
 };
 
 /*

@@ -46,7 +46,7 @@ def kernel_cmdline(opt, node=0, nnodes=1, extra=""):
     if extra:
         words.append(extra)
     for j in opt.jobs:
-        words += ["job=" + os.path.basename(j.prog), "np=%d" % j.np]
+        words += ["job=" + os.path.basename(j.prog), "np=%s" % j.np]
         if j.mem:
             words.append("mem=%dK" % (j.mem // 1024))
         words += ["arg=" + quote(a) for a in j.args]

@@ -17,7 +17,7 @@ as Linux processes with --host.  With --next, several jobs run one after
 another in the same boot; the status is the first failing job's.
 
 options:
-  -n, --np N          ranks per node (default 1)
+  -n, --np N          ranks per node (default 1); `all`: one per CPU
   --mem SIZE          memory per rank, e.g. 64M or 1G (default: an even share)
   -e, --env K=V       set K=V in the ranks' environment (repeatable)
   --nodes K           boot K QEMU nodes wired through the barrier hub
@@ -113,7 +113,8 @@ def parse(argv):
             sys.stdout.write(USAGE)
             sys.exit(0)
         elif a in ("-n", "--np"):
-            job.np = parse_int(value(a), a)
+            v = value(a)
+            job.np = "all" if v == "all" else parse_int(v, a)
         elif a == "--mem":
             job.mem = parse_size(value(a), a)
         elif a in ("-e", "--env"):
@@ -175,6 +176,11 @@ def parse(argv):
         raise UsageError("%s: no such file" % opt.iso)
     if opt.host and (opt.nodes > 1 or opt.kvm or opt.uefi or opt.iso):
         raise UsageError("--host runs Linux processes: --nodes, --kvm, --uefi and --iso do not apply")
+    for j in opt.jobs:
+        if j.np == "all" and opt.host:
+            j.np = len(os.sched_getaffinity(0))
+        elif j.np == "all" and opt.cpus is None:
+            raise UsageError("-n all needs -c/--cpus to size the QEMU machine")
     return opt
 
 

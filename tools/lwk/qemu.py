@@ -29,7 +29,7 @@ def default_memory(opt):
     need = 0
     for j in opt.jobs:
         per_rank = j.mem if j.mem else 64 * MiB
-        need = max(need, j.np * per_rank)
+        need = max(need, (cpus_for(opt) if j.np == "all" else j.np) * per_rank)
     need = need * 9 // 8 + 160 * MiB
     return max(1024 * MiB, (need + 64 * MiB - 1) // (64 * MiB) * (64 * MiB))
 
@@ -37,7 +37,7 @@ def default_memory(opt):
 def cpus_for(opt):
     if opt.cpus:
         return opt.cpus
-    return max([1] + [j.np for j in opt.jobs])
+    return max([1] + [j.np for j in opt.jobs if j.np != "all"])
 
 
 def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
