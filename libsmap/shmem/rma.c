@@ -7,11 +7,13 @@
  * ones and quiet has nothing pending to wait for but the store buffer.
  *
  * Ordering: every store here is an ordinary write-back store (musl's memcpy
- * is rep movs), and x86 keeps those in order for every observer, string
- * operations included; so a put followed by a signal store is delivered in
- * that order without a fence.  shmem_fence still issues sfence, which also
- * orders non-temporal stores a program makes through shmem_ptr; shmem_quiet
- * issues mfence, so loads after it cannot pass earlier puts either.
+ * is rep movs; nothing uses non-temporal stores), and x86 makes those
+ * visible in program order to every observer, string operations included.
+ * So fence, and the order between a put's data and its signal, need only
+ * keep the compiler from reordering; quiet has to drain the store buffer
+ * so that nothing after it (a load of another PE's flag, say) passes the
+ * puts: one locked instruction does that at half the price of mfence,
+ * which is why Linux's smp_mb() is one too.
  */
 #include <string.h>
 #include "shmemi.h"
@@ -116,14 +118,24 @@ RMA_CONTIG(F, SHMEMI_FN(F, putmem, ), SHMEMI_FN(F, putmem, _nbi),	\
 	   void, nelems)
 SHMEMI_BOTH(RMA_MEM, 0)
 
+static inline void rma_fence(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static inline void rma_quiet(void)
+{
+	__asm__ volatile("lock orq $0, (%%rsp)" ::: "memory", "cc");
+}
+
 void shmem_fence(void)
 {
-	__builtin_ia32_sfence();
+	rma_fence();
 }
 
 void shmem_quiet(void)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rma_quiet();
 }
 
 /* All contexts share one ordering domain: the fences are the same. */
@@ -131,12 +143,12 @@ void shmem_ctx_fence(shmem_ctx_t ctx)
 {
 	if (ctx == SHMEM_CTX_INVALID)
 		shmemi_fail(__func__, "the context is SHMEM_CTX_INVALID");
-	__builtin_ia32_sfence();
+	rma_fence();
 }
 
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
 	if (ctx == SHMEM_CTX_INVALID)
 		shmemi_fail(__func__, "the context is SHMEM_CTX_INVALID");
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rma_quiet();
 }
