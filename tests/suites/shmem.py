@@ -52,6 +52,9 @@ def cases():
     c += [
         harness.Case("shmem_singleton_rma", [prog("shmem_rma")], tap=True,
                      min_tap=CHECKS["shmem_rma"]),
+        host("shmem_with_mpi_init_first", 4, "shmem_mpi", tap=True, min_tap=2),
+        host("shmem_with_shmem_init_first", 4, "shmem_mpi", ["shmem_first"], tap=True,
+             min_tap=2),
         host("shmem_example_hello", 4, "shmem_hello",
              expect=[r"^Hello from PE %d of 4$" % p for p in range(4)]),
         host("shmem_example_ring", 4, "shmem_ring",
