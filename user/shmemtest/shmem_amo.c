@@ -8,14 +8,11 @@
 #include "shmemtest.h"
 
 #define ROUNDS 500
-#define MAX_PES 64
-
-static int me, npes, right, left;
 
 static long counter;
-static int tickets[MAX_PES * ROUNDS];
+static int tickets[T_MAX_PES * ROUNDS];
 static int owner = -1, winners;
-static long swapped[MAX_PES], swap_target = -7;
+static long swapped[T_MAX_PES], swap_target = -7;
 static unsigned long mask;
 static double dval;
 static float fval;
@@ -77,7 +74,7 @@ static void test_compare_swap(void)
 /* The values swapped out plus the one left are the initial value and one per PE. */
 static void test_swap(void)
 {
-	long got = shmem_long_atomic_swap(&swap_target, 100 + me, 0), seen[MAX_PES + 1];
+	long got = shmem_long_atomic_swap(&swap_target, 100 + me, 0), seen[T_MAX_PES + 1];
 	int i, j;
 
 	shmem_long_p(&swapped[me], got, 0);
@@ -209,17 +206,7 @@ static void test_deprecated(void)
 
 int main(void)
 {
-	shmem_init();
-	me = shmem_my_pe();
-	npes = shmem_n_pes();
-	right = (me + 1) % npes;
-	left = (me + npes - 1) % npes;
-	if (npes > MAX_PES) {
-		if (me == 0)
-			printf("not ok shmem_amo - needs at most %d PEs, got %d\n", MAX_PES, npes);
-		shmem_finalize();
-		return 1;
-	}
+	t_init();
 	test_add();
 	test_tickets();
 	test_compare_swap();

@@ -10,14 +10,12 @@
 #include <string.h>
 #include "shmemtest.h"
 
-#define MAX_PES 64
 #define SMALL 8
 #define LARGE 4096
 
-static int me, npes, right, left;
 static long pSync[SHMEM_REDUCE_SYNC_SIZE];
 
-static long src[LARGE], dst[MAX_PES * LARGE];
+static long src[LARGE], dst[T_MAX_PES * LARGE];
 
 static long f(int pe, int i)
 {
@@ -87,17 +85,17 @@ static void test_collect(void)
 	t_case("collect_concatenates_unequal_blocks_in_pe_order");
 
 	shmem_barrier_all();
-	shmem_fcollect64(dst, src, LARGE / MAX_PES, 0, 0, npes, pSync);
+	shmem_fcollect64(dst, src, LARGE / T_MAX_PES, 0, 0, npes, pSync);
 	for (pe = 0; pe < npes; pe++)
-		for (i = 0; i < LARGE / MAX_PES; i++)
-			EXPECT_EQ(f(pe, i), dst[pe * (LARGE / MAX_PES) + i]);
+		for (i = 0; i < LARGE / T_MAX_PES; i++)
+			EXPECT_EQ(f(pe, i), dst[pe * (LARGE / T_MAX_PES) + i]);
 	t_case("active_set_fcollect64");
 	shmem_barrier_all();
 }
 
 static void test_alltoall(void)
 {
-	static long s[MAX_PES * 3 * SMALL], d[MAX_PES * 2 * SMALL];
+	static long s[T_MAX_PES * 3 * SMALL], d[T_MAX_PES * 2 * SMALL];
 	int pe, i, n = SMALL;
 
 	/* Block j (for PE j) holds f(me, j * n + i). */
@@ -294,17 +292,7 @@ int main(void)
 {
 	int i;
 
-	shmem_init();
-	me = shmem_my_pe();
-	npes = shmem_n_pes();
-	right = (me + 1) % npes;
-	left = (me + npes - 1) % npes;
-	if (npes > MAX_PES) {
-		if (me == 0)
-			printf("not ok shmem_coll - needs at most %d PEs, got %d\n", MAX_PES, npes);
-		shmem_finalize();
-		return 1;
-	}
+	t_init();
 	for (i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
 		pSync[i] = SHMEM_SYNC_VALUE;
 	shmem_barrier_all();

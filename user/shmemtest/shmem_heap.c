@@ -10,7 +10,6 @@
 #include <string.h>
 #include "shmemtest.h"
 
-static int me, npes, right, left;
 static size_t heap_bytes;
 static void *published;
 
@@ -157,11 +156,7 @@ static void test_hints_and_legacy(void)
 
 int main(int argc, char **argv)
 {
-	shmem_init();
-	me = shmem_my_pe();
-	npes = shmem_n_pes();
-	right = (me + 1) % npes;
-	left = (me + npes - 1) % npes;
+	t_init();
 	heap_bytes = argc > 1 ? strtoull(argv[1], NULL, 0) : 0;
 	test_malloc();
 	test_align();

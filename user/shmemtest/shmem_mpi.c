@@ -12,7 +12,7 @@ static int x, y, z;
 
 int main(int argc, char **argv)
 {
-	int rank, size, me, sum = -1;
+	int rank, size, sum = -1;
 
 	if (argc > 1 && !strcmp(argv[1], "shmem_first")) {
 		shmem_init();
@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	me = shmem_my_pe();
+	t_geometry();
 	EXPECT_EQ(rank, me);
 	EXPECT_EQ(size, shmem_n_pes());
 	t_case("pe_numbers_are_mpi_comm_world_ranks");
@@ -33,10 +33,10 @@ int main(int argc, char **argv)
 	shmem_int_sum_reduce(SHMEM_TEAM_WORLD, &y, &x, 1);
 	EXPECT_EQ(size * (size - 1) / 2, sum);
 	EXPECT_EQ(sum, y);
-	shmem_int_p(&z, -me, (me + 1) % size);
+	shmem_int_p(&z, -me, right);
 	MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	shmem_barrier_all();
-	EXPECT_EQ(-((me + size - 1) % size), z);
+	EXPECT_EQ(-left, z);
 	t_case("mpi_and_shmem_collectives_interleave_on_one_engine");
 	shmem_finalize();
 	MPI_Finalize();

@@ -12,8 +12,6 @@
 #define N 64
 #define BIG (1 << 20)
 
-static int me, npes, right, left;
-
 static long st_dest[N];			/* static: symmetric for free */
 static long st_src[N];
 static int st_flagged;
@@ -292,11 +290,7 @@ static void test_big(void)
 
 int main(void)
 {
-	shmem_init();
-	me = shmem_my_pe();
-	npes = shmem_n_pes();
-	right = (me + 1) % npes;
-	left = (me + npes - 1) % npes;
+	t_init();
 	test_queries();
 	test_accessibility();
 	test_ptr();

@@ -8,16 +8,13 @@
 #include "shmemtest.h"
 
 #define N 256
-#define MAX_PES 64
 #define LOCK_ROUNDS 200
-
-static int me, npes, right, left;
 
 static long data[N];
 static long flag;
-static int flags[MAX_PES];
+static int flags[T_MAX_PES];
 static uint64_t sig;
-static long slots[MAX_PES][8];
+static long slots[T_MAX_PES][8];
 static long lock;
 static long in_cs, cs_total, cs_overlap;
 
@@ -78,8 +75,8 @@ static void test_compare_ops(void)
 
 static void test_all_any_some(void)
 {
-	int status[MAX_PES], cmp[MAX_PES], i, pe;
-	size_t idx[MAX_PES], n;
+	int status[T_MAX_PES], cmp[T_MAX_PES], i, pe;
+	size_t idx[T_MAX_PES], n;
 
 	memset(status, 0, sizeof status);
 	EXPECT(shmem_int_test_any(flags, npes, NULL, SHMEM_CMP_EQ, 1) == SIZE_MAX,
@@ -196,17 +193,7 @@ static void test_lock(void)
 
 int main(void)
 {
-	shmem_init();
-	me = shmem_my_pe();
-	npes = shmem_n_pes();
-	right = (me + 1) % npes;
-	left = (me + npes - 1) % npes;
-	if (npes > MAX_PES) {
-		if (me == 0)
-			printf("not ok shmem_sync - needs at most %d PEs, got %d\n", MAX_PES, npes);
-		shmem_finalize();
-		return 1;
-	}
+	t_init();
 	test_ring();
 	test_compare_ops();
 	test_all_any_some();

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "shmemtest.h"
 
-static int me, npes;
 static long landed[4];
 
 static void test_predefined(void)
@@ -148,9 +147,7 @@ static void test_contexts(void)
 
 int main(void)
 {
-	shmem_init();
-	me = shmem_my_pe();
-	npes = shmem_n_pes();
+	t_init();
 	test_predefined();
 	test_split();
 	test_split_2d();

@@ -16,6 +16,11 @@
 #include <string.h>
 #include <shmem.h>
 
+/* The programs' static arrays hold this many PEs. */
+#define T_MAX_PES	64
+
+static int me, npes;		/* this PE, the job's PEs */
+static int right, left;		/* the neighbours in the ring of PEs */
 static int t_failed;		/* this PE failed the current case */
 static char t_why[256];		/* ... and why; read by PE 0 */
 
@@ -39,6 +44,28 @@ static void t_expect(int ok, const char *fmt, ...)
 		long long w_ = (long long)(want), g_ = (long long)(got); \
 		t_expect(w_ == g_, "expected %s == %lld, got %lld", #got, w_, g_); \
 	} while (0)
+
+/* The geometry, once shmem_init has run; a job too large for the static
+ * arrays fails at once rather than overrun them. */
+static void t_geometry(void)
+{
+	me = shmem_my_pe();
+	npes = shmem_n_pes();
+	right = (me + 1) % npes;
+	left = (me + npes - 1) % npes;
+	if (npes > T_MAX_PES) {
+		if (me == 0)
+			printf("not ok pe_count - expected at most %d PEs, got %d\n", T_MAX_PES,
+			       npes);
+		shmem_global_exit(1);
+	}
+}
+
+static inline void t_init(void)
+{
+	shmem_init();
+	t_geometry();
+}
 
 /* Ends a case on every PE: PE 0 prints the verdict. */
 static void t_case(const char *name)
