@@ -38,6 +38,15 @@ SHMEMI_TOALL_BIT_TYPES(REDUCE_FN_BIT)
 SHMEMI_REDUCE_MINMAX_TYPES(REDUCE_FN_MINMAX)
 SHMEMI_REDUCE_ARITH_TYPES(REDUCE_FN_ARITH)
 
+int shmemi_all(struct coll_group *g, int ok)
+{
+	int all;
+
+	ok = !!ok;
+	coll_allreduce(g, &ok, &all, 1, &reduce_op_int32_and);
+	return all;
+}
+
 static void reduce_run(shmem_team_t team, void *dest, const void *source, size_t n,
 		       const struct coll_op *op, const char *fn)
 {

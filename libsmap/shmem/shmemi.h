@@ -117,6 +117,8 @@ struct shmemi_team *shmemi_team_active(int start, int log_stride, int size, cons
 void shmemi_team_check(shmem_team_t team, const char *fn);
 /* The team's engine group; fails when the team spans nodes. */
 struct coll_group *shmemi_team_group(shmem_team_t team, const char *fn);
+/* 1 when ok is nonzero on every member of g (collective, reduce.c). */
+int shmemi_all(struct coll_group *g, int ok);
 /* Barrier of the team's PEs, across nodes for a team of the whole job. */
 void shmemi_team_sync(shmem_team_t team, const char *fn);
 

@@ -202,33 +202,67 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 	return d / dest_team->stride;
 }
 
-/* Members of the new team create it; everyone else gets SHMEM_TEAM_INVALID. */
-static int team_split(shmem_team_t parent, int start, int stride, int size,
-		      const shmem_team_config_t *config, long mask, shmem_team_t *new_team,
-		      const char *fn)
+/*
+ * The team of parent's PEs start + i * stride (parent numbering), created
+ * by its members; everyone else gets SHMEM_TEAM_INVALID.  *ok is cleared
+ * when this PE is a member and the team could not be made.
+ */
+static shmem_team_t team_split(shmem_team_t parent, int start, int stride, int size,
+			       const shmem_team_config_t *config, long mask, int *ok,
+			       const char *fn)
 {
-	int first = parent->start + start * parent->stride;
-	int wstride = parent->stride * stride, d = parent->my_pe - start;
+	int d = parent->my_pe - start;
+	shmem_team_t t;
 
-	*new_team = SHMEM_TEAM_INVALID;
 	if (d < 0 || d % stride || d / stride >= size)
+		return SHMEM_TEAM_INVALID;
+	t = team_new(parent->start + start * parent->stride, parent->stride * stride, size,
+		     config, mask, fn);
+	if (!t)
+		*ok = 0;
+	return t;
+}
+
+/*
+ * The specification wants a split to succeed on every PE of the parent or
+ * on none: one AND over the parent, and on failure the teams that were
+ * made go again.  A parent spanning nodes has no group to agree on; its
+ * members can only fail together when the engine runs out of memory on
+ * the same group, which is every member of that group.
+ */
+static int team_agree(shmem_team_t parent, int ok, shmem_team_t *a, shmem_team_t *b)
+{
+	if (parent->group)
+		ok = shmemi_all(parent->group, ok);
+	if (ok)
 		return 0;
-	*new_team = team_new(first, wstride, size, config, mask, fn);
-	return *new_team ? 0 : -1;
+	if (*a)
+		team_free(*a);
+	if (b && *b)
+		team_free(*b);
+	*a = SHMEM_TEAM_INVALID;
+	if (b)
+		*b = SHMEM_TEAM_INVALID;
+	return -1;
 }
 
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
 			     const shmem_team_config_t *config, long config_mask,
 			     shmem_team_t *new_team)
 {
-	shmemi_team_check(parent_team, __func__);
+	int ok = 1;
+
 	*new_team = SHMEM_TEAM_INVALID;
+	if (parent_team == SHMEM_TEAM_INVALID)
+		return -1;
+	shmemi_check_ready(__func__);
 	if (size < 1 || stride < 1 || start < 0 ||
 	    start + (long long)(size - 1) * stride >= parent_team->size ||
 	    (config_mask & ~SHMEM_TEAM_NUM_CONTEXTS))
 		return -1;
-	return team_split(parent_team, start, stride, size, config, config_mask, new_team,
-			  __func__);
+	*new_team = team_split(parent_team, start, stride, size, config, config_mask, &ok,
+			       __func__);
+	return team_agree(parent_team, ok, new_team, NULL);
 }
 
 /*
@@ -241,10 +275,12 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
 			const shmem_team_config_t *yaxis_config, long yaxis_mask,
 			shmem_team_t *yaxis_team)
 {
-	int n, me, x, y, rows, xsize, ysize, rx, ry;
+	int n, me, x, y, rows, xsize, ysize, ok = 1;
 
-	shmemi_team_check(parent_team, __func__);
 	*xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+	if (parent_team == SHMEM_TEAM_INVALID)
+		return -1;
+	shmemi_check_ready(__func__);
 	if (xrange < 1 || ((xaxis_mask | yaxis_mask) & ~SHMEM_TEAM_NUM_CONTEXTS))
 		return -1;
 	n = parent_team->size;
@@ -256,11 +292,11 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
 	rows = (n + xrange - 1) / xrange;
 	xsize = y == rows - 1 ? n - y * xrange : xrange;
 	ysize = x < n - (rows - 1) * xrange ? rows : rows - 1;
-	rx = team_split(parent_team, y * xrange, 1, xsize, xaxis_config, xaxis_mask,
-			xaxis_team, __func__);
-	ry = team_split(parent_team, x, xrange, ysize, yaxis_config, yaxis_mask,
-			yaxis_team, __func__);
-	return rx || ry ? -1 : 0;
+	*xaxis_team = team_split(parent_team, y * xrange, 1, xsize, xaxis_config, xaxis_mask,
+				 &ok, __func__);
+	*yaxis_team = team_split(parent_team, x, xrange, ysize, yaxis_config, yaxis_mask,
+				 &ok, __func__);
+	return team_agree(parent_team, ok, xaxis_team, yaxis_team);
 }
 
 /* A team of every PE may span nodes: then the hierarchical barrier. */
@@ -293,7 +329,9 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 	struct shmemi_ctx *c;
 
 	*ctx = SHMEM_CTX_INVALID;
-	shmemi_team_check(team, __func__);
+	if (team == SHMEM_TEAM_INVALID)
+		return -1;
+	shmemi_check_ready(__func__);
 	if (options & ~TEAM_CTX_OPTIONS)
 		shmemi_fail(__func__, "unknown options 0x%lx", options);
 	if ((team->config_mask & SHMEM_TEAM_NUM_CONTEXTS) &&

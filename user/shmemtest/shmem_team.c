@@ -82,6 +82,24 @@ static void test_split(void)
 	shmem_barrier_all();
 }
 
+static void test_split_errors(void)
+{
+	shmem_team_t t = SHMEM_TEAM_WORLD, u = SHMEM_TEAM_WORLD;
+	shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+
+	EXPECT(shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0, &t) != 0 &&
+	       t == SHMEM_TEAM_INVALID, "expected a split of SHMEM_TEAM_INVALID to fail");
+	t = SHMEM_TEAM_WORLD;
+	EXPECT(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes + 1, NULL, 0, &t) != 0 &&
+	       t == SHMEM_TEAM_INVALID, "expected a split past the parent's end to fail");
+	EXPECT(shmem_team_split_2d(SHMEM_TEAM_INVALID, 1, NULL, 0, &t, NULL, 0, &u) != 0 &&
+	       t == SHMEM_TEAM_INVALID && u == SHMEM_TEAM_INVALID,
+	       "expected a 2-D split of SHMEM_TEAM_INVALID to fail");
+	EXPECT(shmem_team_create_ctx(SHMEM_TEAM_INVALID, 0, &ctx) != 0 &&
+	       ctx == SHMEM_CTX_INVALID, "expected no context on SHMEM_TEAM_INVALID");
+	t_case("splits_and_contexts_of_invalid_teams_fail_on_every_pe");
+}
+
 static void test_split_2d(void)
 {
 	shmem_team_t x, y;
@@ -150,6 +168,7 @@ int main(void)
 	t_init();
 	test_predefined();
 	test_split();
+	test_split_errors();
 	test_split_2d();
 	test_contexts();
 	shmem_finalize();
