@@ -18,11 +18,11 @@
 /* What a faulting address means for rank p. */
 static void describe_addr(const struct proc *p, const struct fault *f, char *buf, size_t size)
 {
-	uint64_t a = f->addr, slot = a / PML4_SLOT_SIZE, off = a % PML4_SLOT_SIZE;
+	uint64_t a = f->addr, slot = pml4_slot(a), off = a & (PML4_SLOT_SIZE - 1);
 	const struct job *j = p->job;
 	int peer = -1;
 
-	if (a >= (1ul << 47)) {
+	if (slot == PML4_KERNEL_SLOT) {
 		snprintf(buf, size, "access to kernel memory");
 		return;
 	}

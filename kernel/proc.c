@@ -140,10 +140,10 @@ void *uaddr(struct proc *p, uint64_t addr, uint64_t len, int write)
 	if (len == 0)
 		len = 1;
 	last = addr + len - 1;
-	if (last < addr)
+	if (last < addr || !pml4_canonical(addr) || !pml4_canonical(last))
 		return NULL;
-	slot = addr / PML4_SLOT_SIZE;
-	if (slot != last / PML4_SLOT_SIZE)
+	slot = pml4_slot(addr);
+	if (slot != pml4_slot(last))
 		return NULL;
 	if (slot == 0)
 		owner = p;
@@ -151,8 +151,8 @@ void *uaddr(struct proc *p, uint64_t addr, uint64_t len, int write)
 		owner = p->job->procs[slot - 1];
 	else
 		return NULL;
-	off = addr % PML4_SLOT_SIZE;
-	last = last % PML4_SLOT_SIZE;
+	off = addr & (PML4_SLOT_SIZE - 1);
+	last = last & (PML4_SLOT_SIZE - 1);
 	if (off < owner->base || last >= owner->end)
 		return NULL;
 	if (off < owner->guard + PAGE_SIZE && last >= owner->guard)

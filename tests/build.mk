@@ -5,12 +5,14 @@
 
 UNIT_DIR := $(B)/tests/unit
 UNIT_CFLAGS := $(HOST_CFLAGS) -iquote kernel/include -iquote tests/unit
-UNIT_TESTS := $(addprefix $(UNIT_DIR)/,test_pmem test_multiboot test_cmdline test_elf test_format)
+UNIT_TESTS := $(addprefix $(UNIT_DIR)/,test_pmem test_multiboot test_cmdline test_elf test_format \
+	test_smartmap)
 
 $(UNIT_DIR)/test_pmem: kernel/pmem.c
 $(UNIT_DIR)/test_multiboot: kernel/multiboot.c
 $(UNIT_DIR)/test_cmdline: kernel/cmdline.c
 $(UNIT_DIR)/test_elf: kernel/elf.c
+$(UNIT_DIR)/test_smartmap: UNIT_CFLAGS += -Ilibsmap/include -Iarch/x86_64/include
 
 $(UNIT_DIR)/test_%: tests/unit/test_%.c tests/unit/unit.h | $(B)/.deps-build
 	@mkdir -p $(@D)

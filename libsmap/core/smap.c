@@ -89,7 +89,7 @@ double smap_wtime(void)
 
 int smap_is_remote_ok(unsigned rank, const volatile void *p, size_t len)
 {
-	uintptr_t a = (uintptr_t)p, slot = a >> 39;
+	uintptr_t a = (uintptr_t)p, slot = (a >> CORE_SLOT_SHIFT) & 511;
 
 	core_ready();
 	if (rank >= core.ji.nranks || (slot != 0 && slot != rank + 1))

@@ -26,10 +26,18 @@ extern "C" {
 /* Linux's 47-bit user space leaves slots 1..254 in host mode. */
 #define SMAP_MAX_HOST_RANKS	254
 
-/* Catamount's function: p in on-node rank `rank`, as seen from here. */
+/*
+ * Catamount's function: p in on-node rank `rank`, as seen from here.
+ * Slots 256..510 (ranks 255..509) lie in the upper canonical half of the
+ * address space, so the result is sign-extended from bit 47; for ranks
+ * below 255 that changes nothing and this is exactly Catamount's
+ * p | ((rank + 1) << 39).
+ */
 static inline void *remote_address(unsigned rank, volatile void *p)
 {
-	return (void *)((uintptr_t)p | ((uintptr_t)(rank + 1) << 39));
+	uintptr_t a = (uintptr_t)p | ((uintptr_t)(rank + 1) << 39);
+
+	return (void *)(uintptr_t)((intptr_t)(a << 16) >> 16);
 }
 
 /* On this node: what remote_address() takes. */

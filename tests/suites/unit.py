@@ -5,7 +5,7 @@ from harness import Case, build
 
 
 def cases():
-    tests = ["test_pmem", "test_multiboot", "test_cmdline", "test_format"]
+    tests = ["test_pmem", "test_multiboot", "test_cmdline", "test_format", "test_smartmap"]
     out = [Case("unit/" + t[5:], [build("tests", "unit", t)], tap=True, timeout=60)
            for t in tests]
     # The ELF checks also read real executables of the build.

@@ -27,6 +27,18 @@
 #define LARGE_PAGE_SIZE		(2ul << 20)
 #define HUGE_PAGE_SIZE		(1ul << 30)
 
+/* Slots 256..511 are the upper canonical half: their addresses carry bits
+ * 63:48 set.  SMARTMAP slots 256..510 are user slots all the same. */
+static inline int pml4_canonical(uint64_t a)
+{
+	return (uint64_t)((int64_t)(a << 16) >> 16) == a;
+}
+
+static inline unsigned pml4_slot(uint64_t a)
+{
+	return (unsigned)(a >> 39) & 511;
+}
+
 static inline void *phys_to_virt(uint64_t phys)
 {
 	return (void *)(phys + DIRECT_MAP_BASE);
