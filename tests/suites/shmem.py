@@ -4,7 +4,9 @@ The test programs (user/shmemtest/) print one TAP line per behaviour for the
 whole job, from PE 0; each runs on 2, 4 and 8 PEs (4 and 8 oversubscribe the
 2 cores on purpose: waits must yield).  The same binaries run on the kernel.
 Misuses must end the job with a message naming the call; shmem_global_exit
-must end it with the given status.
+must end it with the given status.  The multi-node cases (QEMU nodes wired
+through the barrier hub) are listed once lwkrun can launch them
+(tools/lwk/nodes.py).
 """
 
 import os
@@ -36,6 +38,14 @@ def host(name, n, program, args=(), env=(), **kw):
                           + list(args), **kw)
 
 
+def nodes(name, k, n, args=(), **kw):
+    """A job of k QEMU nodes of n ranks each."""
+    kw.setdefault("timeout", 240)
+    return harness.lwkrun(name, ["--nodes", str(k), "-n", str(n), "-q", "--timeout",
+                                 str(kw["timeout"] - 10), prog("shmem_nodes")] + list(args),
+                          **kw)
+
+
 def misuse(mode, message, n=2):
     """shmem_fail MODE must fail the job, saying `message`."""
     return host("shmem_fails_on_" + mode, n, "shmem_fail", [mode], rc=None,
@@ -53,6 +63,7 @@ def cases():
         harness.Case("shmem_singleton_rma", [prog("shmem_rma")], tap=True,
                      min_tap=CHECKS["shmem_rma"]),
         host("shmem_with_mpi_init_first", 4, "shmem_mpi", tap=True, min_tap=2),
+        host("shmem_nodes_on_one_node", 2, "shmem_nodes", tap=True, min_tap=4),
         host("shmem_with_shmem_init_first", 4, "shmem_mpi", ["shmem_first"], tap=True,
              min_tap=2),
         host("shmem_example_hello", 4, "shmem_hello",
@@ -85,4 +96,10 @@ def cases():
         misuse("before_init", r"shmem PE [01]: shmem_putmem: called before shmem_init"),
         misuse("bad_root", r"shmem_long_broadcast: PE_root 2 is not in the team of 2 PEs"),
     ]
+    if os.path.exists(os.path.join(harness.ROOT, "tools", "lwk", "nodes.py")):
+        c += [
+            nodes("shmem_nodes_2x2", 2, 2, tap=True, min_tap=2 * 4),
+            nodes("shmem_fails_on_an_off_node_put", 2, 2, ["off_node"], rc=None,
+                  expect=[r"shmem_long_p: PE [02] is on node [01]; this node reaches PEs"]),
+        ]
     return c

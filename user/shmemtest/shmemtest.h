@@ -3,10 +3,11 @@
  * behaviour for the whole job, not per PE.
  *
  * A case's body runs on every PE and records this PE's first failure with
- * EXPECT; t_case() then prints, from PE 0, "ok NAME" if every PE passed or
- * "not ok NAME - PE p: expected X, got Y" for the first PE that did not.
- * Collecting the verdicts uses shmem_barrier_all, shmem_int_g and
- * shmem_getmem: if those break, every case says so.
+ * EXPECT; t_case() then prints, from the first PE of each node (PE 0 on a
+ * single node), "ok NAME" if every PE of the node passed or "not ok NAME -
+ * PE p: expected X, got Y" for the first PE that did not.  Collecting the
+ * verdicts uses shmem_barrier_all, shmem_int_g and shmem_getmem: if those
+ * break, every case says so.
  */
 #ifndef SHMEMTEST_H
 #define SHMEMTEST_H
@@ -67,15 +68,17 @@ static inline void t_init(void)
 	t_geometry();
 }
 
-/* Ends a case on every PE: PE 0 prints the verdict. */
+/* Ends a case on every PE: the first PE of each node prints its verdict. */
 static void t_case(const char *name)
 {
+	int n = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+	int first = shmem_my_pe() - shmem_team_my_pe(SHMEM_TEAM_SHARED);
 	char why[sizeof t_why];
 	int pe, bad = -1;
 
 	shmem_barrier_all();
-	if (shmem_my_pe() == 0) {
-		for (pe = 0; pe < shmem_n_pes() && bad < 0; pe++)
+	if (shmem_my_pe() == first) {
+		for (pe = first; pe < first + n && bad < 0; pe++)
 			if (shmem_int_g(&t_failed, pe))
 				bad = pe;
 		if (bad < 0) {
