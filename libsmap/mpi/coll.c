@@ -16,6 +16,8 @@
 #include "impl.h"
 #include "../coll/coll.h"
 
+static const size_t coll_vform[1];
+
 static int coll_check(MPI_Comm comm, const char *fn)
 {
 	int err;
@@ -412,7 +414,10 @@ int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI
 		if (!coll_dense(rtype))
 			r = rpack = coll_alloc(rbytes, fn);
 	}
-	coll_scatterv(comm->coll, sb.packed ? sb.packed : sbuf, sb.counts, sb.displs, r, rbytes, root);
+	/* The engine reads the counts at the root only, but tells the v form
+	 * from the uniform one by the pointer on every member. */
+	coll_scatterv(comm->coll, sb.packed ? sb.packed : sbuf, sb.counts ? sb.counts : coll_vform,
+		      sb.displs ? sb.displs : coll_vform, r, rbytes, root);
 	if (rpack)
 		coll_unpack(rbuf, rcount, rtype, rpack);
 	coll_blocks_free(&sb);

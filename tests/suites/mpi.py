@@ -10,7 +10,7 @@ import harness
 PROGRAMS = {
     "mpit_p2p": 15,
     "mpit_dt": 8,
-    "mpit_coll": 12,
+    "mpit_coll": 10,
     "mpit_env": 10,
     "mpit_prof": 2,
 }

@@ -8,11 +8,11 @@ MPI_BENCH := $(B)/user/mpi_bench
 
 $(B)/user/mpit_%: user/mpitest/mpit_%.c user/mpitest/mpit.h $(SMAPCC_DEPS)
 	@mkdir -p $(@D)
-	$(SMAPCC) -O2 -o $@ $<
+	$(SMAPCC) -O2 $(WARN) -o $@ $<
 
 $(MPI_BENCH): user/bench/mpi_bench.c $(SMAPCC_DEPS)
 	@mkdir -p $(@D)
-	$(SMAPCC) -O2 -o $@ $<
+	$(SMAPCC) -O2 $(WARN) -o $@ $<
 
 # MPI programs link the collective engine: build them once it is in libsmap.
 ifneq ($(wildcard libsmap/coll/*.c),)
