@@ -14,7 +14,6 @@
  * domain: quiet on one is quiet on all.
  */
 #include <stdlib.h>
-#include <string.h>
 #include "shmemi.h"
 
 #define TEAM_CTX_OPTIONS	(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)

@@ -1,7 +1,7 @@
 /*
  * shmem_amo.c - OpenSHMEM atomics: every PE hammers the same word on PE 0
- * (or its neighbour) and the totals must come out exact.  TAP lines from
- * PE 0.
+ * (or its neighbour) and the totals must come out exact.  TAP lines:
+ * shmemtest.h.
  */
 #include <stdint.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * shmem_coll.c - OpenSHMEM collectives against serial references: every
  * PE's contribution is a known function of (PE, index), so each PE can
  * compute what the collective must produce.  Sizes below and above the
- * engine's by-value limit (4 KiB).  TAP lines from PE 0.
+ * engine's by-value limit (4 KiB).  TAP lines: shmemtest.h.
  */
 #include <complex.h>
 #include <stdint.h>

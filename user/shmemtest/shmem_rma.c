@@ -1,7 +1,7 @@
 /*
  * shmem_rma.c - OpenSHMEM setup queries and remote memory access, checked
  * on every PE: each PE writes to (or reads from) its right neighbour, so
- * with n PEs every pair of neighbours is exercised.  TAP lines from PE 0.
+ * with n PEs every pair of neighbours is exercised.  TAP lines: shmemtest.h.
  */
 #include <stdint.h>
 #include <stdlib.h>

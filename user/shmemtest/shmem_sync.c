@@ -1,7 +1,7 @@
 /*
  * shmem_sync.c - OpenSHMEM ordering and point-to-point synchronisation:
  * fence, wait_until and test with their _all/_any/_some/_vector forms,
- * put-with-signal, and locks under contention.  TAP lines from PE 0.
+ * put-with-signal, and locks under contention.  TAP lines: shmemtest.h.
  */
 #include <stdint.h>
 #include <string.h>

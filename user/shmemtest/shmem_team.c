@@ -2,7 +2,7 @@
  * shmem_team.c - OpenSHMEM teams and contexts: the predefined teams,
  * split_strided (also of a split team), split_2d, translate_pe, team
  * collectives, configuration, and contexts that number PEs by their team.
- * TAP lines from PE 0.
+ * TAP lines: shmemtest.h.
  */
 #include <string.h>
 #include "shmemtest.h"
