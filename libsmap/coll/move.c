@@ -295,11 +295,11 @@ void coll_alltoallv(struct coll_group *g, const void *sbuf,
 	if (sbuf == rbuf) {
 		size_t extent = 0;
 
+		if (g->size == 1)
+			return;
 		for (int j = 0; j < g->size; j++)
 			if (rdispls[j] + rcounts[j] > extent)
 				extent = rdispls[j] + rcounts[j];
-		if (g->size == 1)
-			return;
 		aside = coll_alloc(extent, "alltoallv in place");
 		memcpy(aside, rbuf, extent);
 		src = aside;
