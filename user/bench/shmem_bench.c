@@ -199,12 +199,17 @@ int main(void)
 		return 2;
 	}
 	heap = shmem_malloc(MAX_SIZE);
-	src = malloc(MAX_SIZE);
-	local = malloc(MAX_SIZE);
+	/* Source and destinations at different addresses modulo 4 KiB: when
+	 * they match, every small copy's load waits for the previous copy's
+	 * store (4K aliasing), which measures the store buffer, not the put. */
+	src = malloc(MAX_SIZE + 4096);
+	local = malloc(MAX_SIZE + 4096);
 	if (!heap || !src || !local) {
 		fprintf(stderr, "shmem_bench: out of memory for %lu-byte buffers\n", MAX_SIZE);
 		shmem_global_exit(1);
 	}
+	src += 2048;
+	local += 1024;
 	memset(src, 0x5a, MAX_SIZE);
 	memset(local, 0, MAX_SIZE);
 	smap_tsc_hz();
