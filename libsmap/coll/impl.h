@@ -7,8 +7,9 @@
  * - A member's post lines are written by that member only; a step word
  *   only grows (compared by signed difference, so it may wrap).
  * - A call writes anything but the step of its post line (addresses, data,
- *   its slot) only after coll_claim: every member has started the previous
- *   call, so nobody still reads what the call two back left there.
+ *   its slot) only after coll_claim: every member has started the call
+ *   COLL_DEPTH - 1 back, so nobody still reads what the call COLL_DEPTH
+ *   back left there.
  * - A call leaves only when nobody will touch the caller's buffers again.
  */
 #ifndef SMAP_COLL_IMPL_H
@@ -29,6 +30,9 @@
 
 /* By-value contributions up to this size travel in the post line itself. */
 #define COLL_INLINE	24
+/* Post lines and slots used in turn: a member may run this many calls
+ * minus one ahead of the slowest before a claim waits for it. */
+#define COLL_DEPTH	4
 
 struct coll_post {
 	_Alignas(64) uint64_t step;	/* seq << 32 | phase */
@@ -43,13 +47,13 @@ _Static_assert(sizeof(struct coll_post) == 64, "a post line is one cache line");
 
 /* Shared state of one member, in its own memory. */
 struct coll_member {
-	struct coll_post post[2];		/* by call parity */
+	struct coll_post post[COLL_DEPTH];	/* call s uses s % COLL_DEPTH */
 	_Alignas(64) uint64_t arrive;		/* counter barrier, member 0's */
 	_Alignas(64) uint64_t release;		/* counter barrier, member 0's */
 	_Alignas(64) uint64_t gone;		/* destroy: members in, member 0's */
 	const struct coll_member *const *table;	/* member 0's: every state */
 	_Alignas(64) uint64_t bye;		/* destroy: set by member 0 */
-	_Alignas(64) unsigned char slot[2][COLL_EAGER_MAX];
+	_Alignas(64) unsigned char slot[COLL_DEPTH][COLL_EAGER_MAX];
 };
 
 /* A member's local view of its group. */
@@ -104,7 +108,7 @@ static inline uint64_t coll_begin(struct coll_group *g)
 
 static inline struct coll_post *coll_mine(struct coll_group *g, uint64_t s)
 {
-	return &g->me->post[s & 1];
+	return &g->me->post[s % COLL_DEPTH];
 }
 
 static inline void coll_publish(struct coll_group *g, uint64_t s, unsigned phase)
@@ -114,7 +118,7 @@ static inline void coll_publish(struct coll_group *g, uint64_t s, unsigned phase
 
 static inline int coll_ready(const struct coll_group *g, int q, uint64_t s, unsigned phase)
 {
-	const struct coll_post *p = &g->peer[q]->post[s & 1];
+	const struct coll_post *p = &g->peer[q]->post[s % COLL_DEPTH];
 
 	return coll_reached(__atomic_load_n(&p->step, __ATOMIC_ACQUIRE), coll_step(s, phase));
 }
@@ -127,7 +131,7 @@ static inline const struct coll_post *coll_wait(const struct coll_group *g, int 
 
 	while (!coll_ready(g, q, s, phase))
 		core_spin(&spins);
-	return &g->peer[q]->post[s & 1];
+	return &g->peer[q]->post[s % COLL_DEPTH];
 }
 
 /* sync.c */

@@ -13,11 +13,13 @@
 
 struct coll_post *coll_claim(struct coll_group *g, uint64_t s)
 {
-	if (!coll_reached(g->synced, s - 1)) {
+	uint64_t need = s - (COLL_DEPTH - 1);
+
+	if (!coll_reached(g->synced, need)) {
 		for (int q = 0; q < g->size; q++)
 			if (q != g->rank)
-				coll_wait(g, q, s - 1, COLL_POSTED);
-		g->synced = s - 1;
+				coll_wait(g, q, need, COLL_POSTED);
+		g->synced = need;
 	}
 	return coll_mine(g, s);
 }
@@ -25,7 +27,7 @@ struct coll_post *coll_claim(struct coll_group *g, uint64_t s)
 void coll_post_value(struct coll_group *g, uint64_t s, const void *p, size_t bytes)
 {
 	struct coll_post *mine = coll_claim(g, s);
-	unsigned char *dst = bytes <= COLL_INLINE ? mine->data : g->me->slot[s & 1];
+	unsigned char *dst = bytes <= COLL_INLINE ? mine->data : g->me->slot[s % COLL_DEPTH];
 
 	memcpy(dst, p, bytes);
 	mine->buf = dst;

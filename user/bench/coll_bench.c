@@ -6,8 +6,9 @@
  *   lwkrun --host -n 2 build/user/coll_bench [max_bytes]
  *   lwkrun --host -n 2 -e SMAP_REDUCE=serial build/user/coll_bench
  *
- * Each line is the mean time of one call, back to back after a warm-up,
- * averaged over the ranks and the slowest rank's.  The algorithms come from
+ * Each line is the time of one call, back to back after a warm-up: the
+ * mean over a timed run, best of 5 runs, averaged over the ranks, and the
+ * slowest rank's.  The algorithms come from
  * SMAP_BARRIER and SMAP_REDUCE (docs/collectives.md), printed in the header.
  */
 #include <stdio.h>
@@ -16,10 +17,11 @@
 #include <smap.h>
 #include "coll.h"
 
-/* Calls per size: about this many bytes moved, within the bounds. */
-#define BENCH_VOLUME	(64UL << 20)
-#define BENCH_MIN	20
-#define BENCH_MAX	100000
+/* Calls per timed run: about this many bytes moved, within the bounds. */
+#define BENCH_VOLUME	(16UL << 20)
+#define BENCH_MIN	10
+#define BENCH_MAX	20000
+#define BENCH_REPS	5
 
 enum kind { BARRIER, BCAST, REDUCE, ALLREDUCE };
 
@@ -68,22 +70,30 @@ static void run(struct coll_group *g, enum kind k, double *sb, double *rb, size_
 		}
 }
 
+/* Best of BENCH_REPS timed runs: on a shared machine the quietest run is
+ * the one that measures the engine rather than the neighbours. */
 static void measure(struct coll_group *g, const char *name, enum kind k, double *sb,
 		    double *rb, size_t bytes)
 {
 	long iters = (long)(BENCH_VOLUME / (bytes + 256));
-	double us, sum, max;
-	uint64_t t0;
+	double us = 0, sum, max;
 
 	if (iters < BENCH_MIN)
 		iters = BENCH_MIN;
 	if (iters > BENCH_MAX)
 		iters = BENCH_MAX;
 	run(g, k, sb, rb, bytes, iters / 10 + 1);
-	coll_barrier(g);
-	t0 = smap_rdtsc();
-	run(g, k, sb, rb, bytes, iters);
-	us = (double)(smap_rdtsc() - t0) * 1e6 / (double)smap_tsc_hz() / (double)iters;
+	for (int rep = 0; rep < BENCH_REPS; rep++) {
+		uint64_t t0;
+		double t;
+
+		coll_barrier(g);
+		t0 = smap_rdtsc();
+		run(g, k, sb, rb, bytes, iters);
+		t = (double)(smap_rdtsc() - t0) * 1e6 / (double)smap_tsc_hz() / (double)iters;
+		if (rep == 0 || t < us)
+			us = t;
+	}
 	coll_allreduce(g, &us, &sum, 1, &bench_sum);
 	coll_allreduce(g, &us, &max, 1, &bench_max);
 	if (coll_rank(g) == 0)
@@ -107,7 +117,7 @@ int main(int argc, char **argv)
 		printf("# coll_bench: %d ranks, %s, SMAP_BARRIER=%s SMAP_REDUCE=%s\n"
 		       "# %-8s %9s %7s %10s %10s\n", coll_size(world),
 		       smap_is_host() ? "host mode" : "smapos", bar ? bar : "auto", red ? red : "auto",
-		       "call", "bytes", "iters", "mean_us", "slowest_us");
+		       "call", "bytes", "iters", "best_us", "slowest_us");
 	measure(world, "barrier", BARRIER, sb, rb, 0);
 	for (size_t b = 8; b <= max; b *= 4)
 		measure(world, "allreduce", ALLREDUCE, sb, rb, b);
