@@ -83,7 +83,7 @@ struct coll_op {
  * slot in the sender's memory, so their senders (a bcast root, a reduce or
  * gather non-root) return without waiting for the readers.
  */
-#define COLL_EAGER_MAX		4096
+#define COLL_EAGER_MAX		2048
 
 void coll_barrier(struct coll_group *g);
 

@@ -125,5 +125,8 @@ int main(int argc, char **argv)
 		measure(world, "reduce", REDUCE, sb, rb, b);
 	for (size_t b = 8; b <= max; b *= 4)
 		measure(world, "bcast", BCAST, sb, rb, b);
+	/* The figure SMAP_REDUCE=serial and parallel are compared at. */
+	if (max >= 1 << 20)
+		measure(world, "reduce", REDUCE, sb, rb, 1 << 20);
 	return 0;
 }
