@@ -647,7 +647,9 @@ long syscall_run(struct proc *p, uint64_t nr, const uint64_t a[6])
 	case SMAPOS_SYS_JOBINFO:
 		return do_jobinfo(p, a[0], a[1]);
 	case SMAPOS_SYS_HWBARRIER:
-		return hwbarrier_wait();
+		return hwbarrier_wait(p);
+	case SMAPOS_SYS_HWBARRIER_INFO:
+		return hwbarrier_info(p, a[0], a[1]);
 	case SMAPOS_SYS_NODEINFO:
 		return do_nodeinfo(p, a[0], a[1]);
 	case SMAPOS_SYS_JOB_ABORT:

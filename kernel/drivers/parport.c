@@ -5,17 +5,26 @@
  * Each node drives one output line and reads one input line from a central
  * box, a two-state AND/OR machine: in state 0 it raises every input once
  * all outputs are 1, in state 1 it drops them once all outputs are 0.
- *   OUT = data bit 0 (D0, pin 2)      IN = status bit 6 (nACK, pin 10)
+ *   OUT = data bit 0 (D0, pin 2)      IN = status bit 6 (nAck, pin 10)
  * A node enters a barrier by toggling its state, writing it to OUT and
- * spinning until IN shows the same state.  See docs/barrier.md for wiring.
+ * spinning until IN shows the same state.  See docs/barrier.md for the
+ * wiring and for the emulated box (tools/barrier-hub).
+ *
+ * Invariant: outside a barrier, OUT equals `state`, which equals the IN
+ * line the box drives.  Nothing here ever changes D0 except to enter a
+ * barrier or to back out of one that timed out, so a node that boots or
+ * probes while the others already wait cannot complete their barrier.
  */
 #include <arch/cpu.h>
 #include <arch/io.h>
+#include <string.h>
+#include "smapos_abi.h"
 #include "errno.h"
 #include "hwbarrier.h"
 #include "job.h"
 #include "param.h"
 #include "printk.h"
+#include "proc.h"
 #include "spinlock.h"
 #include "time.h"
 
@@ -32,40 +41,54 @@ KPARAM(barrier_timeout, PARAM_UINT, &barrier_timeout_ms,
 static int present;
 static unsigned state;
 static struct spinlock lock = SPINLOCK_INIT;
+static unsigned nodev_job = ~0u;	/* the job last told it has no port */
 
-struct hwbarrier_stats {
-	uint64_t barriers, spins, ticks;
-} hwbarrier_stats;
+static struct {
+	uint64_t barriers, spins, ticks, write_ticks, read_ticks, timeouts;
+	uint8_t last_status;
+} stats;
 
-static unsigned read_in(void)
+static uint16_t data_reg(void)
 {
-	return (inb((uint16_t)(barrier_port + 1)) >> IN_SHIFT) & 1;
+	return (uint16_t)barrier_port;
+}
+
+static uint16_t status_reg(void)
+{
+	return (uint16_t)(barrier_port + 1);
+}
+
+/* An SPP data register reads back what was written; an absent port floats
+ * to 0xFF.  Bits 1..7 are tried both ways, D0 is left where it is. */
+static int probe(uint8_t d0)
+{
+	static const uint8_t pattern[] = { 0x54, 0xAA };
+
+	for (unsigned i = 0; i < sizeof(pattern); i++) {
+		outb(data_reg(), pattern[i] | d0);
+		if (inb(data_reg()) != (pattern[i] | d0))
+			return 0;
+	}
+	outb(data_reg(), d0);
+	return 1;
 }
 
 void hwbarrier_init(void)
 {
-	uint16_t data = (uint16_t)barrier_port;
-
-	if (!data)
+	if (!barrier_port)
 		return;
-	/* An SPP data register reads back what was written; an absent port
-	 * floats to 0xFF. */
-	outb(data, 0x55);
-	if (inb(data) != 0x55)
-		goto absent;
-	outb(data, 0xAA);
-	if (inb(data) != 0xAA)
-		goto absent;
-	state = read_in();
-	outb(data, (uint8_t)state);
-	present = 1;
-	pr_info("barrier: parallel port at %#lx, IN line %u, node %lu of %lu\n", barrier_port,
-		state, job_node, job_nnodes);
-	return;
-absent:
-	if (job_nnodes > 1)
-		pr_warn("barrier: no parallel port at %#lx: hardware barrier unavailable\n",
-			barrier_port);
+	if (barrier_port > 0xFFFD) {
+		pr_warn("barrier: barrier_port=%#lx is not an I/O port base\n", barrier_port);
+		return;
+	}
+	state = (inb(status_reg()) >> IN_SHIFT) & 1;
+	present = probe((uint8_t)state);
+	if (present)
+		pr_info("barrier: parallel port at %#lx, IN line %u, node %lu of %lu, timeout %lu ms\n",
+			barrier_port, state, job_node, job_nnodes, barrier_timeout_ms);
+	else if (job_nnodes > 1)
+		pr_warn("barrier: no parallel port at %#lx: hardware barrier unavailable on node %lu\n",
+			barrier_port, job_node);
 }
 
 int hwbarrier_present(void)
@@ -78,36 +101,97 @@ unsigned hwbarrier_port(void)
 	return present ? (unsigned)barrier_port : 0;
 }
 
-long hwbarrier_wait(void)
+/* Back out of a barrier that will not complete: OUT returns to the level
+ * the box still shows, so the box stays coherent for whoever retries. */
+static void back_out(void)
 {
-	uint64_t f, t0, deadline, spins = 0;
+	state ^= 1;
+	outb(data_reg(), (uint8_t)(state & OUT_BIT));
+}
+
+long hwbarrier_wait(struct proc *p)
+{
+	uint64_t f, t0, t1, t2, deadline, spins = 0, rticks = 0;
+	uint8_t st;
 	long ret = 0;
 
-	if (!present)
+	if (!present) {
+		if (__atomic_exchange_n(&nodev_job, p->job->id, __ATOMIC_RELAXED) != p->job->id)
+			pr_err("barrier: rank %u asked for the hardware barrier, but node %lu has no "
+			       "parallel port (barrier_port=%#lx)\n", p->rank, job_node, barrier_port);
 		return -ENODEV;
+	}
+	/* Interrupts stay off so nothing stretches the barrier; a job being
+	 * stopped is seen through p->killed instead of its kill IPI. */
 	f = spin_lock_irqsave(&lock);
 	state ^= 1;
 	t0 = rdtsc();
 	deadline = t0 + barrier_timeout_ms * (tsc_hz / 1000);
-	outb((uint16_t)barrier_port, (uint8_t)(state & OUT_BIT));
-	while (read_in() != state) {
+	outb(data_reg(), (uint8_t)(state & OUT_BIT));
+	t1 = rdtsc();
+	for (;;) {
+		st = inb(status_reg());
+		t2 = rdtsc();
+		rticks += t2 - t1;
+		t1 = t2;
+		if ((st >> IN_SHIFT & 1) == state)
+			break;
 		spins++;
-		if (rdtsc() > deadline) {
-			pr_err("barrier: node %lu: timed out after %lu ms in hardware barrier %lu "
-			       "(another node never arrived)\n", job_node, barrier_timeout_ms,
-			       hwbarrier_stats.barriers + 1);
-			/* back to the state the box still has, so a retry is coherent */
-			state ^= 1;
-			outb((uint16_t)barrier_port, (uint8_t)(state & OUT_BIT));
+		if (p->killed) {
+			back_out();
+			ret = -EINTR;
+			break;
+		}
+		if (t2 > deadline) {
+			back_out();
+			stats.timeouts++;
+			pr_err("barrier: node %lu: hardware barrier %lu timed out after %lu ms: "
+			       "another node never entered it\n", job_node, stats.barriers + 1,
+			       barrier_timeout_ms);
 			ret = -ETIMEDOUT;
 			break;
 		}
 	}
 	if (!ret) {
-		hwbarrier_stats.barriers++;
-		hwbarrier_stats.spins += spins;
-		hwbarrier_stats.ticks += rdtsc() - t0;
+		stats.barriers++;
+		stats.spins += spins;
+		stats.ticks += t1 - t0;
+		stats.read_ticks += rticks;
+		stats.write_ticks += t1 - t0 - rticks;
+		stats.last_status = st;
 	}
 	spin_unlock_irqrestore(&lock, f);
 	return ret;
+}
+
+long hwbarrier_info(struct proc *p, uint64_t buf, uint64_t size)
+{
+	struct smapos_hwbarrier hb;
+	void *out;
+	uint64_t f;
+
+	memset(&hb, 0, sizeof(hb));
+	hb.version = SMAPOS_JOBINFO_VERSION;
+	hb.size = sizeof(hb);
+	hb.port = hwbarrier_port();
+	hb.timeout_ms = barrier_timeout_ms;
+	f = spin_lock_irqsave(&lock);
+	hb.state = state;
+	hb.barriers = stats.barriers;
+	hb.spins = stats.spins;
+	hb.ticks = stats.ticks;
+	hb.write_ticks = stats.write_ticks;
+	hb.read_ticks = stats.read_ticks;
+	hb.timeouts = stats.timeouts;
+	hb.last_status = stats.last_status;
+	spin_unlock_irqrestore(&lock, f);
+	if (size > sizeof(hb))
+		size = sizeof(hb);
+	if (size) {
+		out = uaddr(p, buf, size, 1);
+		if (!out)
+			return -EFAULT;
+		memcpy(out, &hb, size);
+	}
+	return sizeof(hb);
 }

@@ -1,6 +1,11 @@
-/* hwbarrier.h - the parallel-port hardware barrier across nodes. */
+/* hwbarrier.h - the parallel-port hardware barrier across nodes
+ * (drivers/parport.c, docs/barrier.md). */
 #ifndef HWBARRIER_H
 #define HWBARRIER_H
+
+#include <stdint.h>
+
+struct proc;
 
 /* Probe the port named by barrier_port=; report what was found. */
 void hwbarrier_init(void);
@@ -8,7 +13,10 @@ void hwbarrier_init(void);
 int hwbarrier_present(void);
 /* Its I/O base, 0 if none. */
 unsigned hwbarrier_port(void);
-/* One barrier: 0, -ENODEV without a port, -ETIMEDOUT when stuck. */
-long hwbarrier_wait(void);
+/* One barrier for rank p: 0, -ENODEV without a port, -ETIMEDOUT when
+ * another node never arrives, -EINTR when p's job is being stopped. */
+long hwbarrier_wait(struct proc *p);
+/* SMAPOS_SYS_HWBARRIER_INFO: the port and its counters into user memory. */
+long hwbarrier_info(struct proc *p, uint64_t buf, uint64_t size);
 
 #endif

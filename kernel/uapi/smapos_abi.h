@@ -19,7 +19,8 @@
  * size bytes, returns the number of bytes the kernel knows about. */
 #define SMAPOS_SYS_JOBINFO	1024
 /* long hwbarrier(void): one hardware barrier across the job's nodes.
- * 0, -ENODEV (no port on this node), -ETIMEDOUT (stuck barrier). */
+ * 0, -ENODEV (no port on this node), -ETIMEDOUT (stuck barrier), -EINTR
+ * (the job is being stopped). */
 #define SMAPOS_SYS_HWBARRIER	1025
 /* long job_abort(int status): ends every rank of the job with status
  * (MPI_Abort, shmem_global_exit). Does not return. */
@@ -27,6 +28,9 @@
 /* long nodeinfo(struct smapos_nodeinfo *out, unsigned long size): like
  * jobinfo, for the machine. */
 #define SMAPOS_SYS_NODEINFO	1027
+/* long hwbarrier_info(struct smapos_hwbarrier *out, unsigned long size):
+ * the node's barrier port and its counters, like jobinfo. */
+#define SMAPOS_SYS_HWBARRIER_INFO	1028
 
 #define SMAPOS_JOBINFO_VERSION	1
 
@@ -69,6 +73,25 @@ struct smapos_nodeinfo {
 	uint64_t boot_tsc;	/* TSC at kernel entry */
 	uint64_t online_tsc;	/* TSC when all CPUs were online */
 	uint32_t barrier_port;	/* I/O base of the hardware barrier, 0 if none */
+	uint32_t reserved;
+};
+
+/* The hardware barrier of this node; counters since boot, for the
+ * barriers that went through the kernel. */
+struct smapos_hwbarrier {
+	uint32_t version;	/* SMAPOS_JOBINFO_VERSION */
+	uint32_t size;
+	uint32_t port;		/* I/O base of the parallel port, 0 if none */
+	uint32_t state;		/* level of OUT (and of IN) between barriers */
+	uint64_t timeout_ms;	/* barrier_timeout= */
+	uint64_t barriers;	/* completed */
+	uint64_t spins;		/* status reads that found the barrier still open
+				 * (reads = spins + barriers) */
+	uint64_t ticks;		/* TSC ticks inside completed barriers ... */
+	uint64_t write_ticks;	/* ... of which writing OUT (o_w) */
+	uint64_t read_ticks;	/* ... and reading the status register (o_r) */
+	uint64_t timeouts;
+	uint32_t last_status;	/* status register that ended the last barrier */
 	uint32_t reserved;
 };
 
