@@ -1,0 +1,164 @@
+"""Run a job on K QEMU nodes wired through the barrier hub: `lwkrun --nodes K`.
+
+tools/barrier-hub serves one FUSE file per node; each QEMU uses its file as
+the backend of an ISA parallel port at 0x378, so the kernel's barrier
+driver sees a real port wired to the box (docs/barrier.md).  Every node
+boots the same jobs with node=I nnodes=K on its command line and N ranks.
+Their consoles are merged line by line behind "[nI] "; the status is the
+worst (highest) of the nodes'.  A node that fails gives the others
+GRACE seconds to end on their own (a stuck hardware barrier times out in
+the kernel) before they are stopped.  The hub and every QEMU are stopped
+and the mount removed on exit, timeout, Ctrl-C or SIGTERM, and die with
+lwkrun if it is killed outright.
+"""
+
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from lwk import boot, qemu
+from lwk.cli import ROOT, UsageError
+
+HUB = os.path.join(ROOT, "build", "tools", "barrier-hub")
+PORT = 0x378
+HUB_STALL = 2.0         # seconds before the hub names the nodes a barrier waits for
+HUB_START = 5.0         # seconds the hub may take to mount
+GRACE = 15.0            # seconds the other nodes get after one failed
+PR_SET_PDEATHSIG = 1
+
+
+class Stop(Exception):
+    """SIGTERM or SIGHUP: clean up like Ctrl-C."""
+
+
+def die_with_parent(sig):
+    def set_it():
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig)
+    return set_it
+
+
+def start_hub(opt, nodes, mnt):
+    if not os.path.isfile(HUB):
+        raise UsageError("%s not found (run make)" % HUB)
+    argv = [HUB, "--stall", str(HUB_STALL), str(nodes), mnt]
+    if not opt.quiet:
+        argv.insert(1, "--stats")
+    hub = subprocess.Popen(argv, stdin=subprocess.DEVNULL, start_new_session=True,
+                           preexec_fn=die_with_parent(signal.SIGTERM))
+    deadline = time.monotonic() + HUB_START
+    while not os.path.ismount(mnt):
+        if hub.poll() is not None:
+            raise UsageError("the barrier hub did not start (status %d)" % hub.returncode)
+        if time.monotonic() > deadline:
+            stop_hub(hub, mnt)
+            raise UsageError("the barrier hub did not mount %s within %g s" % (mnt, HUB_START))
+        time.sleep(0.01)
+    return hub
+
+
+def stop_hub(hub, mnt):
+    qemu.stop([hub])
+    if os.path.ismount(mnt):
+        subprocess.run(["fusermount3", "-u", "-z", mnt], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+
+
+def node_argv(opt, node, nodes, mods, mnt, tmp):
+    cmdline = boot.kernel_cmdline(opt, node, nodes, extra="console=serial")
+    path = os.path.join(mnt, "node%d" % node).replace(",", ",,")
+    wire = ["-parallel", "none", "-chardev", "parallel,id=barrier,path=" + path,
+            "-device", "isa-parallel,chardev=barrier,iobase=%#x" % PORT]
+    iso = None
+    if opt.uefi:
+        iso = os.path.join(tmp, "node%d.iso" % node)
+        boot.build_iso(iso, opt.kernel, mods, [("smapos node %d" % node,
+                                                boot.kernel_cmdline(opt, node, nodes))])
+    return qemu.qemu_argv(opt, cmdline, mods, iso, extra=wire)
+
+
+def pump(consoles, timeout):
+    """Stream until every node ends; after the first failure, stop the
+    rest once GRACE has passed.  Returns False on timeout."""
+    deadline = time.monotonic() + timeout
+    failed_at = None
+    while True:
+        live = [c for c in consoles if c.proc.returncode is None]
+        if not live:
+            return True
+        now = time.monotonic()
+        if now >= deadline:
+            return False
+        if failed_at is None and any(c.proc.returncode is not None and c.exit_status() != 0
+                                     for c in consoles):
+            failed_at = now
+        if failed_at is not None and now - failed_at > GRACE:
+            sys.stderr.write("lwkrun: node%s %s still running %g s after another node failed: "
+                             "stopped\n" % ("s" if len(live) > 1 else "",
+                                            ",".join(c.prefix.strip("[] ") for c in live), GRACE))
+            qemu.stop([c.proc for c in live])
+            qemu.stream(live, 5)
+            return True
+        qemu.stream(live, min(0.5, deadline - now))
+
+
+def worst(consoles):
+    status = 0
+    for c in consoles:
+        st = c.exit_status()
+        if st is None:
+            sys.stderr.write("lwkrun: %s QEMU exited with %s before the kernel reported a status\n"
+                             % (c.prefix.strip(), c.proc.returncode))
+            st = 1
+        status = max(status, st)
+    return status
+
+
+def raise_stop(signum, frame):
+    raise Stop()
+
+
+def run(opt):
+    nodes = opt.nodes
+    if opt.iso:
+        sys.stderr.write("lwkrun: --nodes boots each node with its own command line; "
+                         "give the program, not --iso\n")
+        return 2
+    if not opt.jobs:
+        sys.stderr.write("lwkrun: --nodes needs a program\n")
+        return 2
+    tmp = tempfile.mkdtemp(prefix="lwkrun-nodes-")
+    mnt = os.path.join(tmp, "hub")
+    os.mkdir(mnt)
+    hub, procs, consoles = None, [], []
+    old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        try:
+            mods = boot.modules(opt)
+            argvs = [node_argv(opt, i, nodes, mods, mnt, tmp) for i in range(nodes)]
+            hub = start_hub(opt, nodes, mnt)
+        except UsageError as e:
+            sys.stderr.write("lwkrun: %s\n" % e)
+            return 2
+        for i, argv in enumerate(argvs):
+            procs.append(qemu.start(argv))
+            consoles.append(qemu.Console(procs[-1], "[n%d] " % i))
+        if not pump(consoles, opt.timeout):
+            sys.stderr.write("lwkrun: timeout after %g s, %d QEMU nodes and the hub stopped\n"
+                             % (opt.timeout, nodes))
+            return qemu.TIMEOUT_STATUS
+        return worst(consoles)
+    except (KeyboardInterrupt, Stop):
+        sys.stderr.write("lwkrun: interrupted, %d QEMU nodes and the hub stopped\n" % nodes)
+        return 130
+    finally:
+        qemu.stop(procs)
+        if hub:
+            stop_hub(hub, mnt)
+        for s, h in old.items():
+            signal.signal(s, h)
+        shutil.rmtree(tmp, ignore_errors=True)
