@@ -14,11 +14,19 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "core.h"
 #include "smap.h"
 
 #define BARRIER_GROUP	8
+/* In a job on several nodes a waiting rank spins this long, then naps
+ * (the kernel halts its core) between looks at the sense.  A real box
+ * answers in microseconds, so the naps only start behind a straggler;
+ * under QEMU the wire takes tens of microseconds, and spinning vCPUs would
+ * take the host cores every other node's vCPUs and the box need. */
+#define BARRIER_SPIN_NS	10000
+#define BARRIER_NAP_NS	1000
 
 struct barrier_state {
 	_Alignas(64) uint32_t count;	/* rank 0: the groups; group heads: their ranks */
@@ -40,6 +48,15 @@ int smap_hwbarrier(void)
 	}
 	r = syscall(SMAPOS_SYS_HWBARRIER);
 	return r < 0 ? -errno : 0;
+}
+
+int smap_hwbarrier_info(struct smapos_hwbarrier *out)
+{
+	core_ready();
+	if (core.host)
+		return -ENODEV;
+	memset(out, 0, sizeof(*out));
+	return syscall(SMAPOS_SYS_HWBARRIER_INFO, out, sizeof(*out)) < 0 ? -errno : 0;
 }
 
 /* Adds one at *count; true for the last of `of`, who resets it. */
@@ -65,6 +82,20 @@ static int barrier_last(void)
 	return barrier_arrive(&root->count, (n + BARRIER_GROUP - 1) / BARRIER_GROUP);
 }
 
+/* Spin BARRIER_SPIN_NS, then nap until *sense is `want`. */
+static void barrier_wait_napping(const uint32_t *sense, uint32_t want)
+{
+	static const struct timespec nap = { 0, BARRIER_NAP_NS };
+	uint64_t until = smap_rdtsc() + smap_tsc_hz() / (1000000000 / BARRIER_SPIN_NS);
+
+	while (__atomic_load_n(sense, __ATOMIC_ACQUIRE) != want) {
+		if (smap_rdtsc() < until)
+			__builtin_ia32_pause();
+		else
+			nanosleep(&nap, NULL);
+	}
+}
+
 static void barrier_run(int across_nodes)
 {
 	struct barrier_state *b = remote_address(0, &barrier_node);
@@ -83,6 +114,8 @@ static void barrier_run(int across_nodes)
 		__atomic_store_n(&b->sense, sense, __ATOMIC_RELEASE);
 		return;
 	}
+	if (core.ji.nnodes > 1)
+		barrier_wait_napping(&b->sense, sense);
 	while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != sense)
 		core_spin(&spins);
 }

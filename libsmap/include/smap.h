@@ -76,6 +76,10 @@ void smap_node_barrier(void);
  * runs): 0, or -ENODEV (no port; always so in host mode, which says so on
  * stderr), -ETIMEDOUT. */
 int smap_hwbarrier(void);
+/* The node's barrier port and its counters (struct smapos_hwbarrier in
+ * smapos_abi.h): 0, or -ENODEV in host mode. */
+struct smapos_hwbarrier;
+int smap_hwbarrier_info(struct smapos_hwbarrier *out);
 
 /* 1 if [p, p+len) lies inside on-node rank `rank`'s memory, else 0. */
 int smap_is_remote_ok(unsigned rank, const volatile void *p, size_t len);
