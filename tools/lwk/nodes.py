@@ -12,7 +12,6 @@ and the mount removed on exit, timeout, Ctrl-C or SIGTERM, and die with
 lwkrun if it is killed outright.
 """
 
-import ctypes
 import os
 import shutil
 import signal
@@ -29,17 +28,10 @@ PORT = 0x378
 HUB_STALL = 2.0         # seconds before the hub names the nodes a barrier waits for
 HUB_START = 5.0         # seconds the hub may take to mount
 GRACE = 15.0            # seconds the other nodes get after one failed
-PR_SET_PDEATHSIG = 1
 
 
 class Stop(Exception):
     """SIGTERM or SIGHUP: clean up like Ctrl-C."""
-
-
-def die_with_parent(sig):
-    def set_it():
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig)
-    return set_it
 
 
 def start_hub(opt, nodes, mnt):
@@ -49,7 +41,7 @@ def start_hub(opt, nodes, mnt):
     if not opt.quiet:
         argv.insert(1, "--stats")
     hub = subprocess.Popen(argv, stdin=subprocess.DEVNULL, start_new_session=True,
-                           preexec_fn=die_with_parent(signal.SIGTERM))
+                           preexec_fn=qemu.die_with_parent(signal.SIGTERM))
     deadline = time.monotonic() + HUB_START
     while not os.path.ismount(mnt):
         if hub.poll() is not None:
@@ -71,7 +63,7 @@ def stop_hub(hub, mnt):
 def node_argv(opt, node, nodes, mods, mnt, tmp):
     cmdline = boot.kernel_cmdline(opt, node, nodes, extra="console=serial")
     path = os.path.join(mnt, "node%d" % node).replace(",", ",,")
-    wire = ["-parallel", "none", "-chardev", "parallel,id=barrier,path=" + path,
+    wire = ["-chardev", "parallel,id=barrier,path=" + path,
             "-device", "isa-parallel,chardev=barrier,iobase=%#x" % PORT]
     iso = None
     if opt.uefi:

@@ -5,10 +5,12 @@ modules (-initrd), which skips GRUB and any image build; --uefi and --iso go
 through a GRUB ISO instead.  The serial console is streamed to stdout; the
 exit status is the kernel's (its last line, or QEMU's debug-exit code)."""
 
+import ctypes
 import os
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -20,6 +22,7 @@ from lwk.cli import UsageError
 OVMF = "/usr/share/ovmf/OVMF.fd"
 STATUS_LINE = re.compile(r"^smapos: exit status (\d+)")
 TIMEOUT_STATUS = 124
+PR_SET_PDEATHSIG = 1
 MiB = 1 << 20
 
 
@@ -44,8 +47,10 @@ def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
     exe = shutil.which("qemu-system-x86_64")
     if not exe:
         raise UsageError("qemu-system-x86_64 not found: install qemu-system-x86 (make deps-qemu)")
+    # No default parallel port: a node has one only when the barrier hub
+    # wires it (nodes.py), so a job asking for the barrier elsewhere is told.
     argv = [exe, "-machine", "pc", "-display", "none", "-monitor", "none",
-            "-serial", "stdio", "-no-reboot",
+            "-serial", "stdio", "-parallel", "none", "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
             "-smp", str(cpus_for(opt)), "-m", "%dM" % ((opt.memory or default_memory(opt)) // MiB)]
     if opt.kvm:
@@ -150,9 +155,17 @@ def stream(consoles, timeout, out=sys.stdout):
     return True
 
 
+def die_with_parent(sig):
+    """A preexec_fn: the child gets `sig` when lwkrun dies, even by SIGKILL."""
+    def set_it():
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig)
+    return set_it
+
+
 def start(argv):
     return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=die_with_parent(signal.SIGKILL))
 
 
 def run(opt):
