@@ -108,12 +108,25 @@ static void check_stall(uint64_t t)
 	    (unsigned long long)hub.barriers + 1, (double)(t - st.first_ns) / 1e9, missing, there);
 }
 
+/* A node only backs out of a barrier when its kernel gave up waiting:
+ * say which nodes it waited for, as only the box can know. */
+static void report_withdrawal(unsigned port, uint64_t t)
+{
+	char missing[512];
+
+	port_list(missing, sizeof(missing), 0);
+	say("node %u gave up on barrier %llu (open for %.1f s); missing: node %s", port,
+	    (unsigned long long)hub.barriers + 1, (double)(t - st.first_ns) / 1e9, missing);
+}
+
 static void write_data(unsigned port, uint8_t v)
 {
 	unsigned before = hub_arrived(&hub), was = hub.port[port].data & HUB_OUT_BIT;
 	uint64_t t = now_ns();
 
 	st.writes++;
+	if (hub_port_arrived(&hub, port) && (v & HUB_OUT_BIT) != was)
+		report_withdrawal(port, t);
 	if (hub_write_data(&hub, port, v)) {
 		st.fire_ns = t;
 		st.seen = 0;

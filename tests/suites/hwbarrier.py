@@ -1,0 +1,159 @@
+"""The parallel-port hardware barrier (docs/barrier.md): the box's state
+machine, the hierarchical barrier on 2 and 4 QEMU nodes wired through
+tools/barrier-hub, a node that never arrives, and nodes without a port.
+
+user/hwbtest checks, on every rank after each barrier, that its node's
+ranks all entered it and that the kernel's and the box's barrier counts
+moved by exactly one (docs/barrier.md, "Tests").  Checks that must look
+at the host after lwkrun ends (leftover QEMUs, hubs, mounts) run this file
+as a script: `python3 hwbarrier.py CHECK`.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
+ME = os.path.abspath(__file__)
+HWBTEST = harness.build("user", "hwbtest")
+HUB = harness.build("tools", "barrier-hub")
+HUB_CHECKS = 76         # TAP lines of the hub's unit test
+STUCK_TIMEOUT_MS = 1500
+
+
+def nodes(name, k, n, args, append=None, **kw):
+    """hwbtest on k QEMU nodes of n ranks; lwkrun's own timeout fires first."""
+    kw.setdefault("timeout", 90)
+    opts = ["--nodes", k, "-n", n, "-q", "--timeout", kw["timeout"] - 15]
+    if append:
+        opts += ["--append", append]
+    return harness.lwkrun(name, opts + [HWBTEST] + list(args), **kw)
+
+
+def check(name, what, **kw):
+    return harness.Case(name, ["python3", ME, what], tap=True, **kw)
+
+
+def cases():
+    return [
+        harness.Case("hwbarrier_hub_state_machine", [harness.build("tests", "unit", "hubstate_test")],
+                     tap=True, min_tap=HUB_CHECKS),
+        nodes("hwbarrier_2x2_1000_hierarchical", 2, 2, ["barrier", "1000", "--box-count"],
+              tap=True, min_tap=2 * 2),
+        nodes("hwbarrier_4x2_1000_hierarchical", 4, 2, ["barrier", "1000", "--box-count"],
+              tap=True, min_tap=4 * 2),
+        nodes("hwbarrier_mpi_barrier_spans_nodes", 2, 2, ["mpi", "200", "--box-count"],
+              tap=True, min_tap=2 * 2),
+        nodes("hwbarrier_shmem_barrier_all_spans_nodes", 2, 2, ["shmem", "200", "--box-count"],
+              tap=True, min_tap=2 * 2),
+        check("hwbarrier_stuck_node_fails_the_job_and_cleans_up", "stuck", min_tap=5, timeout=60),
+        check("hwbarrier_ctrl_c_cleans_up", "interrupt", min_tap=3, timeout=60),
+        harness.lwkrun("hwbarrier_one_node_without_port",
+                       ["-n", "1", "-q", "--timeout", "30", HWBTEST, "nohw"], tap=True, min_tap=2,
+                       expect=[r"^barrier: rank 0 asked for the hardware barrier, but node 0 has "
+                               r"no parallel port \(barrier_port=0x378\)$"], timeout=45),
+        nodes("hwbarrier_nodes_without_port_fail_clearly", 2, 1, ["barrier", "10"],
+              append="barrier_port=0x278", rc=None, timeout=45,
+              expect=[r"^\[n0\] barrier: no parallel port at 0x278: hardware barrier unavailable "
+                      r"on node 0$",
+                      r"^\[n1\] barrier: rank 0 asked for the hardware barrier, but node 1 has no "
+                      r"parallel port \(barrier_port=0x278\)$",
+                      r"^\[n0\] smap_barrier: hardware barrier across 2 nodes failed: "
+                      r"No such device$"]),
+        harness.lwkrun("hwbarrier_lwkrun_rejects_zero_nodes", ["--nodes", "0", HWBTEST], rc=2,
+                       expect=[r"^lwkrun: --nodes: expected a whole number >= 1, got '0'$"]),
+        harness.Case("hwbarrier_hub_needs_two_arguments", [HUB, "2"], rc=2,
+                     expect=[r"^barrier-hub: expected NODES MOUNTPOINT \(see barrier-hub --help\)$"]),
+        harness.Case("hwbarrier_hub_rejects_bad_node_count", [HUB, "300", "/tmp"], rc=2,
+                     expect=[r"^barrier-hub: NODES: expected 1\.\.256, got '300'$"]),
+        harness.Case("hwbarrier_hub_reports_bad_mountpoint", [HUB, "2", "/nonexistent/dir"], rc=2,
+                     expect=[r"barrier-hub: cannot mount on /nonexistent/dir"]),
+    ]
+
+
+# -- checks run as a script ------------------------------------------------
+
+def tap(ok, name, why):
+    print("ok %s" % name if ok else "not ok %s - %s" % (name, why), flush=True)
+
+
+def leftovers(tmp):
+    """Processes and mounts that still mention tmp, and files left in it."""
+    procs = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if tmp.encode() in f.read():
+                    procs.append(pid)
+        except OSError:
+            continue
+    with open("/proc/mounts") as f:
+        mounts = [line.split()[1] for line in f if tmp in line]
+    return procs, mounts, os.listdir(tmp)
+
+
+def check_clean(tmp, what):
+    procs, mounts, files = leftovers(tmp)
+    tap(not procs, what + "_no_qemu_or_hub_left", "expected none, got pids %s" % procs)
+    tap(not mounts and not files, what + "_no_mount_or_files_left",
+        "expected none, got mounts %s, files %s" % (mounts, files))
+
+
+def lwkrun(tmp, args):
+    env = dict(os.environ, TMPDIR=tmp)
+    return subprocess.Popen(["python3", harness.LWKRUN] + args, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=env, start_new_session=True)
+
+
+def check_stuck(tmp):
+    """Node 1 never enters the barrier: nodes 0 and 2 time out naming
+    themselves, the box names node 1, the job fails."""
+    p = lwkrun(tmp, ["--nodes", "3", "-n", "1", "-q", "--timeout", "40",
+                     "--append", "barrier_timeout=%d" % STUCK_TIMEOUT_MS, HWBTEST, "skip", "1"])
+    out = p.communicate(timeout=50)[0].decode(errors="replace")
+    tap(p.returncode == 134, "stuck_job_fails_with_the_abort_status",
+        "expected 134, got %d" % p.returncode)
+    want = ["[n0] barrier: node 0: hardware barrier 1 timed out after %d ms: another node never "
+            "entered it" % STUCK_TIMEOUT_MS,
+            "[n2] barrier: node 2: hardware barrier 1 timed out after %d ms" % STUCK_TIMEOUT_MS]
+    missing = [w for w in want if w not in out]
+    tap(not missing, "stuck_waiting_nodes_report_the_timeout",
+        "expected %r in the output" % missing)
+    tap("gave up on barrier 1" in out and "missing: node 1" in out,
+        "stuck_box_names_the_missing_node",
+        "expected the hub to name node 1, got: %s" % out[-300:])
+    check_clean(tmp, "stuck")
+
+
+def check_interrupt(tmp):
+    """Ctrl-C while the nodes run barriers: status 130, nothing left."""
+    p = lwkrun(tmp, ["--nodes", "2", "-n", "1", "--timeout", "40", HWBTEST, "barrier",
+                     "100000000"])
+    deadline = time.monotonic() + 20
+    seen = b""
+    while time.monotonic() < deadline and seen.count(b"job 0: hwbtest:") < 2:
+        seen += p.stdout.readline()
+    os.killpg(p.pid, signal.SIGINT)
+    rest = p.communicate(timeout=20)[0]
+    tap(p.returncode == 130 and b"interrupted" in rest, "interrupt_exits_130",
+        "expected 130 and 'interrupted', got %d: %s" % (p.returncode, rest[-200:]))
+    check_clean(tmp, "interrupt")
+
+
+def main():
+    checks = {"stuck": check_stuck, "interrupt": check_interrupt}
+    if len(sys.argv) != 2 or sys.argv[1] not in checks:
+        sys.stderr.write("usage: hwbarrier.py %s\n" % "|".join(checks))
+        return 2
+    with tempfile.TemporaryDirectory(prefix="hwbarrier-check-") as tmp:
+        checks[sys.argv[1]](tmp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
