@@ -65,10 +65,15 @@ void coll_bcast(struct coll_group *g, void *buf, size_t bytes, int root)
 static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 			  void *rbuf, const struct blocks *b, int root)
 {
-	uint64_t s = coll_begin(g);
 	struct coll_post *mine;
 	char *r = rbuf;
+	uint64_t s;
 
+	if (g->size == 1) {
+		coll_copy(r + blk_displ(b, 0), sbuf, sbytes);
+		return;
+	}
+	s = coll_begin(g);
 	if (g->rank != root) {
 		const struct coll_post *rp;
 
@@ -106,11 +111,7 @@ void coll_gather(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct blocks b = { bytes, NULL, NULL };
 
-	if (bytes == 0)
-		return;
-	if (g->size == 1)
-		coll_copy(rbuf, sbuf, bytes);
-	else
+	if (bytes)
 		gather_blocks(g, sbuf, bytes, rbuf, &b, root);
 }
 
@@ -120,10 +121,7 @@ void coll_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes,
 {
 	struct blocks b = { 0, rcounts, rdispls };
 
-	if (g->size == 1)
-		coll_copy((char *)rbuf + rdispls[0], sbuf, sbytes);
-	else
-		gather_blocks(g, sbuf, sbytes, rbuf, &b, root);
+	gather_blocks(g, sbuf, sbytes, rbuf, &b, root);
 }
 
 /* Members pull their block from the root's buffer, or from its slot when
@@ -132,10 +130,15 @@ static void scatter_blocks(struct coll_group *g, const void *sbuf,
 			   const struct blocks *b, void *rbuf, size_t rbytes,
 			   int root)
 {
-	uint64_t s = coll_begin(g);
 	int byvalue = !b->counts && b->bytes * g->size <= COLL_EAGER_MAX;
 	const struct coll_post *rp;
+	uint64_t s;
 
+	if (g->size == 1) {
+		coll_copy(rbuf, (const char *)sbuf + blk_displ(b, 0), rbytes);
+		return;
+	}
+	s = coll_begin(g);
 	if (g->rank == root) {
 		if (byvalue) {
 			coll_post_value(g, s, sbuf, b->bytes * g->size);
@@ -162,11 +165,7 @@ void coll_scatter(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct blocks b = { bytes, NULL, NULL };
 
-	if (bytes == 0)
-		return;
-	if (g->size == 1)
-		coll_copy(rbuf, sbuf, bytes);
-	else
+	if (bytes)
 		scatter_blocks(g, sbuf, &b, rbuf, bytes, root);
 }
 
@@ -176,10 +175,7 @@ void coll_scatterv(struct coll_group *g, const void *sbuf,
 {
 	struct blocks b = { 0, scounts, sdispls };
 
-	if (g->size == 1)
-		coll_copy(rbuf, (const char *)sbuf + sdispls[0], rbytes);
-	else
-		scatter_blocks(g, sbuf, &b, rbuf, rbytes, root);
+	scatter_blocks(g, sbuf, &b, rbuf, rbytes, root);
 }
 
 /* Everyone posts its block and pulls everybody else's, starting with the
@@ -187,18 +183,21 @@ void coll_scatterv(struct coll_group *g, const void *sbuf,
 static void allgather_blocks(struct coll_group *g, const void *sbuf, void *rbuf,
 			     const struct blocks *b)
 {
-	uint64_t s = coll_begin(g);
 	int me = g->rank, byref = 0;
 	size_t mine = blk_count(b, me);
 	char *r = rbuf;
+	uint64_t s;
 
+	coll_copy(r + blk_displ(b, me), sbuf, mine);
+	if (g->size == 1)
+		return;
+	s = coll_begin(g);
 	if (mine <= COLL_EAGER_MAX) {
 		coll_post_value(g, s, sbuf, mine);
 	} else {
 		coll_claim(g, s)->buf = sbuf;
 		coll_publish(g, s, COLL_POSTED);
 	}
-	coll_copy(r + blk_displ(b, me), sbuf, mine);
 	for (int j = 1; j < g->size; j++) {
 		int q = (me + j) % g->size;
 		size_t c = blk_count(b, q);
@@ -218,11 +217,7 @@ void coll_allgather(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct blocks b = { bytes, NULL, NULL };
 
-	if (bytes == 0)
-		return;
-	if (g->size == 1)
-		coll_copy(rbuf, sbuf, bytes);
-	else
+	if (bytes)
 		allgather_blocks(g, sbuf, rbuf, &b);
 }
 
@@ -231,10 +226,7 @@ void coll_allgatherv(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct blocks b = { 0, rcounts, rdispls };
 
-	if (g->size == 1)
-		coll_copy((char *)rbuf + rdispls[0], sbuf, rcounts[0]);
-	else
-		allgather_blocks(g, sbuf, rbuf, &b);
+	allgather_blocks(g, sbuf, rbuf, &b);
 }
 
 /* In place, the send data is copied aside first (by value that copy is the

@@ -55,12 +55,20 @@ static void check_bcast(const struct ct_group *tg)
 	ct_report("%s: bcast from every root delivers the root's bytes (1 B to 195 KiB)", tg->label);
 }
 
-/* Irregular v-form layout: some members send nothing, blocks are stored
- * in reverse member order with gaps. */
-static size_t vlayout(int n, size_t unit, size_t *counts, size_t *displs)
+/* Block layout of a gather, scatter or allgather, its extent returned.
+ * Uniform: blocks of `unit` in member order.  v form: irregular, some
+ * members send nothing, blocks stored in reverse member order with gaps. */
+static size_t layout(int n, size_t unit, int v, size_t *counts, size_t *displs)
 {
 	size_t at = 0;
 
+	if (!v) {
+		for (int i = 0; i < n; i++) {
+			counts[i] = unit;
+			displs[i] = (size_t)i * unit;
+		}
+		return unit * n;
+	}
 	for (int i = n - 1; i >= 0; i--) {
 		counts[i] = i % 3 == 1 ? 0 : unit + (size_t)i * 13;
 		displs[i] = at;
@@ -77,16 +85,11 @@ static void check_gather(const struct ct_group *tg, int in_place, int v)
 
 	for (size_t s = 0; g && s < NSIZES; s++)
 		for (int root = 0; root < n; root++) {
-			size_t bytes = sizes[s], total = v ? vlayout(n, bytes, counts, displs) : bytes * n;
+			size_t bytes = sizes[s], total = layout(n, bytes, v, counts, displs);
 			uint64_t salt = ct_hash(2, bytes, root);
 			char *r = ct_alloc(total), *sb;
 			size_t mine;
 
-			if (!v)
-				for (int i = 0; i < n; i++) {
-					counts[i] = bytes;
-					displs[i] = (size_t)i * bytes;
-				}
 			mine = counts[me];
 			sb = ct_alloc(mine);
 			block(sb, mine, tg, me, root, salt);
@@ -120,15 +123,10 @@ static void check_scatter(const struct ct_group *tg, int in_place, int v)
 
 	for (size_t s = 0; g && s < NSIZES; s++)
 		for (int root = 0; root < n; root++) {
-			size_t bytes = sizes[s], total = v ? vlayout(n, bytes, counts, displs) : bytes * n;
+			size_t bytes = sizes[s], total = layout(n, bytes, v, counts, displs);
 			uint64_t salt = ct_hash(3, bytes, root);
 			char *sb = ct_alloc(total), *r;
 
-			if (!v)
-				for (int i = 0; i < n; i++) {
-					counts[i] = bytes;
-					displs[i] = (size_t)i * bytes;
-				}
 			memset(sb, 0xee, total);
 			if (me == root)
 				for (int i = 0; i < n; i++)
@@ -157,15 +155,10 @@ static void check_allgather(const struct ct_group *tg, int in_place, int v)
 	size_t counts[n ? n : 1], displs[n ? n : 1];
 
 	for (size_t s = 0; g && s < NSIZES; s++) {
-		size_t bytes = sizes[s], total = v ? vlayout(n, bytes, counts, displs) : bytes * n;
+		size_t bytes = sizes[s], total = layout(n, bytes, v, counts, displs);
 		uint64_t salt = ct_hash(4, bytes, v);
 		char *r = ct_alloc(total), *sb;
 
-		if (!v)
-			for (int i = 0; i < n; i++) {
-				counts[i] = bytes;
-				displs[i] = (size_t)i * bytes;
-			}
 		memset(r, 0xee, total);
 		sb = in_place ? r + displs[me] : ct_alloc(counts[me]);
 		block(sb, counts[me], tg, me, 0, salt);
