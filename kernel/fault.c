@@ -81,8 +81,12 @@ _Noreturn void fault_user(struct trapframe *tf, const struct fault *f)
 		pr_err("rank %u (cpu %u): %s: %s at %#lx, rip %#lx\n", p->rank, p->cpu->id,
 		       signame(f->signo), why, f->addr, f->rip);
 	} else {
-		pr_err("rank %u (cpu %u): %s: %s (vector %u, error %#lx), rip %#lx\n", p->rank,
-		       p->cpu->id, signame(f->signo), f->name, f->vector, f->error, f->rip);
+		/* A user #GP has no address to explain; name the usual causes. */
+		const char *hint = f->vector == 13 ?
+			" (privileged instruction, I/O port or non-canonical address)" : "";
+
+		pr_err("rank %u (cpu %u): %s: %s%s (vector %u, error %#lx), rip %#lx\n", p->rank,
+		       p->cpu->id, signame(f->signo), f->name, hint, f->vector, f->error, f->rip);
 	}
 	arch_dump_regs(tf);
 	arch_backtrace(tf->rbp, tf->rip, 1, 6);

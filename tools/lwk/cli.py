@@ -1,7 +1,7 @@
 """Command line of tools/lwkrun.
 
-Options before the first program apply to the whole run; -n, --mem and -e
-may also be given again after --next for each later job.  A program's own
+Options before the first program apply to the whole run; -n, --mem, --stack
+and -e may also be given again after --next for each later job.  A program's own
 arguments run up to the next --next, so they may contain options of their
 own.  Every mistake is one line on stderr and exit status 2.
 """
@@ -14,11 +14,13 @@ usage: lwkrun [options] [-n N] prog [args...] [--next [-n N] prog [args...]]...
 
 Runs a job of N ranks of `prog` (one rank per CPU) on smapos under QEMU, or
 as Linux processes with --host.  With --next, several jobs run one after
-another in the same boot; the status is the first failing job's.
+another in the same boot; the status is the first failing job's.  Without
+a program, the kernel boots, reports its CPUs and memory, and powers off.
 
 options:
   -n, --np N          ranks per node (default 1); `all`: one per CPU
   --mem SIZE          memory per rank, e.g. 64M or 1G (default: an even share)
+  --stack SIZE        stack per rank (default 8M)
   -e, --env K=V       set K=V in the ranks' environment (repeatable)
   --nodes K           boot K QEMU nodes wired through the barrier hub
   -c, --cpus N        CPUs per QEMU node (default: the largest -n, at least 1)
@@ -46,6 +48,7 @@ class Job:
     def __init__(self):
         self.np = None
         self.mem = None
+        self.stack = None
         self.env = []
         self.prog = None
         self.args = []
@@ -117,13 +120,17 @@ def parse(argv):
             job.np = "all" if v == "all" else parse_int(v, a)
         elif a == "--mem":
             job.mem = parse_size(value(a), a)
+        elif a == "--stack":
+            job.stack = parse_size(value(a), a)
         elif a in ("-e", "--env"):
             kv = value(a)
             if "=" not in kv or kv.startswith("="):
                 raise UsageError("%s: expected K=V, got '%s'" % (a, kv))
             job.env.append(kv)
-        elif opt.jobs:
+        elif opt.jobs and a.startswith("-"):
             raise UsageError("option %s must come before the first program" % a)
+        elif opt.jobs:
+            job.prog = a
         elif a == "--nodes":
             opt.nodes = parse_int(value(a), a)
         elif a in ("-c", "--cpus"):
@@ -161,10 +168,12 @@ def parse(argv):
 
     if job.prog is not None:
         opt.jobs.append(job)
-    elif opt.jobs or any(v is not None for v in (job.np, job.mem)) or job.env:
+    elif opt.jobs or any(v is not None for v in (job.np, job.mem, job.stack)) or job.env:
         raise UsageError("missing program after the job options")
-    if not opt.jobs and not opt.iso:
+    if not argv:
         raise UsageError("no program given (see lwkrun --help)")
+    if not opt.jobs and opt.host:
+        raise UsageError("--host needs a program")
     for j in opt.jobs:
         if j.np is None:
             j.np = 1
