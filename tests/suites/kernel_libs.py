@@ -1,0 +1,37 @@
+"""libsmap's MPI and OpenSHMEM conformance programs on the kernel itself
+(the host-mode suites run the same binaries as Linux processes).  Under
+TCG the ranks are vCPUs of one QEMU, so 2 ranks match the 2 host cores and
+the 4-rank runs check oversubscribed progress."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+import mpi  # noqa: E402
+import shmem  # noqa: E402
+
+
+def kernel(name, n, program, args=(), env=(), timeout=180, **kw):
+    return harness.lwkrun(name, ["-q", "--timeout", timeout - 10, "-n", n] + list(env) +
+                          [harness.build("user", program)] + list(args), timeout=timeout, **kw)
+
+
+def cases():
+    out = []
+    for prog, min_tap in sorted(mpi.PROGRAMS.items()):
+        out.append(kernel("kernel/mpi/%s on 2 ranks" % prog, 2, prog, tap=True, min_tap=min_tap))
+    for prog in ("mpit_p2p", "mpit_coll"):
+        out.append(kernel("kernel/mpi/%s on 4 ranks" % prog, 4, prog, tap=True,
+                          min_tap=mpi.PROGRAMS[prog]))
+    out.append(kernel("kernel/mpi/MPI_Abort ends the job with its code", 4, "mpit_abort", rc=7,
+                      expect=[r"aborted the job with status 7"]))
+    for prog, checks in sorted(shmem.CHECKS.items()):
+        env, args = (shmem.HEAP, shmem.HEAP_ARGS) if prog == "shmem_heap" else ((), ())
+        out.append(kernel("kernel/shmem/%s on 2 PEs" % prog, 2, prog, args, env, tap=True,
+                          min_tap=checks))
+    out.append(kernel("kernel/shmem/shmem_coll on 4 PEs", 4, "shmem_coll", tap=True,
+                      min_tap=shmem.CHECKS["shmem_coll"]))
+    out.append(kernel("kernel/shmem/global_exit ends the job with its status", 4, "shmem_fail",
+                      ["global_exit"], rc=7, expect=[r"PE 3 exits the job"]))
+    return out
