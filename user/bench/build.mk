@@ -8,3 +8,12 @@ $(B)/user/smap_%: user/bench/smap_%.c user/bench/smap_bench.h $(SMAPCC_DEPS)
 
 ALL += $(SMAP_BENCH)
 BENCH_DEPS += $(SMAP_BENCH)
+
+# Kernel costs seen from a rank: null syscall, clock_gettime, launch to main.
+$(B)/user/kbench: user/bench/kbench.c $(SMAPCC_DEPS)
+	@mkdir -p $(@D)
+	@echo "  SMAPCC  $@"
+	$(Q)$(SMAPCC) -O2 -Wall -Wextra -Werror -o $@ $<
+
+ALL += $(B)/user/kbench
+BENCH_DEPS += $(B)/user/kbench
