@@ -53,6 +53,7 @@ def cases():
               tap=True, min_tap=2 * 2),
         check("hwbarrier_stuck_node_fails_the_job_and_cleans_up", "stuck", min_tap=5, timeout=60),
         check("hwbarrier_ctrl_c_cleans_up", "interrupt", min_tap=3, timeout=60),
+        check("hwbarrier_timeout_stops_every_node", "timeout", min_tap=3, timeout=60),
         harness.lwkrun("hwbarrier_one_node_without_port",
                        ["-n", "1", "-q", "--timeout", "30", HWBTEST, "nohw"], tap=True, min_tap=2,
                        expect=[r"^barrier: rank 0 asked for the hardware barrier, but node 0 has "
@@ -145,8 +146,19 @@ def check_interrupt(tmp):
     check_clean(tmp, "interrupt")
 
 
+def check_timeout(tmp):
+    """lwkrun's --timeout while the nodes run barriers: 124, nothing left."""
+    p = lwkrun(tmp, ["--nodes", "2", "-n", "1", "-q", "--timeout", "3", HWBTEST, "barrier",
+                     "100000000"])
+    out = p.communicate(timeout=30)[0]
+    tap(p.returncode == 124 and b"lwkrun: timeout after 3 s, 2 QEMU nodes and the hub stopped"
+        in out, "timeout_exits_124", "expected 124 and the timeout message, got %d: %s"
+        % (p.returncode, out[-200:]))
+    check_clean(tmp, "timeout")
+
+
 def main():
-    checks = {"stuck": check_stuck, "interrupt": check_interrupt}
+    checks = {"stuck": check_stuck, "interrupt": check_interrupt, "timeout": check_timeout}
     if len(sys.argv) != 2 or sys.argv[1] not in checks:
         sys.stderr.write("usage: hwbarrier.py %s\n" % "|".join(checks))
         return 2
