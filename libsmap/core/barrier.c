@@ -9,8 +9,9 @@
  * BARRIER_GROUP ranks the arrivals combine first in a counter in each
  * group's first rank, and only the last of each group goes on to rank 0's:
  * one cache line then sees at most BARRIER_GROUP atomics in a row.  For a
- * job on several nodes, smap_barrier's last arrival also runs the hardware
- * barrier across the nodes between the on-node gather and the release.
+ * job on several nodes, smap_barrier's last arrival is the node's leader:
+ * it runs the hardware barrier across the nodes between the on-node gather
+ * and the release (docs/barrier.md).
  */
 #include <errno.h>
 #include <string.h>
@@ -114,8 +115,10 @@ static void barrier_run(int across_nodes)
 		__atomic_store_n(&b->sense, sense, __ATOMIC_RELEASE);
 		return;
 	}
-	if (core.ji.nnodes > 1)
+	if (core.ji.nnodes > 1) {
 		barrier_wait_napping(&b->sense, sense);
+		return;
+	}
 	while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != sense)
 		core_spin(&spins);
 }
