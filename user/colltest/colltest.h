@@ -25,6 +25,9 @@ extern int ct_failures;
 uint64_t ct_hash(uint64_t a, uint64_t b, uint64_t c);
 void ct_fill(void *buf, size_t bytes, int who, uint64_t salt);
 void *ct_alloc(size_t bytes);
+/* Overwrites a send buffer the moment a collective returns: a peer still
+ * reading it (the caller left too early) then gets wrong data. */
+void ct_scribble(void *buf, size_t bytes);
 /* Index of the first differing byte, or -1. */
 long ct_diff(const void *a, const void *b, size_t bytes);
 

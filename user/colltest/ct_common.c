@@ -93,6 +93,11 @@ void *ct_alloc(size_t bytes)
 	return p;
 }
 
+void ct_scribble(void *buf, size_t bytes)
+{
+	memset(buf, 0xdd, bytes);
+}
+
 long ct_diff(const void *a, const void *b, size_t bytes)
 {
 	const unsigned char *x = a, *y = b;

@@ -67,6 +67,7 @@ static void check_reduce(const struct ct_group *tg, int in_place)
 					coll_reduce(g, r, r, count, &t->op, root);
 				} else {
 					coll_reduce(g, sb, r, count, &t->op, root);
+					ct_scribble(sb, bytes);
 				}
 				if (me == root)
 					expect_fold(t, r, tg->node, n, 0, count, count, salt, "reduce");
@@ -96,6 +97,7 @@ static void check_allreduce(const struct ct_group *tg, int in_place)
 			} else {
 				memset(r, 0xee, bytes);
 				coll_allreduce(g, sb, r, count, &t->op);
+				ct_scribble(sb, bytes);
 			}
 			expect_fold(t, r, tg->node, coll_size(g), 0, count, count, salt, "allreduce");
 			free(sb);
@@ -118,6 +120,7 @@ static void check_allreduce_doubles(const struct ct_group *tg)
 
 		ct_dsum.gen(sb, count, tg->node[coll_rank(g)], salt);
 		coll_allreduce(g, sb, r, count, &ct_dsum.op);
+		ct_scribble(sb, count * 8);
 		expect_fold(&ct_dsum, r, tg->node, coll_size(g), 0, count, count, salt,
 			    "allreduce");
 		free(sb);
@@ -153,6 +156,8 @@ static void check_reduce_scatter(const struct ct_group *tg, int in_place, int bl
 			coll_reduce_scatter_block(g, sb, r, units[u], &t->op);
 		else
 			coll_reduce_scatter(g, sb, r, counts, &t->op);
+		if (!in_place)
+			ct_scribble(sb, total * sz);
 		expect_fold(t, r, tg->node, n, lo, counts[me], total, salt,
 			    block ? "reduce_scatter_block" : "reduce_scatter");
 		if (!in_place)
@@ -186,6 +191,7 @@ static void check_scan(const struct ct_group *tg, int in_place, int excl)
 				coll_exscan(g, in_place ? r : sb, r, count, &t->op);
 			else
 				coll_scan(g, in_place ? r : sb, r, count, &t->op);
+			ct_scribble(sb, bytes);
 			if (upto > 0)
 				expect_fold(t, r, tg->node, upto, 0, count, count, salt,
 					    excl ? "exscan" : "scan");
