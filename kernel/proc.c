@@ -16,6 +16,7 @@
 #include <arch/paging.h>
 #include "console.h"
 #include "cpu.h"
+#include "errno.h"
 #include "format.h"
 #include "job.h"
 #include "proc.h"
@@ -175,4 +176,19 @@ const char *ustring(struct proc *p, uint64_t addr, size_t max)
 			return s;
 	}
 	return NULL;
+}
+
+long copy_record(struct proc *p, uint64_t buf, uint64_t size, const void *rec, uint64_t len)
+{
+	void *out;
+
+	if (size > len)
+		size = len;
+	if (size) {
+		out = uaddr(p, buf, size, 1);
+		if (!out)
+			return -EFAULT;
+		memcpy(out, rec, size);
+	}
+	return (long)len;
 }

@@ -376,8 +376,6 @@ static long do_getrandom(struct proc *p, uint64_t buf, uint64_t len, uint64_t fl
 static long do_jobinfo(struct proc *p, uint64_t buf, uint64_t size)
 {
 	struct smapos_jobinfo ji;
-	void *out;
-
 	memset(&ji, 0, sizeof(ji));
 	ji.version = SMAPOS_JOBINFO_VERSION;
 	ji.size = sizeof(ji);
@@ -393,22 +391,12 @@ static long do_jobinfo(struct proc *p, uint64_t buf, uint64_t size)
 	ji.region_size = p->end - p->base;
 	ji.region_phys = p->phys;
 	ji.job_start_tsc = p->job->t_start;
-	if (size > sizeof(ji))
-		size = sizeof(ji);
-	if (size) {
-		out = uaddr(p, buf, size, 1);
-		if (!out)
-			return -EFAULT;
-		memcpy(out, &ji, size);
-	}
-	return sizeof(ji);
+	return copy_record(p, buf, size, &ji, sizeof(ji));
 }
 
 static long do_nodeinfo(struct proc *p, uint64_t buf, uint64_t size)
 {
 	struct smapos_nodeinfo ni;
-	void *out;
-
 	memset(&ni, 0, sizeof(ni));
 	ni.version = SMAPOS_JOBINFO_VERSION;
 	ni.size = sizeof(ni);
@@ -424,15 +412,7 @@ static long do_nodeinfo(struct proc *p, uint64_t buf, uint64_t size)
 	ni.boot_tsc = tsc_boot;
 	ni.online_tsc = node_online_tsc;
 	ni.barrier_port = hwbarrier_port();
-	if (size > sizeof(ni))
-		size = sizeof(ni);
-	if (size) {
-		out = uaddr(p, buf, size, 1);
-		if (!out)
-			return -EFAULT;
-		memcpy(out, &ni, size);
-	}
-	return sizeof(ni);
+	return copy_record(p, buf, size, &ni, sizeof(ni));
 }
 
 static long enosys(struct proc *p, uint64_t nr)

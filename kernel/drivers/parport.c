@@ -167,7 +167,6 @@ long hwbarrier_wait(struct proc *p)
 long hwbarrier_info(struct proc *p, uint64_t buf, uint64_t size)
 {
 	struct smapos_hwbarrier hb;
-	void *out;
 	uint64_t f;
 
 	memset(&hb, 0, sizeof(hb));
@@ -185,13 +184,5 @@ long hwbarrier_info(struct proc *p, uint64_t buf, uint64_t size)
 	hb.timeouts = stats.timeouts;
 	hb.last_status = stats.last_status;
 	spin_unlock_irqrestore(&lock, f);
-	if (size > sizeof(hb))
-		size = sizeof(hb);
-	if (size) {
-		out = uaddr(p, buf, size, 1);
-		if (!out)
-			return -EFAULT;
-		memcpy(out, &hb, size);
-	}
-	return sizeof(hb);
+	return copy_record(p, buf, size, &hb, sizeof(hb));
 }

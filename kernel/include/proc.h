@@ -62,6 +62,10 @@ void proc_output_flush(struct proc *p);
  * writable when asked; NULL otherwise.  Regions are physically
  * contiguous, so the range is contiguous in the direct map. */
 void *uaddr(struct proc *p, uint64_t addr, uint64_t len, int write);
+/* Copy a record for an LWK "info" call: at most `size` bytes of it to the
+ * user's buf; returns the record's full length (so newer records can
+ * grow) or -EFAULT. */
+long copy_record(struct proc *p, uint64_t buf, uint64_t size, const void *rec, uint64_t len);
 /* A NUL-terminated user string of at most max bytes (including NUL). */
 const char *ustring(struct proc *p, uint64_t addr, size_t max);
 
