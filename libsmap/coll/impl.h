@@ -29,7 +29,7 @@
 #define COLL_ROUND	(1u << 31)	/* + k: barrier round k reached */
 
 /* By-value contributions up to this size travel in the post line itself. */
-#define COLL_INLINE	24
+#define COLL_INLINE	32
 /* Post lines and slots used in turn: a member may run this many calls
  * minus one ahead of the slowest before a claim waits for it. */
 #define COLL_DEPTH	4
@@ -39,7 +39,6 @@ struct coll_post {
 	const void *buf;		/* owner-local addresses */
 	const void *aux;
 	const size_t *vec;
-	uint64_t spare;
 	unsigned char data[COLL_INLINE];
 };
 

@@ -10,7 +10,7 @@
 
 /* Inline, just past inline, whole small buffers for 8 ranks, the largest by
  * value, the smallest by reference, many pages. */
-static const size_t sizes[] = { 1, 24, 25, COLL_EAGER_MAX / 8, COLL_EAGER_MAX, COLL_EAGER_MAX + 1, 200003 };
+static const size_t sizes[] = { 1, 32, 33, COLL_EAGER_MAX / 8, COLL_EAGER_MAX, COLL_EAGER_MAX + 1, 200003 };
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 
 /* Contents of the block member `from` sends to member `to`. */
