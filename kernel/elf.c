@@ -10,25 +10,11 @@
 #define PT_INTERP	3
 #define PT_PHDR		6
 
-struct ehdr {
-	unsigned char ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
 #define FAIL(msg) do { *why = (msg); return -1; } while (0)
 
 int elf_parse(const void *file, size_t size, struct elf_image *img, const char **why)
 {
-	const struct ehdr *eh = file;
+	const struct elf64_ehdr *eh = file;
 	int has_dynamic = 0;
 
 	memset(img, 0, sizeof(*img));
@@ -42,12 +28,12 @@ int elf_parse(const void *file, size_t size, struct elf_image *img, const char *
 		FAIL("not an x86-64 executable");
 	if (eh->type != 2 && eh->type != 3)
 		FAIL("not an executable (relocatable object or core file)");
-	if (eh->phentsize != sizeof(struct phdr))
+	if (eh->phentsize != sizeof(struct elf64_phdr))
 		FAIL("unexpected program header size");
-	if (eh->phnum == 0 || eh->phoff > size || eh->phnum > (size - eh->phoff) / sizeof(struct phdr))
+	if (eh->phnum == 0 || eh->phoff > size || eh->phnum > (size - eh->phoff) / sizeof(struct elf64_phdr))
 		FAIL("truncated: program headers past the end of the file");
 
-	const struct phdr *ph = (const void *)((const char *)file + eh->phoff);
+	const struct elf64_phdr *ph = (const void *)((const char *)file + eh->phoff);
 
 	img->lo = UINT64_MAX;
 	for (unsigned i = 0; i < eh->phnum; i++) {
@@ -82,7 +68,7 @@ int elf_parse(const void *file, size_t size, struct elf_image *img, const char *
 			img->hi = s->vaddr + s->memsz;
 		/* The program headers are visible where a segment maps them. */
 		if (!img->phdr_vaddr && eh->phoff >= s->offset &&
-		    eh->phoff + eh->phnum * sizeof(struct phdr) <= s->offset + s->filesz)
+		    eh->phoff + eh->phnum * sizeof(struct elf64_phdr) <= s->offset + s->filesz)
 			img->phdr_vaddr = s->vaddr + (eh->phoff - s->offset);
 	}
 	if (img->nsegs == 0)

@@ -18,6 +18,21 @@
 #define SEG_W		2u
 #define SEG_X		4u
 
+/* The on-disk headers (ELF64). */
+struct elf64_ehdr {
+	unsigned char ident[16];
+	uint16_t type, machine;
+	uint32_t version;
+	uint64_t entry, phoff, shoff;
+	uint32_t flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf64_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
 struct elf_seg {
 	uint64_t vaddr;		/* after relocation for PIE */
 	uint64_t memsz;

@@ -5,30 +5,16 @@
 #include "elf.h"
 #include "unit.h"
 
-struct ehdr {
-	unsigned char ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
 static uint8_t img[0x4000];
 
-static struct ehdr *eh(void)
+static struct elf64_ehdr *eh(void)
 {
-	return (struct ehdr *)img;
+	return (struct elf64_ehdr *)img;
 }
 
-static struct phdr *ph(int i)
+static struct elf64_phdr *ph(int i)
 {
-	return (struct phdr *)(img + sizeof(struct ehdr)) + i;
+	return (struct elf64_phdr *)(img + sizeof(struct elf64_ehdr)) + i;
 }
 
 /* text at 0x400000 (RX, file 0..0x2000), data at 0x402000 (RW, +bss) */
@@ -40,12 +26,12 @@ static void good(void)
 	eh()->machine = 62;
 	eh()->version = 1;
 	eh()->entry = 0x401000;
-	eh()->phoff = sizeof(struct ehdr);
-	eh()->ehsize = sizeof(struct ehdr);
-	eh()->phentsize = sizeof(struct phdr);
+	eh()->phoff = sizeof(struct elf64_ehdr);
+	eh()->ehsize = sizeof(struct elf64_ehdr);
+	eh()->phentsize = sizeof(struct elf64_phdr);
 	eh()->phnum = 2;
-	*ph(0) = (struct phdr){ 1, 5, 0, 0x400000, 0x400000, 0x2000, 0x2000, 0x1000 };
-	*ph(1) = (struct phdr){ 1, 6, 0x2000, 0x402000, 0x402000, 0x1000, 0x3000, 0x1000 };
+	*ph(0) = (struct elf64_phdr){ 1, 5, 0, 0x400000, 0x400000, 0x2000, 0x2000, 0x1000 };
+	*ph(1) = (struct elf64_phdr){ 1, 6, 0x2000, 0x402000, 0x402000, 0x1000, 0x3000, 0x1000 };
 }
 
 static int parse(size_t size, struct elf_image *e, const char **why)
@@ -98,7 +84,7 @@ static void test_synthetic(void)
 	ph(0)->vaddr = 0;
 	ph(1)->vaddr = 0x2000;
 	eh()->entry = 0x1000;
-	*ph(2) = (struct phdr){ 2, 6, 0x2000, 0x2000, 0x2000, 0x100, 0x100, 8 };
+	*ph(2) = (struct elf64_phdr){ 2, 6, 0x2000, 0x2000, 0x2000, 0x100, 0x100, 8 };
 	eh()->phnum = 3;
 	int r = parse(sizeof(img), &e, &why);
 
