@@ -27,6 +27,15 @@ def boot_cases():
                                           r"smapos: panic: unrecoverable %s" % name,
                                           r"smapos: exit status 125"]))
     out += [
+        lwkrun("kernel/power/ACPI S5 powers off when there is no debug-exit device",
+               ["-q", "--timeout", 30, "--append", "debug_exit=0", "-n", 1, U("ktest_libc"),
+                "exit", 0], expect=[r"smapos: exit status 0"], reject=[r"power-off failed"]),
+        lwkrun("kernel/power/exit=reboot resets the machine (QEMU -no-reboot exits)",
+               ["-q", "--timeout", 30, "--append", "exit=reboot", "-n", 1, U("ktest_libc"),
+                "exit", 3], rc=3, expect=[r"smapos: exit status 3"]),
+        lwkrun("kernel/power/exit=halt stops the CPUs and stays up",
+               ["-q", "--timeout", 6, "--append", "exit=halt", "-n", 1, U("ktest_libc"),
+                "exit", 0], rc=124, expect=[r"smapos: exit status 0", r"timeout after 6 s"]),
         lwkrun("kernel/cmdline/job key before a job is an error",
                ["--append", "np=3"], rc=2,
                expect=[r"np= belongs to a job", r"bad kernel command line", r"exit status 2"]),
