@@ -159,8 +159,6 @@ static void parse_madt(const struct sdt_header *h)
 			continue;
 		}
 		acpi.cpu_apic_id[acpi.ncpus++] = id;
-		if (id > acpi.max_apic_id)
-			acpi.max_apic_id = id;
 	}
 }
 
@@ -208,7 +206,7 @@ static void find_s5(const struct sdt_header *dsdt)
 static void parse_fadt(const struct sdt_header *h)
 {
 	const uint8_t *f = (const uint8_t *)h;
-	uint32_t pm1a = 0, pm1b = 0, dsdt32 = 0, flags = 0;
+	uint32_t pm1a = 0, pm1b = 0, pm_tmr = 0, dsdt32 = 0, flags = 0;
 	uint64_t dsdt = 0;
 	uint8_t pm1_len = 0;
 	size_t len = h->length;
@@ -237,6 +235,10 @@ static void parse_fadt(const struct sdt_header *h)
 		if (x)
 			dsdt = x;
 	}
+	memcpy(&pm_tmr, f + 76, 4);
+	if (f[91] == 4 || len >= 220)
+		acpi.pm_timer = gas(len >= 220 ? (const struct gas_raw *)(f + 208) : NULL, pm_tmr, 4);
+	acpi.pm_timer_32bit = !!(flags & (1u << 8));
 	acpi.pm1a_cnt = gas(len >= 184 ? (const struct gas_raw *)(f + 172) : NULL, pm1a, pm1_len);
 	acpi.pm1b_cnt = gas(len >= 196 ? (const struct gas_raw *)(f + 184) : NULL, pm1b, pm1_len);
 	if (dsdt) {
@@ -288,6 +290,29 @@ static void parse_srat(const struct sdt_header *h)
 	acpi.nnodes = maxnode + 1;
 }
 
+/* One line per node: what the placement of rank regions follows. */
+static void log_numa(void)
+{
+	for (unsigned node = 0; node < acpi.nnodes; node++) {
+		uint64_t bytes = 0;
+		unsigned ncpu = 0;
+
+		for (unsigned i = 0; i < acpi.nmem; i++)
+			if (acpi.mem[i].node == node)
+				bytes += acpi.mem[i].len;
+		pr_info("numa: node %u: APIC ids", node);
+		for (unsigned i = 0; i < acpi.ncpus; i++)
+			if (acpi.cpu_node[i] == node && ncpu++ < 16)
+				pr_info(" %u", acpi.cpu_apic_id[i]);
+		pr_info("%s; %lu MiB of memory", ncpu > 16 ? " ..." : ncpu ? "" : " none", bytes >> 20);
+		for (unsigned i = 0; i < acpi.nmem; i++)
+			if (acpi.mem[i].node == node)
+				pr_info(" %#lx-%#lx", acpi.mem[i].base,
+					acpi.mem[i].base + acpi.mem[i].len - 1);
+		pr_info("\n");
+	}
+}
+
 int acpi_init(const void *rsdp_copy)
 {
 	const struct rsdp *r = rsdp_copy ? rsdp_copy : find_rsdp_bios();
@@ -332,11 +357,31 @@ int acpi_init(const void *rsdp_copy)
 	if (srat)
 		parse_srat(srat);
 	acpi.present = 1;
-	pr_info("acpi: %.6s rev %u, %u CPUs%s, %u I/O APICs, %u NUMA node%s%s\n",
-		acpi.oem, acpi.revision, acpi.ncpus, acpi.disabled_cpus ? " (+disabled)" : "",
-		acpi.nioapics, acpi.nnodes, acpi.nnodes == 1 ? "" : "s",
-		acpi.hpet_addr ? ", HPET" : "");
+	pr_info("acpi: %.6s rev %u, %u CPUs", acpi.oem, acpi.revision, acpi.ncpus);
+	if (acpi.disabled_cpus)
+		pr_info(" (+%u disabled)", acpi.disabled_cpus);
+	pr_info(", %u I/O APICs, %u NUMA node%s%s%s\n", acpi.nioapics, acpi.nnodes,
+		acpi.nnodes == 1 ? "" : "s", acpi.hpet_addr ? ", HPET" : "",
+		acpi.pm_timer.addr ? ", PM timer" : "");
+	if (acpi.nnodes > 1)
+		log_numa();
 	return 0;
+}
+
+unsigned acpi_cpu_node(uint32_t apic_id)
+{
+	for (unsigned i = 0; i < acpi.ncpus; i++)
+		if (acpi.cpu_apic_id[i] == apic_id)
+			return acpi.cpu_node[i];
+	return 0;
+}
+
+unsigned acpi_mem_node(uint64_t phys)
+{
+	for (unsigned i = 0; i < acpi.nmem; i++)
+		if (phys - acpi.mem[i].base < acpi.mem[i].len)
+			return acpi.mem[i].node;
+	return ACPI_NO_NODE;
 }
 
 static void gas_write(const struct acpi_gas *g, uint32_t v)

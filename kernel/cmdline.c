@@ -76,8 +76,12 @@ static int parse_bool(const char *s, uint64_t *out)
 	return -1;
 }
 
-/* Split buf in place into NUL-terminated words; quotes group, \" and \\
- * escape inside quotes.  Returns the number of words or -1. */
+/* Split buf in place into NUL-terminated words.  Double quotes group; a
+ * backslash makes the next \\, " or ' literal, inside quotes or not (any
+ * other backslash is itself).  That is the inverse of how GRUB joins the
+ * words of its multiboot2 command (each \\ ' " escaped, a word holding a
+ * space quoted whole), so grub.cfg and QEMU's -append deliver the same
+ * words.  Returns the number of words or -1. */
 static int split_words(char *buf, char **words, int max)
 {
 	char *r = buf, *w = buf;
@@ -96,12 +100,12 @@ static int split_words(char *buf, char **words, int max)
 		int quoted = 0;
 
 		for (; *r; r++) {
-			if (*r == '"') {
-				quoted = !quoted;
+			if (*r == '\\' && (r[1] == '"' || r[1] == '\\' || r[1] == '\'')) {
+				*w++ = *++r;
 				continue;
 			}
-			if (quoted && *r == '\\' && (r[1] == '"' || r[1] == '\\')) {
-				*w++ = *++r;
+			if (*r == '"') {
+				quoted = !quoted;
 				continue;
 			}
 			if (!quoted && (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r'))

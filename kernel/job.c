@@ -247,7 +247,7 @@ static int job_prepare(struct job *j)
 		p->job = j;
 		p->rank = r;
 		p->cpu = cpus[r];
-		p->phys = kmem_region_alloc(size);
+		p->phys = kmem_region_alloc(size, p->cpu);
 		if (p->phys == PMEM_NONE) {
 			pr_err("job %u: %s: cannot give %u ranks %lu MiB each "
 			       "(%lu MiB free in total, largest share %lu MiB)\n", j->id, j->name,

@@ -2,9 +2,11 @@
  * apic.c - the local APIC: identification, IPIs and the one-shot timer.
  *
  * x2APIC (MSR access) is used whenever the CPU has it: firmware may have
- * left it on, APIC ids above 255 need it, and each IPI is a single MSR
- * write.  Otherwise xAPIC through its MMIO page.  The LAPIC timer is only
- * ever armed by a rank that sleeps: there is no periodic tick.
+ * left it on (and it cannot be turned back to xAPIC without a reset of the
+ * APIC), APIC ids above 254 need it, and each IPI is a single MSR write.
+ * No interrupt remapping is needed for ids above 255: no device interrupt
+ * is ever routed, only IPIs.  Otherwise xAPIC through its MMIO page.  The
+ * LAPIC timer is only ever armed by a rank that sleeps: no periodic tick.
  */
 #include <arch/arch.h>
 #include <arch/cpu.h>
@@ -47,20 +49,20 @@ enum {
 #define ICR_PENDING		(1u << 12)
 
 static volatile uint32_t *mmio;
-static int x2apic;
+static enum apic_mode mode;
 static int tsc_deadline;
 static uint64_t timer_hz;	/* LAPIC timer ticks per second, divide by 16 */
 
 static uint32_t rd(unsigned reg)
 {
-	if (x2apic)
+	if (mode == APIC_X2APIC)
 		return (uint32_t)rdmsr(0x800 + reg / 16);
 	return mmio[reg / 4];
 }
 
 static void wr(unsigned reg, uint32_t v)
 {
-	if (x2apic)
+	if (mode == APIC_X2APIC)
 		wrmsr(0x800 + reg / 16, v);
 	else
 		mmio[reg / 4] = v;
@@ -68,12 +70,17 @@ static void wr(unsigned reg, uint32_t v)
 
 int apic_x2apic(void)
 {
-	return x2apic;
+	return mode == APIC_X2APIC;
+}
+
+int apic_can_reach(uint32_t id)
+{
+	return apic_reachable(mode, id);
 }
 
 uint32_t apic_id(void)
 {
-	return x2apic ? rd(REG_ID) : rd(REG_ID) >> 24;
+	return mode == APIC_X2APIC ? rd(REG_ID) : rd(REG_ID) >> 24;
 }
 
 void apic_eoi(void)
@@ -83,7 +90,7 @@ void apic_eoi(void)
 
 static void icr_send(uint32_t dest, uint32_t lo)
 {
-	if (x2apic) {
+	if (mode == APIC_X2APIC) {
 		wrmsr(0x830, ((uint64_t)dest << 32) | lo);
 		return;
 	}
@@ -159,7 +166,7 @@ static void apic_local_setup(void)
 {
 	uint64_t base = rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE;
 
-	if (x2apic)
+	if (mode == APIC_X2APIC)
 		base |= APIC_BASE_X2APIC;
 	wrmsr(MSR_APIC_BASE, base);
 	wr(REG_TPR, 0);
@@ -198,11 +205,9 @@ void apic_init_bsp(void)
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 
 	cpuid(1, 0, &a, &b, &c, &d);
-	x2apic = (c & (1u << 21)) || (base & APIC_BASE_X2APIC);
+	mode = apic_choose_mode(!!(c & (1u << 21)), !!(base & APIC_BASE_X2APIC));
 	tsc_deadline = !!(c & (1u << 24));
-	if (!x2apic) {
-		if (acpi.max_apic_id > 255)
-			panic("apic: APIC ids above 255 but no x2APIC");
+	if (mode == APIC_XAPIC) {
 		mmio = paging_map_phys(acpi.lapic_addr ? acpi.lapic_addr : (base & ~0xFFFul),
 				       PAGE_SIZE, CACHE_UC);
 		if (!mmio)
@@ -214,7 +219,8 @@ void apic_init_bsp(void)
 	apic_local_setup();
 	if (!tsc_deadline)
 		timer_calibrate();
-	pr_info("apic: %s, timer %s\n", x2apic ? "x2APIC" : "xAPIC",
+	pr_info("apic: %s%s, timer %s\n", mode == APIC_X2APIC ? "x2APIC" : "xAPIC",
+		base & APIC_BASE_X2APIC ? " (left on by the firmware)" : "",
 		tsc_deadline ? "TSC-deadline" : "one-shot");
 }
 

@@ -55,6 +55,10 @@ unsigned smp_boot(void)
 
 		if (id == self)
 			continue;
+		if (!apic_can_reach(id)) {
+			pr_warn("smp: APIC id %u needs x2APIC, which this CPU lacks: not started\n", id);
+			continue;
+		}
 		c = cpu_create(ncpus, id, NULL);
 		if (!c) {
 			pr_err("smp: out of memory for CPU %u\n", ncpus);

@@ -1,8 +1,10 @@
 /*
  * tsc.c - measure the TSC rate.  In order of trust: CPUID leaf 0x15
  * (crystal ratio, exact when the crystal is given), the hypervisor timing
- * leaf, the HPET (femtosecond period in its own register), then the PIT.
- * The last two count real time over a short window, 10 ms.
+ * leaf, the HPET (femtosecond period in its own register), the ACPI PM
+ * timer, then the PIT.  The last three count real time over 10 ms.  Real
+ * nodes may lack any of the timers: each is checked before it is trusted,
+ * so an absent one costs a few reads, not a bogus rate or a hang.
  */
 #include <arch/arch.h>
 #include <arch/cpu.h>
@@ -27,6 +29,15 @@ static uint64_t from_cpuid(void)
 		if (a && b && c) {
 			method = "CPUID 0x15";
 			return (uint64_t)c * b / a;
+		}
+		/* Ratio without the crystal: these parts run the TSC at the
+		 * nominal frequency, which leaf 0x16 gives in MHz. */
+		if (a && b && max >= 0x16) {
+			cpuid(0x16, 0, &a, &b, &c, &d);
+			if (a & 0xFFFF) {
+				method = "CPUID 0x16";
+				return (uint64_t)(a & 0xFFFF) * 1000000;
+			}
 		}
 	}
 	/* KVM/VMware timing leaf: TSC kHz, exact when the hypervisor offers it */
@@ -71,22 +82,63 @@ static uint64_t from_hpet(void)
 	return (t1 - t0) * 1000000000ull / ((c1 - c0) * period_fs / 1000000);
 }
 
+/* TSC ticks after which a timer that has not moved is taken as absent:
+ * over 10 ms even at 10 GHz. */
+#define GIVE_UP_TICKS	100000000ull
+
+static uint32_t pm_timer_read(volatile uint32_t *mmio)
+{
+	return mmio ? *mmio : inl((uint16_t)acpi.pm_timer.addr);
+}
+
+static uint64_t from_pm_timer(void)
+{
+	const uint64_t pm_hz = 3579545;
+	uint32_t mask = acpi.pm_timer_32bit ? 0xFFFFFFFFu : 0xFFFFFFu, c0, elapsed;
+	volatile uint32_t *mmio = NULL;
+	uint64_t t0, t1;
+
+	if (!acpi.pm_timer.addr || acpi.pm_timer.space > 1)
+		return 0;
+	if (acpi.pm_timer.space == 0) {
+		mmio = paging_map_phys(acpi.pm_timer.addr, 4, CACHE_UC);
+		if (!mmio)
+			return 0;
+	}
+	c0 = pm_timer_read(mmio);
+	t0 = rdtsc();
+	do {
+		elapsed = (pm_timer_read(mmio) - c0) & mask;
+		t1 = rdtsc();
+		if (!elapsed && t1 - t0 > GIVE_UP_TICKS)
+			return 0;
+	} while (elapsed < pm_hz / 100);
+	method = "ACPI PM timer";
+	return (t1 - t0) * pm_hz / elapsed;
+}
+
 static uint64_t from_pit(void)
 {
 	/* Channel 2, gate through port 0x61, mode 0 count down from 11932
 	 * (10 ms at 1.193182 MHz); the output bit goes high at zero. */
 	const uint16_t count = 11932;
 	uint64_t t0, t1;
-	uint32_t spins = 0;
+	uint16_t now;
 
 	outb(0x61, (inb(0x61) & ~0x02) | 0x01);
 	outb(0x43, 0xB0);
 	outb(0x42, count & 0xFF);
 	outb(0x42, count >> 8);
 	t0 = rdtsc();
+	/* A latched count above the start value is the floating bus: no PIT. */
+	outb(0x43, 0x80);
+	now = inb(0x42);
+	now |= (uint16_t)inb(0x42) << 8;
+	if (now > count)
+		return 0;
 	while (!(inb(0x61) & 0x20)) {
-		if (++spins > 100000000)
-			return 0;	/* no PIT answering */
+		if (rdtsc() - t0 > GIVE_UP_TICKS)
+			return 0;
 	}
 	t1 = rdtsc();
 	method = "PIT";
@@ -99,6 +151,8 @@ uint64_t tsc_calibrate(void)
 
 	if (!hz)
 		hz = from_hpet();
+	if (!hz)
+		hz = from_pm_timer();
 	if (!hz && !acpi.hw_reduced)
 		hz = from_pit();
 	return hz;

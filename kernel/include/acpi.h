@@ -27,7 +27,6 @@ struct acpi_info {
 	unsigned ncpus;			/* enabled processors, BSP not necessarily first */
 	uint32_t cpu_apic_id[CPU_MAX];
 	uint32_t cpu_node[CPU_MAX];	/* proximity domain from the SRAT, else 0 */
-	uint32_t max_apic_id;
 	unsigned disabled_cpus;		/* MADT entries skipped as disabled */
 	unsigned nioapics;
 	uint64_t ioapic_addr[ACPI_IOAPIC_MAX];
@@ -41,6 +40,8 @@ struct acpi_info {
 	uint8_t slp_typa, slp_typb;
 	uint16_t boot_arch;		/* IAPC_BOOT_ARCH flags */
 	int hw_reduced;
+	struct acpi_gas pm_timer;	/* 3.579545 MHz counter, 0 = none */
+	int pm_timer_32bit;		/* else 24 bits */
 	/* HPET */
 	uint64_t hpet_addr;
 	/* SRAT */
@@ -54,6 +55,12 @@ extern struct acpi_info acpi;
 /* Read the tables from the RSDP the loader gave (or found in the BIOS
  * area when rsdp is NULL).  0, or -1 when there is no usable ACPI. */
 int acpi_init(const void *rsdp);
+/* The NUMA node (SRAT proximity domain) of the CPU with this APIC id; 0
+ * without an SRAT. */
+unsigned acpi_cpu_node(uint32_t apic_id);
+/* The node whose SRAT memory holds phys; ACPI_NO_NODE if none does. */
+#define ACPI_NO_NODE	(~0u)
+unsigned acpi_mem_node(uint64_t phys);
 /* Enter S5 (soft off); returns only if that failed. */
 void acpi_poweroff(void);
 /* Use the FADT reset register; returns only if unsupported or ignored. */

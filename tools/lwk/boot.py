@@ -110,9 +110,11 @@ def kernel_cmdline(opt, node=0, nnodes=1, extra=""):
     return " ".join(words)
 
 
-# Under UEFI there is no text mode: the kernel gets GOP's framebuffer as it
-# is; under BIOS, VGA text.  The multiboot2 command sets gfxpayload itself
-# when the kernel asks for a framebuffer, so each entry sets it afterwards.
+# Under UEFI there is no text mode: GRUB sets up a GOP mode and passes the
+# framebuffer ("keep" would keep GRUB's own text console: no framebuffer);
+# under BIOS the kernel keeps VGA text.  The multiboot2 command sets
+# gfxpayload itself when the kernel asks for a framebuffer, so each entry
+# sets it after that command.
 GRUB_CFG = """\
 set timeout={timeout}
 set default=0
@@ -121,7 +123,7 @@ terminal_input serial console
 terminal_output serial console
 if [ "$grub_platform" = "efi" ]; then
     insmod all_video
-    set smapos_payload=keep
+    set smapos_payload=auto
 else
     set smapos_payload=text
 fi

@@ -1,0 +1,197 @@
+"""tools/mkimage: a bootable smapos image for real nodes.
+
+One hybrid ISO boots under BIOS and UEFI, from a CD or, written whole, from
+a USB stick.  Its GRUB menu holds the jobs given (the default entry), the
+self-test over all CPUs, and the jobs again with the serial console only.
+--netdir writes the same boot files plus GRUB's network images for PXE.
+Every mistake is one line on stderr and exit status 2."""
+
+import os
+import shlex
+import sys
+
+from lwk import boot
+from lwk.cli import ROOT, Job, UsageError, parse_int, parse_size
+
+USAGE = """\
+usage: mkimage [options] [-n N] prog [args...] [--next [-n N] prog [args...]]...
+
+Writes a hybrid BIOS+UEFI ISO that boots smapos into these jobs, run one
+after another; `dd` it to a USB stick (docs/flashing.md).  prog is a path,
+or the name of a program in build/user/.
+
+options:
+  -o, --output PATH     image to write (default build/image.iso)
+  -n, --np N            ranks of the job: a number or `all` (default all)
+  --mem SIZE            memory per rank, e.g. 512M (default: an even share)
+  --stack SIZE          stack per rank (default 8M)
+  -e, --env K=V         set K=V in the ranks' environment (repeatable)
+  --tag-output          prefix every output line with [rank]
+  -q, --quiet           kernel prints only the ranks' output and errors
+  --append OPTS         more kernel options for every entry (docs/hardware.md)
+  --exit MODE           after the jobs: poweroff (default), halt or reboot
+  --timeout S           seconds the GRUB menu waits (default 5)
+  --selftest-args ARGS  options of the self-test entry, e.g. "--cpus 64 --mem 250G"
+  --netdir DIR          also fill DIR for a TFTP server (PXE boot, BIOS and UEFI)
+  --kernel PATH         kernel ELF (default build/kernel/smapos.elf)
+  --selftest PATH       self-test program (default build/user/selftest)
+  -h, --help            show this help
+"""
+
+EXIT_MODES = ("poweroff", "halt", "reboot")
+TITLE_MAX = 60
+
+
+class Options:
+    def __init__(self):
+        self.output = os.path.join(ROOT, "build", "image.iso")
+        self.timeout = 5
+        self.exit = "poweroff"
+        self.append = ""
+        self.quiet = False
+        self.tag_output = False
+        self.netdir = None
+        self.kernel = boot.default_kernel()
+        self.selftest = os.path.join(ROOT, "build", "user", "selftest")
+        self.selftest_args = []
+        self.jobs = []
+
+
+def program(path):
+    """A path, or a bare name found in build/user/."""
+    if os.path.isfile(path):
+        return path
+    built = os.path.join(ROOT, "build", "user", path)
+    if "/" not in path and os.path.isfile(built):
+        return built
+    raise UsageError("%s: no such file (run make, or give a path)" % path)
+
+
+def parse(argv):
+    opt = Options()
+    job = Job()
+    i = 0
+
+    def value(name):
+        nonlocal i
+        if i + 1 >= len(argv):
+            raise UsageError("option %s needs a value" % name)
+        i += 1
+        return argv[i]
+
+    while i < len(argv):
+        a = argv[i]
+        if job.prog is not None:
+            if a == "--next":
+                opt.jobs.append(job)
+                job = Job()
+            else:
+                job.args.append(a)
+        elif a in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            sys.exit(0)
+        elif a in ("-n", "--np"):
+            v = value(a)
+            job.np = "all" if v == "all" else parse_int(v, a)
+        elif a == "--mem":
+            job.mem = parse_size(value(a), a)
+        elif a == "--stack":
+            job.stack = parse_size(value(a), a)
+        elif a in ("-e", "--env"):
+            kv = value(a)
+            if "=" not in kv or kv.startswith("="):
+                raise UsageError("%s: expected K=V, got '%s'" % (a, kv))
+            job.env.append(kv)
+        elif a.startswith("-") and opt.jobs:
+            raise UsageError("option %s must come before the first program" % a)
+        elif a in ("-o", "--output"):
+            opt.output = value(a)
+        elif a == "--tag-output":
+            opt.tag_output = True
+        elif a in ("-q", "--quiet"):
+            opt.quiet = True
+        elif a == "--append":
+            opt.append = value(a)
+        elif a == "--exit":
+            opt.exit = value(a)
+            if opt.exit not in EXIT_MODES:
+                raise UsageError("--exit: expected one of %s, got '%s'"
+                                 % (", ".join(EXIT_MODES), opt.exit))
+        elif a == "--timeout":
+            opt.timeout = parse_int(value(a), a, lo=0)
+        elif a == "--selftest-args":
+            opt.selftest_args = shlex.split(value(a))
+        elif a == "--netdir":
+            opt.netdir = value(a)
+        elif a == "--kernel":
+            opt.kernel = value(a)
+        elif a == "--selftest":
+            opt.selftest = value(a)
+        elif a.startswith("-"):
+            raise UsageError("unknown option '%s' (see mkimage --help)" % a)
+        else:
+            job.prog = program(a)
+        i += 1
+
+    if job.prog is not None:
+        opt.jobs.append(job)
+    else:
+        raise UsageError("no program given (see mkimage --help)")
+    for j in opt.jobs:
+        if j.np is None:
+            j.np = "all"
+    if not os.path.isfile(opt.selftest):
+        raise UsageError("%s: no such file (run make)" % opt.selftest)
+    out_dir = os.path.dirname(os.path.abspath(opt.output))
+    if not os.path.isdir(out_dir):
+        raise UsageError("%s: no such directory" % out_dir)
+    return opt
+
+
+class Boot:
+    """What boot.kernel_cmdline() reads: the image's options, these jobs."""
+
+    def __init__(self, opt, jobs, tag_output):
+        self.quiet = opt.quiet
+        self.tag_output = tag_output
+        self.append = opt.append
+        self.jobs = jobs
+
+
+def menu(opt):
+    """[(title, kernel command line)]: jobs, self-test, jobs on serial only."""
+    selftest = Job()
+    selftest.prog, selftest.np, selftest.args = opt.selftest, "all", opt.selftest_args
+    jobs = Boot(opt, opt.jobs, opt.tag_output)
+    check = Boot(opt, [selftest], False)
+    title = "; ".join(" ".join([os.path.basename(j.prog), "-n", str(j.np)] + j.args)
+                      for j in opt.jobs)
+    if len(title) > TITLE_MAX:
+        title = title[:TITLE_MAX - 3] + "..."
+    end = "exit=" + opt.exit
+    return ([("smapos: " + title, boot.kernel_cmdline(jobs, extra=end)),
+             ("smapos: self-test on all CPUs", boot.kernel_cmdline(check, extra=end)),
+             ("smapos: %s (serial console only)" % title,
+              boot.kernel_cmdline(jobs, extra="console=serial " + end))],
+            boot.modules(Boot(opt, opt.jobs + [selftest], False)))
+
+
+def main(argv):
+    try:
+        opt = parse(argv)
+        entries, mods = menu(opt)
+        boot.build_iso(opt.output, opt.kernel, mods, entries, opt.timeout)
+        if opt.netdir:
+            os.makedirs(opt.netdir, exist_ok=True)
+            boot.build_netdir(opt.netdir, opt.kernel, mods, entries, opt.timeout)
+    except UsageError as e:
+        sys.stderr.write("mkimage: %s\n" % e)
+        return 2
+    size = os.path.getsize(opt.output)
+    print("mkimage: wrote %s (%d MiB, BIOS and UEFI); to a USB stick: "
+          "dd if=%s of=/dev/sdX bs=4M conv=fsync (docs/flashing.md)"
+          % (opt.output, (size + (1 << 20) - 1) >> 20, opt.output))
+    if opt.netdir:
+        print("mkimage: wrote %s for TFTP: PXE boot file boot/grub/i386-pc/core.0 (BIOS), "
+              "boot/grub/x86_64-efi/core.efi (UEFI)" % opt.netdir)
+    return 0
