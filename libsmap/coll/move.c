@@ -12,27 +12,29 @@
 #include <string.h>
 #include "impl.h"
 
-/* Block i of a gather/scatter/allgather buffer: uniform, or the v form's. */
+/* Block i of a gather/scatter/allgather buffer: uniform, or the v form's
+ * (whose arrays a rooted call reads at the root only). */
 struct blocks {
 	size_t bytes;
 	const size_t *counts, *displs;
+	int v;
 };
 
 static size_t blk_count(const struct blocks *b, int i)
 {
-	return b->counts ? b->counts[i] : b->bytes;
+	return b->v ? b->counts[i] : b->bytes;
 }
 
 static size_t blk_displ(const struct blocks *b, int i)
 {
-	return b->counts ? b->displs[i] : (size_t)i * b->bytes;
+	return b->v ? b->displs[i] : (size_t)i * b->bytes;
 }
 
 /* The displacement of member me's block in member q's posted layout. */
 static size_t blk_remote_displ(const struct coll_group *g, int q,
 			       const struct coll_post *qp, const struct blocks *b)
 {
-	if (!b->counts)
+	if (!b->v)
 		return (size_t)g->rank * b->bytes;
 	return ((const size_t *)coll_at(g, q, qp->vec))[g->rank];
 }
@@ -109,7 +111,7 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 void coll_gather(struct coll_group *g, const void *sbuf, void *rbuf,
 		 size_t bytes, int root)
 {
-	struct blocks b = { bytes, NULL, NULL };
+	struct blocks b = { bytes, NULL, NULL, 0 };
 
 	if (bytes)
 		gather_blocks(g, sbuf, bytes, rbuf, &b, root);
@@ -119,7 +121,7 @@ void coll_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes,
 		  void *rbuf, const size_t *rcounts, const size_t *rdispls,
 		  int root)
 {
-	struct blocks b = { 0, rcounts, rdispls };
+	struct blocks b = { 0, rcounts, rdispls, 1 };
 
 	gather_blocks(g, sbuf, sbytes, rbuf, &b, root);
 }
@@ -130,7 +132,7 @@ static void scatter_blocks(struct coll_group *g, const void *sbuf,
 			   const struct blocks *b, void *rbuf, size_t rbytes,
 			   int root)
 {
-	int byvalue = !b->counts && b->bytes * g->size <= COLL_EAGER_MAX;
+	int byvalue = !b->v && b->bytes * g->size <= COLL_EAGER_MAX;
 	const struct coll_post *rp;
 	uint64_t s;
 
@@ -163,7 +165,7 @@ static void scatter_blocks(struct coll_group *g, const void *sbuf,
 void coll_scatter(struct coll_group *g, const void *sbuf, void *rbuf,
 		  size_t bytes, int root)
 {
-	struct blocks b = { bytes, NULL, NULL };
+	struct blocks b = { bytes, NULL, NULL, 0 };
 
 	if (bytes)
 		scatter_blocks(g, sbuf, &b, rbuf, bytes, root);
@@ -173,7 +175,7 @@ void coll_scatterv(struct coll_group *g, const void *sbuf,
 		   const size_t *scounts, const size_t *sdispls, void *rbuf,
 		   size_t rbytes, int root)
 {
-	struct blocks b = { 0, scounts, sdispls };
+	struct blocks b = { 0, scounts, sdispls, 1 };
 
 	scatter_blocks(g, sbuf, &b, rbuf, rbytes, root);
 }
@@ -215,7 +217,7 @@ static void allgather_blocks(struct coll_group *g, const void *sbuf, void *rbuf,
 void coll_allgather(struct coll_group *g, const void *sbuf, void *rbuf,
 		    size_t bytes)
 {
-	struct blocks b = { bytes, NULL, NULL };
+	struct blocks b = { bytes, NULL, NULL, 0 };
 
 	if (bytes)
 		allgather_blocks(g, sbuf, rbuf, &b);
@@ -224,7 +226,7 @@ void coll_allgather(struct coll_group *g, const void *sbuf, void *rbuf,
 void coll_allgatherv(struct coll_group *g, const void *sbuf, void *rbuf,
 		     const size_t *rcounts, const size_t *rdispls)
 {
-	struct blocks b = { 0, rcounts, rdispls };
+	struct blocks b = { 0, rcounts, rdispls, 1 };
 
 	allgather_blocks(g, sbuf, rbuf, &b);
 }

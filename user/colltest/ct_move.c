@@ -102,8 +102,10 @@ static void check_gather(const struct ct_group *tg, int in_place, int v)
 				free(sb);
 				sb = r + displs[me];
 			}
+			/* The layout is the root's business only. */
 			if (v)
-				coll_gatherv(g, sb, mine, r, counts, displs, root);
+				coll_gatherv(g, sb, mine, r, me == root ? counts : NULL,
+					     me == root ? displs : NULL, root);
 			else
 				coll_gather(g, sb, r, bytes, root);
 			if (sb != r + displs[me])
@@ -140,7 +142,8 @@ static void check_scatter(const struct ct_group *tg, int in_place, int v)
 			if (r != sb + displs[me])
 				memset(r, 0xee, counts[me]);
 			if (v)
-				coll_scatterv(g, sb, counts, displs, r, counts[me], root);
+				coll_scatterv(g, sb, me == root ? counts : NULL,
+					      me == root ? displs : NULL, r, counts[me], root);
 			else
 				coll_scatter(g, sb, r, bytes, root);
 			if (me == root && !in_place)
