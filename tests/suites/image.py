@@ -160,8 +160,7 @@ def selftest(firmware):
         screen = "\n".join(r.screen or [])
         why = "screen shows: %r" % screen.strip()[:200]
         if "no screen (the loader passed none)" in r.out:
-            why = ("GRUB passed no framebuffer: the kernel's multiboot2 header must ask for "
-                   "one (framebuffer tag, arch/x86_64/boot.asm)")
+            why = "GRUB passed no framebuffer (see gfxpayload in tools/lwk/boot.py)"
         tap(re.search(r"console: serial 0x3f8; framebuffer \d+x\d+", screen),
             "uefi: the kernel draws its console on the framebuffer", why)
         tap(re.search(r"^selftest: PASS", screen, re.M), "uefi: the verdict is on the screen",
