@@ -39,6 +39,9 @@ options:
 """
 
 EXIT_MODES = ("poweroff", "halt", "reboot")
+# Options whose text is taken as it is, and the Options field each sets.
+PATH_OPTIONS = {"-o": "output", "--output": "output", "--append": "append",
+                "--netdir": "netdir", "--kernel": "kernel", "--selftest": "selftest"}
 TITLE_MAX = 60
 
 
@@ -104,14 +107,12 @@ def parse(argv):
             job.env.append(kv)
         elif a.startswith("-") and opt.jobs:
             raise UsageError("option %s must come before the first program" % a)
-        elif a in ("-o", "--output"):
-            opt.output = value(a)
+        elif a in PATH_OPTIONS:
+            setattr(opt, PATH_OPTIONS[a], value(a))
         elif a == "--tag-output":
             opt.tag_output = True
         elif a in ("-q", "--quiet"):
             opt.quiet = True
-        elif a == "--append":
-            opt.append = value(a)
         elif a == "--exit":
             opt.exit = value(a)
             if opt.exit not in EXIT_MODES:
@@ -121,12 +122,6 @@ def parse(argv):
             opt.timeout = parse_int(value(a), a, lo=0)
         elif a == "--selftest-args":
             opt.selftest_args = shlex.split(value(a))
-        elif a == "--netdir":
-            opt.netdir = value(a)
-        elif a == "--kernel":
-            opt.kernel = value(a)
-        elif a == "--selftest":
-            opt.selftest = value(a)
         elif a.startswith("-"):
             raise UsageError("unknown option '%s' (see mkimage --help)" % a)
         else:
