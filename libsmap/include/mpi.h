@@ -36,6 +36,7 @@ typedef struct smpi_req *MPI_Request;
 typedef struct smpi_errh *MPI_Errhandler;
 typedef struct smpi_info *MPI_Info;
 typedef struct smpi_message *MPI_Message;
+typedef struct smpi_win *MPI_Win;
 
 typedef struct MPI_Status {
 	int MPI_SOURCE;
@@ -59,6 +60,12 @@ typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int keyval,
 					void *attr_out, int *flag);
 typedef int MPI_Type_delete_attr_function(MPI_Datatype type, int keyval,
 					  void *attr, void *extra_state);
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int keyval, void *extra_state,
+				       void *attr_in, void *attr_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int keyval, void *attr,
+					 void *extra_state);
 
 /* Predefined objects: defined in libsmap, named only through the macros. */
 extern struct smpi_comm smpi_comm_world, smpi_comm_self;
@@ -129,6 +136,7 @@ extern char smpi_bottom[], smpi_in_place[], smpi_unweighted[];
 #define MPI_ERRHANDLER_NULL	((MPI_Errhandler)0)
 #define MPI_INFO_NULL		((MPI_Info)0)
 #define MPI_MESSAGE_NULL	((MPI_Message)0)
+#define MPI_WIN_NULL		((MPI_Win)0)
 #define MPI_ERRORS_ARE_FATAL	(&smpi_errh_fatal)
 #define MPI_ERRORS_RETURN	(&smpi_errh_return)
 
@@ -228,6 +236,32 @@ extern char smpi_bottom[], smpi_in_place[], smpi_unweighted[];
 #define MPI_TYPE_NULL_DELETE_FN	((MPI_Type_delete_attr_function *)0)
 int smpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
 #define MPI_COMM_DUP_FN		smpi_comm_dup_fn
+
+/* One-sided communication (libsmap/mpi/win*.c, docs/rma.md). */
+#define MPI_MODE_NOCHECK	1024
+#define MPI_MODE_NOSTORE	2048
+#define MPI_MODE_NOPUT		4096
+#define MPI_MODE_NOPRECEDE	8192
+#define MPI_MODE_NOSUCCEED	16384
+#define MPI_LOCK_EXCLUSIVE	234
+#define MPI_LOCK_SHARED		235
+/* Attribute keys on windows. */
+#define MPI_WIN_BASE		0x66000001
+#define MPI_WIN_SIZE		0x66000002
+#define MPI_WIN_DISP_UNIT	0x66000003
+#define MPI_WIN_CREATE_FLAVOR	0x66000004
+#define MPI_WIN_MODEL		0x66000005
+/* Values of MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL. */
+#define MPI_WIN_FLAVOR_CREATE	1
+#define MPI_WIN_FLAVOR_ALLOCATE	2
+#define MPI_WIN_FLAVOR_DYNAMIC	3
+#define MPI_WIN_FLAVOR_SHARED	4
+#define MPI_WIN_SEPARATE	1
+#define MPI_WIN_UNIFIED		2
+#define MPI_WIN_NULL_COPY_FN	((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN	((MPI_Win_delete_attr_function *)0)
+int smpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
+#define MPI_WIN_DUP_FN		smpi_win_dup_fn
 
 /* Results of the compare calls. */
 #define MPI_IDENT		0
@@ -522,6 +556,76 @@ SMPI_API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int
 SMPI_API(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
 SMPI_API(int, Op_free, (MPI_Op *op))
 SMPI_API(int, Op_commutative, (MPI_Op op, int *commute))
+
+/* One-sided communication. */
+SMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win))
+SMPI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+			     MPI_Win *win))
+SMPI_API(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+				    MPI_Win *win))
+SMPI_API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr))
+SMPI_API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
+SMPI_API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
+SMPI_API(int, Win_detach, (MPI_Win win, const void *base))
+SMPI_API(int, Win_free, (MPI_Win *win))
+SMPI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group))
+SMPI_API(int, Win_set_info, (MPI_Win win, MPI_Info info))
+SMPI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
+SMPI_API(int, Win_set_name, (MPI_Win win, const char *win_name))
+SMPI_API(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
+SMPI_API(int, Win_create_errhandler, (MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler))
+SMPI_API(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
+SMPI_API(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
+SMPI_API(int, Win_call_errhandler, (MPI_Win win, int errorcode))
+SMPI_API(int, Win_create_keyval, (MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_attr_function *delete_fn,
+				  int *keyval, void *extra_state))
+SMPI_API(int, Win_free_keyval, (int *keyval))
+SMPI_API(int, Win_set_attr, (MPI_Win win, int keyval, void *attribute_val))
+SMPI_API(int, Win_get_attr, (MPI_Win win, int keyval, void *attribute_val, int *flag))
+SMPI_API(int, Win_delete_attr, (MPI_Win win, int keyval))
+SMPI_API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+		    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+SMPI_API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+		    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+SMPI_API(int, Accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+			   int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+			   MPI_Op op, MPI_Win win))
+SMPI_API(int, Get_accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+			       void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+			       MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+			       MPI_Win win))
+SMPI_API(int, Fetch_and_op, (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+			     MPI_Aint target_disp, MPI_Op op, MPI_Win win))
+SMPI_API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr, void *result_addr,
+				 MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win))
+SMPI_API(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+		     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+		     MPI_Request *request))
+SMPI_API(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+		     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+		     MPI_Request *request))
+SMPI_API(int, Raccumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+			    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+			    MPI_Op op, MPI_Win win, MPI_Request *request))
+SMPI_API(int, Rget_accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+				void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+				MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+				MPI_Win win, MPI_Request *request))
+SMPI_API(int, Win_fence, (int assert, MPI_Win win))
+SMPI_API(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
+SMPI_API(int, Win_complete, (MPI_Win win))
+SMPI_API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
+SMPI_API(int, Win_wait, (MPI_Win win))
+SMPI_API(int, Win_test, (MPI_Win win, int *flag))
+SMPI_API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+SMPI_API(int, Win_unlock, (int rank, MPI_Win win))
+SMPI_API(int, Win_lock_all, (int assert, MPI_Win win))
+SMPI_API(int, Win_unlock_all, (MPI_Win win))
+SMPI_API(int, Win_flush, (int rank, MPI_Win win))
+SMPI_API(int, Win_flush_all, (MPI_Win win))
+SMPI_API(int, Win_flush_local, (int rank, MPI_Win win))
+SMPI_API(int, Win_flush_local_all, (MPI_Win win))
+SMPI_API(int, Win_sync, (MPI_Win win))
 
 #undef SMPI_API
 

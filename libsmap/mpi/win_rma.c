@@ -1,0 +1,485 @@
+/*
+ * win_rma.c - the RMA data calls: Put, Get, Accumulate, Get_accumulate,
+ * Fetch_and_op, Compare_and_swap and the request forms.
+ *
+ * The origin reaches the target's window memory through SMARTMAP and
+ * does the whole operation itself: Put and Get are one copy between the
+ * two layouts (the datatype engine's cursors, no packing), and every call
+ * has completed at both ends when it returns.  MPI_PROC_NULL targets do
+ * nothing.
+ *
+ * Accumulates are atomic per element, as MPI requires, without any lock
+ * where an instruction can do it: an element of 1, 2, 4 or 8 bytes at an
+ * address aligned to its size is updated by xchg (MPI_REPLACE), lock xadd
+ * (MPI_SUM on integers), a plain load (MPI_NO_OP), and otherwise by a lock
+ * cmpxchg loop around the op's own kernel on the element's bit pattern
+ * (floats, the 8-byte MINLOC/MAXLOC pairs, min/max/prod/logical ops).
+ * Wider elements (long double, the complex doubles, the wide pairs) and
+ * misaligned ones take one of WIN_STRIPES spin locks in the target's
+ * memory, chosen by the element's address; a given element always takes
+ * the same path, so the two never race on one location.
+ */
+#include <string.h>
+#include "win.h"
+
+/* Origin buffers given as MPI_BOTTOM hold absolute addresses. */
+static const void *rma_buf(const void *p)
+{
+	return p == MPI_BOTTOM ? NULL : p;
+}
+
+static int rma_type(MPI_Win win, int count, MPI_Datatype t, const char *which, const char *fn)
+{
+	if (count < 0)
+		return smpi_win_err(win, MPI_ERR_COUNT, fn, "%s count %d is negative", which, count);
+	if (t == MPI_DATATYPE_NULL)
+		return smpi_win_err(win, MPI_ERR_TYPE, fn, "%s datatype is MPI_DATATYPE_NULL", which);
+	if (!t->committed)
+		return smpi_win_err(win, MPI_ERR_TYPE, fn, "%s datatype is not committed", which);
+	return MPI_SUCCESS;
+}
+
+static const char *rma_type_name(MPI_Datatype t)
+{
+	return t->name[0] ? t->name : "(derived)";
+}
+
+/*
+ * *at = where count elements of t at displacement disp of rank's window
+ * start, as this rank addresses them, after checking that every byte they
+ * touch lies inside the window (or, for a dynamic window, inside the
+ * target's memory: disp is then an address there).
+ */
+static int rma_target(MPI_Win win, int rank, MPI_Aint disp, int64_t count, MPI_Datatype t,
+		      char **at, const char *fn)
+{
+	const struct win_peer *p = &win->peer[rank];
+	const struct dt_node *r = dt_root(t->dt);
+	int64_t last = count > 0 ? (count - 1) * r->extent : 0, lo, hi, off;
+
+	lo = r->true_lb + (last < 0 ? last : 0);
+	hi = r->true_ub + (last > 0 ? last : 0);
+	if (count == 0 || r->size == 0) {
+		*at = NULL;
+		return MPI_SUCCESS;
+	}
+	if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+		*at = rank == win->rank ? (char *)disp : remote_address(p->node, (void *)disp);
+		if (!smap_is_remote_ok(p->node, *at + lo, hi - lo))
+			return smpi_win_err(win, MPI_ERR_RMA_RANGE, fn,
+					    "address 0x%lx (+%ld bytes) is not in rank %d's memory",
+					    (unsigned long)disp + lo, (long)(hi - lo), rank);
+		return MPI_SUCCESS;
+	}
+	off = (int64_t)disp * p->disp_unit;
+	if (off + lo < 0 || off + hi > p->size)
+		return smpi_win_err(win, MPI_ERR_RMA_RANGE, fn,
+				    "bytes [%ld, %ld) are outside rank %d's window of %ld bytes",
+				    (long)(off + lo), (long)(off + hi), rank, (long)p->size);
+	*at = p->base + off;
+	return MPI_SUCCESS;
+}
+
+/* Checks common to every data call; *skip when the target is MPI_PROC_NULL. */
+static int rma_begin(MPI_Win win, int rank, int passive, MPI_Request *req, int *skip,
+		     const char *fn)
+{
+	int err;
+
+	if ((err = smpi_win_check(win, fn)) || (err = smpi_win_rank(win, rank, 1, fn)))
+		return err;
+	if (req)
+		*req = MPI_REQUEST_NULL;
+	*skip = rank == MPI_PROC_NULL;
+	if (*skip)
+		return MPI_SUCCESS;
+	return smpi_win_epoch(win, rank, passive, fn);
+}
+
+/* The request of an R-call: the operation is already complete. */
+static void rma_request(MPI_Win win, MPI_Request *req)
+{
+	struct smpi_req *r = smpi_req_alloc(SMPI_REQ_DONE_AT_START, SMPI_MODE_STD, NULL, 0, MPI_BYTE,
+					    MPI_PROC_NULL, 0, win->comm);
+
+	smpi_status_set(&r->status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+	r->state = SMPI_ST_DONE;
+	*req = r;
+}
+
+static int rma_no_request(const char *fn)
+{
+	return smpi_err(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+}
+
+static int rma_move(void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Aint disp,
+		    int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *req, int get,
+		    const char *fn)
+{
+	int64_t obytes, tbytes;
+	char *at;
+	int err, skip;
+
+	if ((err = rma_begin(win, rank, req != NULL, req, &skip, fn)) ||
+	    (err = rma_type(win, ocount, otype, "origin", fn)) ||
+	    (err = rma_type(win, tcount, ttype, "target", fn)))
+		return err;
+	if (!skip) {
+		obytes = ocount * smpi_type_size(otype);
+		tbytes = tcount * smpi_type_size(ttype);
+		if (obytes != tbytes)
+			return smpi_win_err(win, MPI_ERR_TYPE, fn,
+					    "origin data of %lld bytes does not match target data of %lld bytes",
+					    (long long)obytes, (long long)tbytes);
+		if ((err = rma_target(win, rank, disp, tcount, ttype, &at, fn)))
+			return err;
+		obuf = (void *)rma_buf(obuf);
+		if (get)
+			smpi_type_copy(obuf, ocount, otype, at, tcount, ttype);
+		else
+			smpi_type_copy(at, tcount, ttype, obuf, ocount, otype);
+	}
+	if (req)
+		rma_request(win, req);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Put(const void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Aint disp,
+	     int tcount, MPI_Datatype ttype, MPI_Win win)
+{
+	return rma_move((void *)obuf, ocount, otype, rank, disp, tcount, ttype, win, NULL, 0,
+			"MPI_Put");
+}
+
+int PMPI_Get(void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Aint disp,
+	     int tcount, MPI_Datatype ttype, MPI_Win win)
+{
+	return rma_move(obuf, ocount, otype, rank, disp, tcount, ttype, win, NULL, 1, "MPI_Get");
+}
+
+int PMPI_Rput(const void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Aint disp,
+	      int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *req)
+{
+	if (!req)
+		return rma_no_request("MPI_Rput");
+	return rma_move((void *)obuf, ocount, otype, rank, disp, tcount, ttype, win, req, 0,
+			"MPI_Rput");
+}
+
+int PMPI_Rget(void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Aint disp,
+	      int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *req)
+{
+	if (!req)
+		return rma_no_request("MPI_Rget");
+	return rma_move(obuf, ocount, otype, rank, disp, tcount, ttype, win, req, 1, "MPI_Rget");
+}
+
+/* ---- accumulates ---- */
+
+/* Kinds whose MPI_SUM is an integer add (lock xadd). */
+#define RMA_INT_KINDS \
+	(1ULL << SMPI_K_CHAR | 1ULL << SMPI_K_SCHAR | 1ULL << SMPI_K_UCHAR | 1ULL << SMPI_K_WCHAR | \
+	 1ULL << SMPI_K_SHORT | 1ULL << SMPI_K_USHORT | 1ULL << SMPI_K_INT | 1ULL << SMPI_K_UINT | \
+	 1ULL << SMPI_K_LONG | 1ULL << SMPI_K_ULONG | 1ULL << SMPI_K_LLONG | \
+	 1ULL << SMPI_K_ULLONG | 1ULL << SMPI_K_I8 | 1ULL << SMPI_K_I16 | 1ULL << SMPI_K_I32 | \
+	 1ULL << SMPI_K_I64 | 1ULL << SMPI_K_U8 | 1ULL << SMPI_K_U16 | 1ULL << SMPI_K_U32 | \
+	 1ULL << SMPI_K_U64 | 1ULL << SMPI_K_AINT | 1ULL << SMPI_K_OFFSET | 1ULL << SMPI_K_COUNT)
+/* Compare_and_swap takes the integers, logicals and bytes. */
+#define RMA_CAS_KINDS	(RMA_INT_KINDS | 1ULL << SMPI_K_BOOL | 1ULL << SMPI_K_BYTE)
+
+static int rma_kind_in(int kind, uint64_t set)
+{
+	return (set >> kind) & 1;
+}
+
+/* The MINLOC/MAXLOC pair of a kind, NULL for the others. */
+static MPI_Datatype rma_pair(int kind)
+{
+	switch (kind) {
+	case SMPI_K_FLOAT_INT: return MPI_FLOAT_INT;
+	case SMPI_K_DOUBLE_INT: return MPI_DOUBLE_INT;
+	case SMPI_K_LONG_INT: return MPI_LONG_INT;
+	case SMPI_K_2INT: return MPI_2INT;
+	case SMPI_K_SHORT_INT: return MPI_SHORT_INT;
+	case SMPI_K_LDOUBLE_INT: return MPI_LONG_DOUBLE_INT;
+	}
+	return NULL;
+}
+
+/*
+ * Walks the basic elements of count elements of t at buf, one address at a
+ * time.  An element is `size` bytes of data spanning `span` bytes (the
+ * pairs have a hole), laid out as C lays out its type wherever it sits.
+ */
+struct rma_walk {
+	struct dt_cursor c;
+	char *next;		/* dense layouts: no cursor */
+	size_t size, span;
+	int dense;
+};
+
+static void rma_walk_init(struct rma_walk *w, const void *buf, int64_t count, MPI_Datatype t,
+			  size_t size, size_t span)
+{
+	w->size = size;
+	w->span = span;
+	w->dense = dt_is_dense(t->dt) && size == span;
+	w->next = (char *)buf;
+	if (!w->dense)
+		dt_cursor_init(&w->c, t->dt, buf, count);
+}
+
+static char *rma_walk_next(struct rma_walk *w)
+{
+	char *p = w->next;
+
+	if (w->dense) {
+		w->next += w->size;
+		return p;
+	}
+	/* Elements never straddle runs: after skipping one, it ends here. */
+	dt_skip(&w->c, w->size);
+	return w->c.p - w->span;
+}
+
+/* One element of `width` bytes: old (if not NULL) gets the target's value
+ * before op. */
+#define RMA_ATOMIC(T) do { \
+	T *p_ = (T *)t, o_, n_; \
+	if (op == MPI_NO_OP) { \
+		o_ = __atomic_load_n(p_, __ATOMIC_SEQ_CST); \
+	} else if (op == MPI_REPLACE) { \
+		memcpy(&n_, in, sizeof n_); \
+		o_ = __atomic_exchange_n(p_, n_, __ATOMIC_SEQ_CST); \
+	} else if (op == MPI_SUM && rma_kind_in(kind, RMA_INT_KINDS)) { \
+		memcpy(&n_, in, sizeof n_); \
+		o_ = __atomic_fetch_add(p_, n_, __ATOMIC_SEQ_CST); \
+	} else { \
+		o_ = __atomic_load_n(p_, __ATOMIC_RELAXED); \
+		do { \
+			n_ = o_; \
+			op->fn(in, &n_, 1, kind); \
+		} while (!__atomic_compare_exchange_n(p_, &o_, n_, 0, __ATOMIC_SEQ_CST, \
+						      __ATOMIC_RELAXED)); \
+	} \
+	if (old) \
+		memcpy(old, &o_, sizeof o_); \
+} while (0)
+
+/* The stripe lock for target element t, chosen by its address within the
+ * target's memory: the same whichever slot a rank reaches it through. */
+static uint64_t *rma_stripe_lock(struct win_shared *sh, const char *t)
+{
+	uintptr_t a = (uintptr_t)t & ((1ULL << 39) - 1);
+	uint64_t *l = &sh->stripe[(a >> 4) % WIN_STRIPES].v;
+	unsigned spins = 0;
+
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			smpi_spin(&spins);
+	return l;
+}
+
+static void rma_stripe_unlock(uint64_t *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/* Elements only whole-width instructions cannot reach atomically. */
+static int rma_lock_free(const char *t, size_t width)
+{
+	return (width == 1 || width == 2 || width == 4 || width == 8) && (uintptr_t)t % width == 0;
+}
+
+static void rma_element(struct win_shared *sh, char *t, size_t width, const void *in, void *old,
+			MPI_Op op, int kind)
+{
+	uint64_t *l;
+
+	switch (rma_lock_free(t, width) ? width : 0) {
+	case 1: RMA_ATOMIC(uint8_t); return;
+	case 2: RMA_ATOMIC(uint16_t); return;
+	case 4: RMA_ATOMIC(uint32_t); return;
+	case 8: RMA_ATOMIC(uint64_t); return;
+	}
+	l = rma_stripe_lock(sh, t);
+	if (old)
+		memcpy(old, t, width);
+	if (op == MPI_REPLACE)
+		memcpy(t, in, width);
+	else if (op != MPI_NO_OP)
+		op->fn(in, t, 1, kind);
+	rma_stripe_unlock(l);
+}
+
+/* Elements of one basic type in a count of t: *n, with their size and span. */
+static void rma_elems(MPI_Datatype t, int64_t count, int64_t *n, size_t *size, size_t *span)
+{
+	MPI_Datatype pair = rma_pair(t->kind);
+	const struct dt_node *r = dt_root((pair ? pair : t)->dt);
+
+	if (pair) {
+		*size = r->size;
+		*span = r->true_ub;
+	} else {
+		*size = r->nbasic ? r->size / r->nbasic : 1;
+		*span = *size;
+	}
+	*n = count * smpi_type_size(t) / *size;
+}
+
+/* Accumulate and the fetching forms (fetch: rbuf/rcount/rtype are used). */
+static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf, int rcount,
+		   MPI_Datatype rtype, int rank, MPI_Aint disp, int tcount, MPI_Datatype ttype,
+		   MPI_Op op, MPI_Win win, MPI_Request *req, int fetch, const char *fn)
+{
+	struct rma_walk wo, wr, wt;
+	int64_t n, on, rn, i;
+	size_t size, span;
+	int err, skip, kind;
+	char *at;
+
+	if ((err = rma_begin(win, rank, req != NULL, req, &skip, fn)) ||
+	    (err = rma_type(win, tcount, ttype, "target", fn)) ||
+	    (op != MPI_NO_OP && (err = rma_type(win, ocount, otype, "origin", fn))) ||
+	    (fetch && (err = rma_type(win, rcount, rtype, "result", fn))))
+		return err;
+	kind = ttype->kind;
+	if (op == MPI_OP_NULL || op->user || (op == MPI_NO_OP && !fetch))
+		return smpi_win_err(win, MPI_ERR_OP, fn, "%s cannot be used here: %s",
+				    op ? op->name : "MPI_OP_NULL",
+				    op && op->user ? "one-sided accumulates take predefined operations only"
+						   : "not an accumulate operation");
+	if (kind == SMPI_K_NONE || kind == SMPI_K_PACKED)
+		return smpi_win_err(win, MPI_ERR_TYPE, fn,
+				    "target datatype %s is not made of one predefined type",
+				    rma_type_name(ttype));
+	if ((op != MPI_NO_OP && otype->kind != kind) || (fetch && rtype->kind != kind))
+		return smpi_win_err(win, MPI_ERR_TYPE, fn,
+				    "origin, result and target datatypes must be made of the same predefined type");
+	if (op != MPI_REPLACE && op != MPI_NO_OP && smpi_op_check(win->comm, op, ttype, fn))
+		return smpi_win_err(win, MPI_ERR_OP, fn, "%s is not defined on datatype %s", op->name,
+				    rma_type_name(ttype));
+	if (!skip) {
+		rma_elems(ttype, tcount, &n, &size, &span);
+		on = rn = n;
+		if (op != MPI_NO_OP)
+			rma_elems(otype, ocount, &on, &size, &span);
+		if (fetch)
+			rma_elems(rtype, rcount, &rn, &size, &span);
+		if (on != n || rn != n)
+			return smpi_win_err(win, MPI_ERR_TYPE, fn,
+					    "%lld target elements, %lld origin and %lld result elements",
+					    (long long)n, (long long)on, (long long)rn);
+		if ((err = rma_target(win, rank, disp, tcount, ttype, &at, fn)))
+			return err;
+		rma_walk_init(&wt, at, tcount, ttype, size, span);
+		if (op != MPI_NO_OP)
+			rma_walk_init(&wo, rma_buf(obuf), ocount, otype, size, span);
+		if (fetch)
+			rma_walk_init(&wr, rma_buf(rbuf), rcount, rtype, size, span);
+		for (i = 0; i < n; i++)
+			rma_element(win->peer[rank].sh, rma_walk_next(&wt), span,
+				    op != MPI_NO_OP ? rma_walk_next(&wo) : NULL,
+				    fetch ? rma_walk_next(&wr) : NULL, op, kind);
+	}
+	if (req)
+		rma_request(win, req);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Accumulate(const void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Aint disp,
+		    int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win)
+{
+	return rma_acc(obuf, ocount, otype, NULL, 0, NULL, rank, disp, tcount, ttype, op, win, NULL,
+		       0, "MPI_Accumulate");
+}
+
+int PMPI_Raccumulate(const void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Aint disp,
+		     int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request *req)
+{
+	if (!req)
+		return rma_no_request("MPI_Raccumulate");
+	return rma_acc(obuf, ocount, otype, NULL, 0, NULL, rank, disp, tcount, ttype, op, win, req,
+		       0, "MPI_Raccumulate");
+}
+
+int PMPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf, int rcount,
+			MPI_Datatype rtype, int rank, MPI_Aint disp, int tcount,
+			MPI_Datatype ttype, MPI_Op op, MPI_Win win)
+{
+	return rma_acc(obuf, ocount, otype, rbuf, rcount, rtype, rank, disp, tcount, ttype, op, win,
+		       NULL, 1, "MPI_Get_accumulate");
+}
+
+int PMPI_Rget_accumulate(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf,
+			 int rcount, MPI_Datatype rtype, int rank, MPI_Aint disp, int tcount,
+			 MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request *req)
+{
+	if (!req)
+		return rma_no_request("MPI_Rget_accumulate");
+	return rma_acc(obuf, ocount, otype, rbuf, rcount, rtype, rank, disp, tcount, ttype, op, win,
+		       req, 1, "MPI_Rget_accumulate");
+}
+
+int PMPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype type, int rank, MPI_Aint disp,
+		      MPI_Op op, MPI_Win win)
+{
+	return rma_acc(obuf, 1, type, rbuf, 1, type, rank, disp, 1, type, op, win, NULL, 1,
+		       "MPI_Fetch_and_op");
+}
+
+#define RMA_CAS(T) do { \
+	T c_, v_; \
+	memcpy(&c_, cbuf, sizeof c_); \
+	memcpy(&v_, obuf, sizeof v_); \
+	__atomic_compare_exchange_n((T *)t, &c_, v_, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+	memcpy(rbuf, &c_, sizeof c_); \
+} while (0)
+
+int PMPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype type,
+			  int rank, MPI_Aint disp, MPI_Win win)
+{
+	const char *fn = "MPI_Compare_and_swap";
+	uint64_t *l;
+	size_t size;
+	int err, skip;
+	char *t;
+
+	if ((err = rma_begin(win, rank, 0, NULL, &skip, fn)) ||
+	    (err = rma_type(win, 1, type, "", fn)))
+		return err;
+	if (!type->predefined || !rma_kind_in(type->kind, RMA_CAS_KINDS))
+		return smpi_win_err(win, MPI_ERR_TYPE, fn,
+				    "datatype %s is not a predefined integer, logical or byte type",
+				    rma_type_name(type));
+	if (skip)
+		return MPI_SUCCESS;
+	if ((err = rma_target(win, rank, disp, 1, type, &t, fn)))
+		return err;
+	size = smpi_type_size(type);
+	switch (rma_lock_free(t, size) ? size : 0) {
+	case 1: RMA_CAS(uint8_t); return MPI_SUCCESS;
+	case 2: RMA_CAS(uint16_t); return MPI_SUCCESS;
+	case 4: RMA_CAS(uint32_t); return MPI_SUCCESS;
+	case 8: RMA_CAS(uint64_t); return MPI_SUCCESS;
+	}
+	/* Misaligned: the stripe lock accumulates on this element take too. */
+	l = rma_stripe_lock(win->peer[rank].sh, t);
+	memcpy(rbuf, t, size);
+	if (!memcmp(t, cbuf, size))
+		memcpy(t, obuf, size);
+	rma_stripe_unlock(l);
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Put)
+SMPI_ALIAS(Get)
+SMPI_ALIAS(Rput)
+SMPI_ALIAS(Rget)
+SMPI_ALIAS(Accumulate)
+SMPI_ALIAS(Raccumulate)
+SMPI_ALIAS(Get_accumulate)
+SMPI_ALIAS(Rget_accumulate)
+SMPI_ALIAS(Fetch_and_op)
+SMPI_ALIAS(Compare_and_swap)

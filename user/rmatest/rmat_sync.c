@@ -1,0 +1,323 @@
+/*
+ * rmat_sync.c - Put and Get under every synchronisation mode: fence (with
+ * and without asserts), post/start/complete/wait and test, exclusive and
+ * shared locks (with and without NOCHECK), lock_all with the flushes, the
+ * request forms, load/store on a shared window with Win_sync, and derived
+ * datatypes on either side.  Every rank checks its own window (or what it
+ * fetched) against values it computes for the peer that wrote them.
+ */
+#include "rmat.h"
+
+#define N	1024
+
+static int *base, out[N], in[N];
+static MPI_Win win;
+
+/* Window memory is read locally only inside an epoch or after Win_sync. */
+static void check_window(const char *what, int from)
+{
+	MPI_Win_lock(MPI_LOCK_SHARED, me, 0, win);
+	rmat_expect(what, base, N, from, me);
+	MPI_Win_unlock(me, win);
+}
+
+static void clear_window(void)
+{
+	MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win);
+	memset(base, 0, N * sizeof *base);
+	MPI_Win_unlock(me, win);
+	MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void test_fence(void)
+{
+	clear_window();
+	rmat_fill(out, N, me, right);
+	MPI_Win_fence(0, win);
+	MPI_Put(out, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_fence(0, win);
+	rmat_expect("window after fence", base, N, left, me);
+	memset(in, 0, sizeof in);
+	MPI_Get(in, N, MPI_INT, left, 0, N, MPI_INT, win);
+	MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+	rmat_expect("get after fence", in, N, (left + np - 1) % np, left);
+	mpit_report("rma_fence_put_and_get_around_the_ring");
+
+	clear_window();
+	MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
+	MPI_Put(out, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_fence(MPI_MODE_NOSTORE, win);
+	MPI_Get(in, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_fence(MPI_MODE_NOSUCCEED | MPI_MODE_NOPUT, win);
+	rmat_expect("get of what we put", in, N, me, right);
+	check_window("window after asserted fences", left);
+	mpit_report("rma_fence_with_asserts");
+}
+
+static MPI_Group group_of(int a, int b)
+{
+	MPI_Group world, g;
+	int r[2] = { a, b };
+
+	MPI_Comm_group(MPI_COMM_WORLD, &world);
+	MPI_Group_incl(world, a == b ? 1 : 2, r, &g);
+	MPI_Group_free(&world);
+	return g;
+}
+
+static void test_pscw(void)
+{
+	MPI_Group from = group_of(left, left), to = group_of(right, right), zero, all, world;
+	int flag = 0, polls = 0, i, *ranks;
+
+	clear_window();
+	rmat_fill(out, N, me, right);
+	MPI_Win_post(from, 0, win);
+	MPI_Win_start(to, 0, win);
+	MPI_Put(out, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_complete(win);
+	MPI_Win_wait(win);
+	rmat_expect("window after wait", base, N, left, me);
+	mpit_report("rma_pscw_put_to_the_right");
+
+	MPI_Win_post(from, 0, win);
+	MPI_Win_start(to, 0, win);
+	MPI_Get(in, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_complete(win);
+	while (!flag) {
+		MPI_Win_test(win, &flag);
+		polls++;
+	}
+	mpit_expect_int("test succeeded", 1, polls >= 1);
+	rmat_expect("get in a pscw epoch", in, N, me, right);
+	mpit_report("rma_pscw_get_and_win_test");
+
+	/* NOCHECK: every post is known to be done (barrier) before any start. */
+	clear_window();
+	MPI_Win_post(from, MPI_MODE_NOCHECK, win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_start(to, MPI_MODE_NOCHECK, win);
+	MPI_Put(out, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_complete(win);
+	MPI_Win_wait(win);
+	rmat_expect("window after nocheck epoch", base, N, left, me);
+	mpit_report("rma_pscw_nocheck");
+
+	/* Everybody into rank 0's window, one slot each. */
+	clear_window();
+	MPI_Comm_group(MPI_COMM_WORLD, &world);
+	ranks = malloc(np * sizeof *ranks);
+	for (i = 0; i < np; i++)
+		ranks[i] = i;
+	MPI_Group_incl(world, np, ranks, &all);
+	if (me == 0)
+		MPI_Win_post(all, 0, win);
+	zero = group_of(0, 0);
+	MPI_Win_start(zero, 0, win);
+	out[0] = rmat_val(me, 0, 0);
+	MPI_Put(out, 1, MPI_INT, 0, me, 1, MPI_INT, win);
+	MPI_Win_complete(win);
+	if (me == 0) {
+		MPI_Win_wait(win);
+		for (i = 0; i < np; i++)
+			mpit_expect_int("slot", rmat_val(i, 0, 0), base[i]);
+	}
+	mpit_report("rma_pscw_all_origins_into_one_target");
+	free(ranks);
+	MPI_Group_free(&all);
+	MPI_Group_free(&world);
+	MPI_Group_free(&from);
+	MPI_Group_free(&to);
+	MPI_Group_free(&zero);
+}
+
+static void test_locks(void)
+{
+	int i, k, v;
+	const int K = 50;
+
+	clear_window();
+	rmat_fill(out, N, me, right);
+	MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win);
+	MPI_Put(out, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_unlock(right, win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	check_window("window after exclusive lock", left);
+	MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+	MPI_Get(in, N, MPI_INT, 0, 0, N, MPI_INT, win);
+	MPI_Win_unlock(0, win);
+	rmat_expect("shared-lock get from rank 0", in, N, np - 1, 0);
+	mpit_report("rma_lock_exclusive_put_shared_get");
+
+	/* A read-modify-write by Get and Put is safe only if the lock excludes. */
+	clear_window();
+	for (k = 0; k < K; k++) {
+		MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+		MPI_Get(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+		MPI_Win_flush(0, win);
+		v++;
+		MPI_Put(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+		MPI_Win_unlock(0, win);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (me == 0) {
+		MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+		mpit_expect_int("counter", np * K, base[0]);
+		MPI_Win_unlock(0, win);
+	}
+	mpit_report("rma_exclusive_lock_excludes_get_then_put");
+
+	/* Ranks know (barrier) that nobody else locks the target: NOCHECK. */
+	clear_window();
+	MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, MPI_MODE_NOCHECK, win);
+	MPI_Put(out, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_unlock(right, win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	check_window("window after nocheck lock", left);
+	mpit_report("rma_lock_nocheck");
+
+	/* lock_all, then flushes before telling the target by a message. */
+	clear_window();
+	MPI_Win_lock_all(0, win);
+	MPI_Put(out, N, MPI_INT, right, 0, N, MPI_INT, win);
+	MPI_Win_flush(right, win);
+	MPI_Send(&k, 1, MPI_INT, right, 7, MPI_COMM_WORLD);
+	MPI_Recv(&k, 1, MPI_INT, left, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Win_sync(win);
+	rmat_expect("window after flush and message", base, N, left, me);
+	MPI_Barrier(MPI_COMM_WORLD);
+	for (i = 0; i < np; i++) {
+		out[0] = rmat_val(me, i, 0);
+		MPI_Put(out, 1, MPI_INT, i, 1 + me, 1, MPI_INT, win);
+		MPI_Win_flush_local(i, win);
+	}
+	MPI_Win_flush_all(win);
+	MPI_Win_flush_local_all(win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_sync(win);
+	for (i = 0; i < np; i++)
+		mpit_expect_int("slot after flush_all", rmat_val(i, me, 0), base[1 + i]);
+	MPI_Win_unlock_all(win);
+	mpit_report("rma_lock_all_flush_flush_local_flush_all");
+}
+
+static void test_requests(void)
+{
+	MPI_Request rq[2];
+	int own;
+
+	clear_window();
+	rmat_fill(out, N, me, right);
+	MPI_Win_lock_all(0, win);
+	MPI_Rput(out, N, MPI_INT, right, 0, N, MPI_INT, win, &rq[0]);
+	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+	mpit_expect_int("request released", 1, rq[0] == MPI_REQUEST_NULL);
+	MPI_Win_flush(right, win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Rget(in, N, MPI_INT, left, 0, N, MPI_INT, win, &rq[0]);
+	MPI_Rget(&own, 1, MPI_INT, me, 0, 1, MPI_INT, win, &rq[1]);
+	MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+	MPI_Win_unlock_all(win);
+	mpit_expect_int("rget of own window", rmat_val(left, me, 0), own);
+	rmat_expect("rget from the left", in, N, (left + np - 1) % np, left);
+	mpit_report("rma_rput_rget_with_wait");
+}
+
+/* Every other int of the target; origin contiguous; and an indexed Get. */
+static void test_datatypes(void)
+{
+	MPI_Datatype vec, idx;
+	int blens[3] = { 1, 2, 3 }, disps[3] = { 0, 10, 20 }, i;
+
+	clear_window();
+	MPI_Type_vector(N / 2, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	MPI_Type_indexed(3, blens, disps, MPI_INT, &idx);
+	MPI_Type_commit(&idx);
+	rmat_fill(out, N / 2, me, right);
+	MPI_Win_fence(0, win);
+	MPI_Put(out, N / 2, MPI_INT, right, 0, 1, vec, win);
+	MPI_Win_fence(0, win);
+	for (i = 0; i < N; i++)
+		mpit_expect_int("strided put", i % 2 ? 0 : rmat_val(left, me, i / 2), base[i]);
+	memset(in, 0, sizeof in);
+	MPI_Get(in, 1, idx, left, 0, 1, idx, win);
+	MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+	i = (left + np - 1) % np;
+	mpit_expect_int("indexed get [0]", rmat_val(i, left, 0), in[0]);
+	mpit_expect_int("indexed get [10]", rmat_val(i, left, 5), in[10]);
+	mpit_expect_int("indexed get [11] (odd, untouched)", 0, in[11]);
+	mpit_expect_int("indexed get [22]", rmat_val(i, left, 11), in[22]);
+	mpit_expect_int("indexed get [23] (outside)", 0, in[23]);
+	mpit_report("rma_derived_datatypes_on_both_sides");
+	MPI_Type_free(&vec);
+	MPI_Type_free(&idx);
+}
+
+/* Load/store through Win_shared_query pointers, ordered by Win_sync. */
+static void test_shared_load_store(void)
+{
+	MPI_Win sw;
+	MPI_Aint sz;
+	int *mine, *theirs, du, i;
+
+	MPI_Win_allocate_shared(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mine, &sw);
+	MPI_Win_shared_query(sw, right, &sz, &du, &theirs);
+	mpit_expect_int("queried size", N * sizeof(int), sz);
+	mpit_expect_int("queried disp_unit", sizeof(int), du);
+	MPI_Win_lock_all(0, sw);
+	for (i = 0; i < N; i++)
+		theirs[i] = rmat_val(me, right, i);
+	MPI_Win_sync(sw);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_sync(sw);
+	rmat_expect("stores of the left neighbour", mine, N, left, me);
+	MPI_Win_unlock_all(sw);
+	MPI_Win_free(&sw);
+	mpit_report("rma_shared_window_load_store_with_win_sync");
+}
+
+static void test_large(void)
+{
+	const int B = 1 << 20;
+	unsigned char *w, *src = malloc(B), *dst = malloc(B);
+	MPI_Win lw;
+	int i, bad = -1;
+
+	MPI_Win_allocate(B, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w, &lw);
+	for (i = 0; i < B; i++)
+		src[i] = (unsigned char)(i * 7 + me);
+	MPI_Win_fence(0, lw);
+	MPI_Put(src, B, MPI_BYTE, right, 0, B, MPI_BYTE, lw);
+	MPI_Win_fence(0, lw);
+	MPI_Get(dst, B, MPI_BYTE, left, 0, B, MPI_BYTE, lw);
+	MPI_Win_fence(0, lw);
+	for (i = 0; i < B && bad < 0; i++)
+		if (w[i] != (unsigned char)(i * 7 + left) ||
+		    dst[i] != (unsigned char)(i * 7 + (left + np - 1) % np))
+			bad = i;
+	mpit_expect_int("first wrong byte of 1 MiB put and get", -1, bad);
+	MPI_Win_free(&lw);
+	free(src);
+	free(dst);
+	mpit_report("rma_one_mebibyte_put_and_get");
+}
+
+int main(int argc, char **argv)
+{
+	rmat_init(&argc, &argv);
+	base = malloc(N * sizeof *base);
+	memset(base, 0, N * sizeof *base);
+	MPI_Win_create(base, N * sizeof *base, sizeof *base, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+	test_fence();
+	test_pscw();
+	test_locks();
+	test_requests();
+	test_datatypes();
+	MPI_Win_free(&win);
+	free(base);
+	test_shared_load_store();
+	test_large();
+	MPI_Finalize();
+	return 0;
+}
