@@ -1,0 +1,56 @@
+"""One-sided communication: MPI RMA windows (user/rmatest) and rmalloc/rpipe
+(user/rpipetest).
+
+The RMA programs print one TAP line per behaviour from rank 0: every
+synchronisation mode with Put and Get against values each rank computes,
+accumulates from all ranks that must add up exactly, the window flavours,
+and libsmap's error reports.  They run in host mode on 2, 4 and 8 ranks (4
+and 8 share the 2 cores on purpose: every wait must yield), on the kernel
+with 2 ranks, with each rank's own memory behind shared windows
+(SMAP_WIN_SHARED=noncontig), and across two QEMU nodes, where a window must
+fail naming the call.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
+# TAP lines each RMA program prints.
+RMA = {"rmat_sync": 14, "rmat_acc": 10, "rmat_win": 7, "rmat_err": 5}
+
+
+def prog(name):
+    return harness.build("user", name)
+
+
+def host(name, n, program, args=(), env=(), **kw):
+    kw.setdefault("timeout", 60)
+    extra = []
+    for kv in env:
+        extra += ["-e", kv]
+    return harness.lwkrun(name, ["--host", "-n", str(n)] + extra + [prog(program)] + list(args),
+                          **kw)
+
+
+def cases():
+    c = []
+    for n in (2, 4, 8):
+        for p, lines in sorted(RMA.items()):
+            c.append(host("%s_host_%d" % (p, n), n, p, tap=True, min_tap=lines))
+    c += [
+        host("rmat_sync_host_4_shared_noncontig", 4, "rmat_sync", env=["SMAP_WIN_SHARED=noncontig"],
+             tap=True, min_tap=RMA["rmat_sync"]),
+        host("rma_errors_are_fatal_by_default", 2, "rmat_err", ["fatal"], rc=None,
+             expect=[r"MPI_Put: bytes \[64, 68\) are outside rank \d's window of 64 bytes "
+                     r"\(RMA target out of range\)", r"aborted the job with status 54"]),
+        harness.lwkrun("rmat_sync_kernel_2", ["-q", "-n", 2, "--timeout", 100, prog("rmat_sync")],
+                       tap=True, min_tap=RMA["rmat_sync"], timeout=120),
+        harness.lwkrun("rmat_acc_kernel_2", ["-q", "-n", 2, "--timeout", 100, prog("rmat_acc")],
+                       tap=True, min_tap=RMA["rmat_acc"], timeout=120),
+        harness.lwkrun("rma_window_across_nodes_2x1", ["--nodes", 2, "-n", 1, "-q", "--timeout", 100,
+                                                       prog("rmat_err"), "nodes"],
+                       tap=True, min_tap=1, timeout=120),
+    ]
+    return c
