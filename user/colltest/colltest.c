@@ -64,6 +64,44 @@ static void check_barrier(const struct ct_group *tg, int which)
 		  tg->label, BARRIER_ROUNDS);
 }
 
+/* Calls every member agrees are empty: nothing is written, and the members
+ * stay in step (the allreduce after them still pairs up correctly). */
+static void check_empty(const struct ct_group *tg)
+{
+	struct coll_group *g = tg->g;
+
+	if (g) {
+		int n = coll_size(g), me = coll_rank(g);
+		size_t zero[SMAP_MAX_RANKS] = { 0 };
+		char sb[8] = "abcdefg", r[8] = "0123456";
+		int64_t v = me, want = (int64_t)n * (n - 1) / 2;
+
+		coll_bcast(g, r, 0, n - 1);
+		coll_gather(g, sb, r, 0, 0);
+		coll_gatherv(g, sb, 0, r, zero, zero, 0);
+		coll_scatter(g, sb, r, 0, 0);
+		coll_scatterv(g, sb, zero, zero, r, 0, 0);
+		coll_allgather(g, sb, r, 0);
+		coll_allgatherv(g, sb, r, zero, zero);
+		coll_alltoall(g, sb, r, 0);
+		coll_alltoallv(g, sb, zero, zero, r, zero, zero);
+		coll_reduce(g, sb, r, 0, &ct_sum.op, 0);
+		coll_allreduce(g, sb, r, 0, &ct_sum.op);
+		coll_reduce_scatter(g, sb, r, zero, &ct_sum.op);
+		coll_reduce_scatter_block(g, sb, r, 0, &ct_sum.op);
+		coll_scan(g, sb, r, 0, &ct_sum.op);
+		coll_exscan(g, sb, r, 0, &ct_sum.op);
+		if (memcmp(r, "0123456", 8) || memcmp(sb, "abcdefg", 8))
+			ct_fail("an empty call wrote a buffer: send \"%.8s\", receive \"%.8s\"", sb, r);
+		coll_allreduce(g, &v, &v, 1, &ct_sum.op);
+		if (v != want)
+			ct_fail("allreduce after empty calls: %lld, expected %lld", (long long)v,
+				(long long)want);
+	}
+	ct_report("%s: empty calls of every collective write nothing and keep the members in step",
+		  tg->label);
+}
+
 /* Families of checks, chosen on the command line (all by default). */
 static int nfamilies;
 static char **families;
@@ -81,6 +119,7 @@ static void run_group(const struct ct_group *tg, int which)
 	if (want("sync")) {
 		check_queries(tg);
 		check_barrier(tg, which);
+		check_empty(tg);
 	}
 	if (want("move"))
 		ct_move_checks(tg);
