@@ -133,6 +133,14 @@ def cases():
                   qemuctl.machine(kernel=qemuctl.KERNEL, mods=[SELFTEST], cpus=2,
                                   cmdline="job=selftest np=all", serial=("none",))
                   + ["-monitor", "none"], reject=[r"\S"], timeout=30),
+        harness.lwkrun("hardware/parport: the self-test runs a hardware barrier across 2 nodes",
+                       ["-q", "--nodes", 2, "-n", 2, SELFTEST],
+                       expect=[r"\[n0\] ok parport \(barrier across 2 nodes",
+                               r"\[n1\] ok parport \(barrier across 2 nodes"], timeout=120),
+        harness.lwkrun("hardware/parport: a node of a multi-node job without a port fails it",
+                       ["-q", "--append", "nnodes=2", "-n", 1, SELFTEST], rc=1,
+                       expect=[r"not ok parport - a job of 2 nodes, but no parallel port",
+                               r"^selftest: FAIL parport: "]),
     ] + [harness.Case("hardware/numa-%s: rank regions come from their CPU's node" % layout,
                       [sys.executable, ME, "numa", layout], tap=True, min_tap=5, timeout=120)
          for layout in NUMA]

@@ -15,8 +15,8 @@
  *             physically disjoint and mapped end to end in every rank
  *   tsc       its rate is plausible (and CPUID's where CPUID gives one); it
  *             never goes backwards on a CPU, nor from one CPU to the next
- *   parport   the barrier port, where there is one, completes a hardware
- *             barrier across the job's nodes
+ *   parport   in a job of several nodes, the barrier port is there and
+ *             completes a hardware barrier across them
  *
  * Options say what the node should have, so a dead core or a missing DIMM
  * fails too: --cpus N, --mem SIZE (usable RAM at least), --numa N.
@@ -351,8 +351,13 @@ static void check_parport(void)
 {
 	int r;
 
-	if (!ni.barrier_port || ji->nnodes < 2)
+	if (ji->nnodes < 2)
 		return;
+	if (!ni.barrier_port) {
+		fail(PARPORT, "a job of %u nodes, but no parallel port answers for the barrier",
+		     ji->nnodes);
+		return;
+	}
 	r = smap_hwbarrier();
 	if (r)
 		fail(PARPORT, "a hardware barrier across %u nodes at port %#x failed: %s",
