@@ -133,6 +133,18 @@ def cases():
                   qemuctl.machine(kernel=qemuctl.KERNEL, mods=[SELFTEST], cpus=2,
                                   cmdline="job=selftest np=all", serial=("none",))
                   + ["-monitor", "none"], reject=[r"\S"], timeout=30),
+        harness.lwkrun("hardware/selftest: a node short of CPUs and NUMA nodes fails, naming "
+                       "both", ["-q", "-c", 2, "-n", "all", SELFTEST, "--cpus", 8, "--numa", 2],
+                       rc=1, expect=[r"not ok cpus - expected 8 CPUs online, got 2",
+                                     r"not ok memory - expected 2 NUMA nodes, got 1",
+                                     r"^selftest: FAIL cpus: expected 8 .*; memory: expected 2"]),
+        harness.lwkrun("hardware/selftest: a node short of memory fails",
+                       ["-q", "-n", 1, SELFTEST, "--mem", "64G"], rc=1,
+                       expect=[r"not ok memory - expected at least 65536 MiB usable, got \d+",
+                               r"^selftest: FAIL memory: "]),
+        harness.lwkrun("hardware/selftest: a bad option is refused on one line",
+                       ["-q", "-n", 1, SELFTEST, "--cpus", "many"], rc=2,
+                       expect=[r"^selftest: bad value for --cpus: 'many'"]),
         harness.lwkrun("hardware/parport: the self-test runs a hardware barrier across 2 nodes",
                        ["-q", "--nodes", 2, "-n", 2, SELFTEST],
                        expect=[r"\[n0\] ok parport \(barrier across 2 nodes",
