@@ -59,8 +59,10 @@ int kmem_init(const struct bootinfo *bi, uint64_t kernel_phys_end)
 	for (unsigned i = 0; i < bi->nmem; i++) {
 		const struct mem_range *m = &bi->mem[i];
 
-		if (m->type != MEM_USABLE && pmem_reserve(all, m->base & ~(PAGE_SIZE - 1),
-							  m->base + m->len) < 0) {
+		uint64_t lo = m->base & ~(PAGE_SIZE - 1);
+		uint64_t hi = (m->base + m->len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+
+		if (m->type != MEM_USABLE && pmem_reserve(all, lo, hi) < 0) {
 			pr_err("kmem: memory map too fragmented\n");
 			return -1;
 		}
