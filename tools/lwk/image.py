@@ -70,6 +70,26 @@ def program(path):
     raise UsageError("%s: no such file (run make, or give a path)" % path)
 
 
+def job_option(a, value, job):
+    """Apply a per-job option (as lwkrun takes them) to `job`; False if `a`
+    is not one.  `value(a)` returns the option's value."""
+    if a in ("-n", "--np"):
+        v = value(a)
+        job.np = "all" if v == "all" else parse_int(v, a)
+    elif a == "--mem":
+        job.mem = parse_size(value(a), a)
+    elif a == "--stack":
+        job.stack = parse_size(value(a), a)
+    elif a in ("-e", "--env"):
+        kv = value(a)
+        if "=" not in kv or kv.startswith("="):
+            raise UsageError("%s: expected K=V, got '%s'" % (a, kv))
+        job.env.append(kv)
+    else:
+        return False
+    return True
+
+
 def parse(argv):
     opt = Options()
     job = Job()
@@ -93,18 +113,8 @@ def parse(argv):
         elif a in ("-h", "--help"):
             sys.stdout.write(USAGE)
             sys.exit(0)
-        elif a in ("-n", "--np"):
-            v = value(a)
-            job.np = "all" if v == "all" else parse_int(v, a)
-        elif a == "--mem":
-            job.mem = parse_size(value(a), a)
-        elif a == "--stack":
-            job.stack = parse_size(value(a), a)
-        elif a in ("-e", "--env"):
-            kv = value(a)
-            if "=" not in kv or kv.startswith("="):
-                raise UsageError("%s: expected K=V, got '%s'" % (a, kv))
-            job.env.append(kv)
+        elif job_option(a, value, job):
+            pass
         elif a.startswith("-") and opt.jobs:
             raise UsageError("option %s must come before the first program" % a)
         elif a in PATH_OPTIONS:
