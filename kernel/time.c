@@ -20,7 +20,8 @@ void time_init(void)
 	}
 	tsc_hz = tsc_calibrate();
 	if (!tsc_hz)
-		panic("time: could not calibrate the TSC (no CPUID leaf, HPET or PIT); boot with tsc_hz=");
+		panic("time: could not calibrate the TSC (no CPUID leaf, HPET, ACPI PM timer or PIT); "
+		      "boot with tsc_hz=");
 	pr_info("time: TSC %lu.%03lu MHz (%s)\n", tsc_hz / 1000000, tsc_hz / 1000 % 1000,
 		tsc_method());
 }

@@ -53,6 +53,13 @@ mb2_header:
 	align 8
 	dw 6, 0
 	dd 8
+	; framebuffer: any mode, optional.  Without this tag GRUB under UEFI
+	; warns "no console will be available to OS"; BIOS boots keep text mode
+	; (grub.cfg sets gfxpayload=text there).
+	align 8
+	dw 5, 1
+	dd 20
+	dd 0, 0, 0
 	; end tag
 	align 8
 	dw 0, 0

@@ -90,8 +90,32 @@ def parse_int(text, what, lo=1):
     return int(text)
 
 
-def parse(argv):
-    opt = Options()
+def job_option(a, value, job):
+    """Apply a per-job option to `job`; False if `a` is not one.  `value(a)`
+    returns the option's value."""
+    if a in ("-n", "--np"):
+        v = value(a)
+        job.np = "all" if v == "all" else parse_int(v, a)
+    elif a == "--mem":
+        job.mem = parse_size(value(a), a)
+    elif a == "--stack":
+        job.stack = parse_size(value(a), a)
+    elif a in ("-e", "--env"):
+        kv = value(a)
+        if "=" not in kv or kv.startswith("="):
+            raise UsageError("%s: expected K=V, got '%s'" % (a, kv))
+        job.env.append(kv)
+    else:
+        return False
+    return True
+
+
+def parse_jobs(argv, opt, tool, usage, tool_option, program=lambda a: a):
+    """The command-line grammar lwkrun and mkimage share: the tool's own
+    options first, then jobs (per-job options, a program and its arguments)
+    separated by --next.  tool_option(a, value) applies one of the tool's
+    options and returns False for one it does not know; program(a) checks
+    a program's path and returns it."""
     job = Job()
     i = 0
 
@@ -110,66 +134,65 @@ def parse(argv):
                 job = Job()
             else:
                 job.args.append(a)
-            i += 1
-            continue
-        if a in ("-h", "--help"):
-            sys.stdout.write(USAGE)
+        elif a in ("-h", "--help"):
+            sys.stdout.write(usage)
             sys.exit(0)
-        elif a in ("-n", "--np"):
-            v = value(a)
-            job.np = "all" if v == "all" else parse_int(v, a)
-        elif a == "--mem":
-            job.mem = parse_size(value(a), a)
-        elif a == "--stack":
-            job.stack = parse_size(value(a), a)
-        elif a in ("-e", "--env"):
-            kv = value(a)
-            if "=" not in kv or kv.startswith("="):
-                raise UsageError("%s: expected K=V, got '%s'" % (a, kv))
-            job.env.append(kv)
-        elif opt.jobs and a.startswith("-"):
+        elif job_option(a, value, job):
+            pass
+        elif a.startswith("-") and opt.jobs:
             raise UsageError("option %s must come before the first program" % a)
-        elif opt.jobs:
-            job.prog = a
-        elif a == "--nodes":
-            opt.nodes = parse_int(value(a), a)
-        elif a in ("-c", "--cpus"):
-            opt.cpus = parse_int(value(a), a)
-        elif a in ("-m", "--memory"):
-            opt.memory = parse_size(value(a), a)
-        elif a == "--timeout":
-            try:
-                opt.timeout = float(value(a))
-            except ValueError:
-                raise UsageError("--timeout: expected seconds, got '%s'" % argv[i])
-            if opt.timeout <= 0:
-                raise UsageError("--timeout: must be positive")
-        elif a == "--tag-output":
-            opt.tag_output = True
-        elif a in ("-q", "--quiet"):
-            opt.quiet = True
-        elif a == "--host":
-            opt.host = True
-        elif a == "--kvm":
-            opt.kvm = True
-        elif a == "--uefi":
-            opt.uefi = True
-        elif a == "--iso":
-            opt.iso = value(a)
-        elif a == "--kernel":
-            opt.kernel = value(a)
-        elif a == "--append":
-            opt.append = value(a)
         elif a.startswith("-"):
-            raise UsageError("unknown option '%s' (see lwkrun --help)" % a)
+            if not tool_option(a, value):
+                raise UsageError("unknown option '%s' (see %s --help)" % (a, tool))
         else:
-            job.prog = a
+            job.prog = program(a)
         i += 1
-
     if job.prog is not None:
         opt.jobs.append(job)
     elif opt.jobs or any(v is not None for v in (job.np, job.mem, job.stack)) or job.env:
         raise UsageError("missing program after the job options")
+    return opt
+
+
+def lwkrun_option(opt, a, value):
+    if a == "--nodes":
+        opt.nodes = parse_int(value(a), a)
+    elif a in ("-c", "--cpus"):
+        opt.cpus = parse_int(value(a), a)
+    elif a in ("-m", "--memory"):
+        opt.memory = parse_size(value(a), a)
+    elif a == "--timeout":
+        v = value(a)
+        try:
+            opt.timeout = float(v)
+        except ValueError:
+            raise UsageError("--timeout: expected seconds, got '%s'" % v)
+        if opt.timeout <= 0:
+            raise UsageError("--timeout: must be positive")
+    elif a == "--tag-output":
+        opt.tag_output = True
+    elif a in ("-q", "--quiet"):
+        opt.quiet = True
+    elif a == "--host":
+        opt.host = True
+    elif a == "--kvm":
+        opt.kvm = True
+    elif a == "--uefi":
+        opt.uefi = True
+    elif a == "--iso":
+        opt.iso = value(a)
+    elif a == "--kernel":
+        opt.kernel = value(a)
+    elif a == "--append":
+        opt.append = value(a)
+    else:
+        return False
+    return True
+
+
+def parse(argv):
+    opt = Options()
+    parse_jobs(argv, opt, "lwkrun", USAGE, lambda a, value: lwkrun_option(opt, a, value))
     if not argv:
         raise UsageError("no program given (see lwkrun --help)")
     if not opt.jobs and opt.host:

@@ -11,7 +11,7 @@ import shlex
 import sys
 
 from lwk import boot
-from lwk.cli import ROOT, Job, UsageError, parse_int, parse_size
+from lwk.cli import ROOT, Job, UsageError, parse_int, parse_jobs
 
 USAGE = """\
 usage: mkimage [options] [-n N] prog [args...] [--next [-n N] prog [args...]]...
@@ -70,21 +70,22 @@ def program(path):
     raise UsageError("%s: no such file (run make, or give a path)" % path)
 
 
-def job_option(a, value, job):
-    """Apply a per-job option (as lwkrun takes them) to `job`; False if `a`
-    is not one.  `value(a)` returns the option's value."""
-    if a in ("-n", "--np"):
-        v = value(a)
-        job.np = "all" if v == "all" else parse_int(v, a)
-    elif a == "--mem":
-        job.mem = parse_size(value(a), a)
-    elif a == "--stack":
-        job.stack = parse_size(value(a), a)
-    elif a in ("-e", "--env"):
-        kv = value(a)
-        if "=" not in kv or kv.startswith("="):
-            raise UsageError("%s: expected K=V, got '%s'" % (a, kv))
-        job.env.append(kv)
+def mkimage_option(opt, a, value):
+    if a in PATH_OPTIONS:
+        setattr(opt, PATH_OPTIONS[a], value(a))
+    elif a == "--tag-output":
+        opt.tag_output = True
+    elif a in ("-q", "--quiet"):
+        opt.quiet = True
+    elif a == "--exit":
+        opt.exit = value(a)
+        if opt.exit not in EXIT_MODES:
+            raise UsageError("--exit: expected one of %s, got '%s'"
+                             % (", ".join(EXIT_MODES), opt.exit))
+    elif a == "--timeout":
+        opt.timeout = parse_int(value(a), a, lo=0)
+    elif a == "--selftest-args":
+        opt.selftest_args = shlex.split(value(a))
     else:
         return False
     return True
@@ -92,55 +93,9 @@ def job_option(a, value, job):
 
 def parse(argv):
     opt = Options()
-    job = Job()
-    i = 0
-
-    def value(name):
-        nonlocal i
-        if i + 1 >= len(argv):
-            raise UsageError("option %s needs a value" % name)
-        i += 1
-        return argv[i]
-
-    while i < len(argv):
-        a = argv[i]
-        if job.prog is not None:
-            if a == "--next":
-                opt.jobs.append(job)
-                job = Job()
-            else:
-                job.args.append(a)
-        elif a in ("-h", "--help"):
-            sys.stdout.write(USAGE)
-            sys.exit(0)
-        elif job_option(a, value, job):
-            pass
-        elif a.startswith("-") and opt.jobs:
-            raise UsageError("option %s must come before the first program" % a)
-        elif a in PATH_OPTIONS:
-            setattr(opt, PATH_OPTIONS[a], value(a))
-        elif a == "--tag-output":
-            opt.tag_output = True
-        elif a in ("-q", "--quiet"):
-            opt.quiet = True
-        elif a == "--exit":
-            opt.exit = value(a)
-            if opt.exit not in EXIT_MODES:
-                raise UsageError("--exit: expected one of %s, got '%s'"
-                                 % (", ".join(EXIT_MODES), opt.exit))
-        elif a == "--timeout":
-            opt.timeout = parse_int(value(a), a, lo=0)
-        elif a == "--selftest-args":
-            opt.selftest_args = shlex.split(value(a))
-        elif a.startswith("-"):
-            raise UsageError("unknown option '%s' (see mkimage --help)" % a)
-        else:
-            job.prog = program(a)
-        i += 1
-
-    if job.prog is not None:
-        opt.jobs.append(job)
-    else:
+    parse_jobs(argv, opt, "mkimage", USAGE, lambda a, value: mkimage_option(opt, a, value),
+               program)
+    if not opt.jobs:
         raise UsageError("no program given (see mkimage --help)")
     for j in opt.jobs:
         if j.np is None:
