@@ -21,6 +21,7 @@
 #include "bootinfo.h"
 #include "cpu.h"
 #include "format.h"
+#include "hwbarrier.h"
 #include "job.h"
 #include "kmem.h"
 #include "param.h"
@@ -459,6 +460,7 @@ static int job_run(const struct job_spec *spec, unsigned id)
 		for (unsigned r = 0; r < j->nranks && !j->status; r++)
 			j->status = j->procs[r]->status;
 	summary(j);
+	hwbarrier_job_report(j->id);
 	st = j->status;
 	job_free(j);
 	return st;

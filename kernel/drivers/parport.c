@@ -48,6 +48,9 @@ static struct {
 	uint8_t last_status;
 } stats;
 
+/* The counters as the last job report left them. */
+static uint64_t reported_barriers, reported_spins, reported_ticks, reported_timeouts;
+
 static uint16_t data_reg(void)
 {
 	return (uint16_t)barrier_port;
@@ -185,4 +188,24 @@ long hwbarrier_info(struct proc *p, uint64_t buf, uint64_t size)
 	hb.last_status = stats.last_status;
 	spin_unlock_irqrestore(&lock, f);
 	return copy_record(p, buf, size, &hb, sizeof(hb));
+}
+
+void hwbarrier_job_report(unsigned job)
+{
+	uint64_t f = spin_lock_irqsave(&lock);
+	uint64_t n = stats.barriers - reported_barriers, spins = stats.spins - reported_spins;
+	uint64_t ticks = stats.ticks - reported_ticks, timeouts = stats.timeouts - reported_timeouts;
+
+	reported_barriers = stats.barriers;
+	reported_spins = stats.spins;
+	reported_ticks = stats.ticks;
+	reported_timeouts = stats.timeouts;
+	spin_unlock_irqrestore(&lock, f);
+	if (!n && !timeouts)
+		return;
+	uint64_t ns = n ? tsc_to_ns(ticks) / n : 0;
+
+	pr_info("barrier: job %u: %lu hardware barrier%s on node %lu, %lu.%03lu us and %lu port "
+		"reads each, %lu timed out\n", job, n, n == 1 ? "" : "s", job_node, ns / 1000,
+		ns % 1000, n ? spins / n : 0, timeouts);
 }

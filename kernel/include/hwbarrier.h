@@ -16,6 +16,9 @@ unsigned hwbarrier_port(void);
 /* One barrier for rank p: 0, -ENODEV without a port, -ETIMEDOUT when
  * another node never arrives, -EINTR when p's job is being stopped. */
 long hwbarrier_wait(struct proc *p);
+/* After a job: one line with its barriers, time and spins, if it used
+ * the wire. */
+void hwbarrier_job_report(unsigned job);
 /* SMAPOS_SYS_HWBARRIER_INFO: the port and its counters into user memory. */
 long hwbarrier_info(struct proc *p, uint64_t buf, uint64_t size);
 
