@@ -9,6 +9,13 @@ and 8 share the 2 cores on purpose: every wait must yield), on the kernel
 with 2 ranks, with each rank's own memory behind shared windows
 (SMAP_WIN_SHARED=noncontig), and across two QEMU nodes, where a window must
 fail naming the call.
+
+rpipe: the remote heap's host unit test (the policies' exact choices,
+exhaustion and recovery, a random run against a model), then streams of
+1 B to 16 MiB checked byte for byte, the policies driven to exhaustion and
+recovery across a pipe, the rest of the interface and its misuse, and the
+example program of docs/rpipe.md; on 2, 4 and 8 ranks, the streams on the
+kernel too, and a pipe across two QEMU nodes.
 """
 
 import os
@@ -17,8 +24,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import harness  # noqa: E402
 
-# TAP lines each RMA program prints.
+# TAP lines each program prints.
 RMA = {"rmat_sync": 14, "rmat_acc": 10, "rmat_win": 7, "rmat_err": 5}
+RPIPE = {"rpt_stream": 6, "rpt_heap": 3, "rpt_misc": 3}
 
 
 def prog(name):
@@ -35,9 +43,9 @@ def host(name, n, program, args=(), env=(), **kw):
 
 
 def cases():
-    c = []
+    c = [harness.Case("rpipe_rheap_unit", [prog("rheap_unit")], tap=True, min_tap=22)]
     for n in (2, 4, 8):
-        for p, lines in sorted(RMA.items()):
+        for p, lines in sorted(list(RMA.items()) + list(RPIPE.items())):
             c.append(host("%s_host_%d" % (p, n), n, p, tap=True, min_tap=lines))
     c += [
         host("rmat_sync_host_4_shared_noncontig", 4, "rmat_sync", env=["SMAP_WIN_SHARED=noncontig"],
@@ -52,5 +60,14 @@ def cases():
         harness.lwkrun("rma_window_across_nodes_2x1", ["--nodes", 2, "-n", 1, "-q", "--timeout", 100,
                                                        prog("rmat_err"), "nodes"],
                        tap=True, min_tap=1, timeout=120),
+        host("rpipe_example_host_2", 2, "rpt_example",
+             expect=[r"rank 0 sent 1000 records adding up to (\d+); rank 1 counted \1: right"]),
+        harness.lwkrun("rpt_stream_kernel_2", ["-q", "-n", 2, "--timeout", 100, prog("rpt_stream")],
+                       tap=True, min_tap=RPIPE["rpt_stream"], timeout=120),
+        harness.lwkrun("rpipe_across_nodes_2x2", ["--nodes", 2, "-n", 2, "-q", "--timeout", 100,
+                                                  prog("rpt_misc"), "nodes"],
+                       tap=True, min_tap=1, timeout=120,
+                       expect=[r"rpipe: rank 2 is on node 1, this rank on node 0: pipes between nodes "
+                               r"are not implemented yet"]),
     ]
     return c
