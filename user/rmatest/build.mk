@@ -10,3 +10,12 @@ $(B)/user/rmat_%: user/rmatest/rmat_%.c user/rmatest/rmat.h user/mpitest/mpit.h 
 
 ALL += $(RMATEST)
 TEST_DEPS += $(RMATEST)
+
+RMA_BENCH := $(B)/user/rma_bench
+
+$(RMA_BENCH): user/bench/rma_bench.c $(SMAPCC_DEPS)
+	@mkdir -p $(@D)
+	$(SMAPCC) -O2 $(WARN) -o $@ $<
+
+ALL += $(RMA_BENCH)
+BENCH_DEPS += $(RMA_BENCH)
