@@ -488,6 +488,47 @@ static void test_request_forms(void)
 	mpit_report("rma_raccumulate_and_rget_accumulate");
 }
 
+/* Under exclusive locks whole arrays move at once: every swap must see one
+ * rank's whole array, and the sums must all arrive. */
+static void test_exclusive_lock(void)
+{
+	long ones[COUNT], mine[COUNT], old[COUNT], *base;
+	int k, i;
+	MPI_Win w;
+
+	MPI_Win_allocate(2 * COUNT * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &w);
+	memset(base, 0, 2 * COUNT * sizeof(long));
+	for (i = 0; i < COUNT; i++) {
+		ones[i] = 1;
+		mine[i] = me + 1;
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	for (k = 0; k < K / 10; k++) {
+		MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, w);
+		MPI_Accumulate(ones, COUNT, MPI_LONG, 0, 0, COUNT, MPI_LONG, MPI_SUM, w);
+		MPI_Get_accumulate(mine, COUNT, MPI_LONG, old, COUNT, MPI_LONG, 0, COUNT, COUNT, MPI_LONG,
+				   MPI_REPLACE, w);
+		MPI_Win_unlock(0, w);
+		for (i = 1; i < COUNT; i++)
+			if (old[i] != old[0]) {
+				mpit_fail("swap %d saw two arrays: element 0 is %ld, element %d %ld", k, old[0],
+					  i, old[i]);
+				break;
+			}
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (me == 0) {
+		MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w);
+		for (i = 0; i < COUNT; i++)
+			mpit_expect_int("sum under exclusive locks", np * (K / 10), base[i]);
+		for (i = 1; i < COUNT; i++)
+			mpit_expect_int("last array swapped in is whole", base[COUNT], base[COUNT + i]);
+		MPI_Win_unlock(0, w);
+	}
+	MPI_Win_free(&w);
+	mpit_report("rma_accumulate_whole_arrays_under_exclusive_locks");
+}
+
 int main(int argc, char **argv)
 {
 	rmat_init(&argc, &argv);
@@ -502,6 +543,7 @@ int main(int argc, char **argv)
 	test_no_op_reads();
 	test_minloc_maxloc();
 	test_strided_target();
+	test_exclusive_lock();
 	MPI_Finalize();
 	return 0;
 }
