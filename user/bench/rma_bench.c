@@ -208,6 +208,9 @@ int main(int argc, char **argv)
 	MPI_Group_incl(world, 1, &zero, &origin_g);
 	MPI_Group_incl(world, 1, &one, &target_g);
 	MPI_Group_free(&world);
+	/* Warm up: first touches of the window and the buffers are not latency. */
+	run(PUT, FENCE, MAXB, 2, 1);
+	run(PUT, LOCK, 1, iters(1), 1);
 	bench_latency(PUT, "put");
 	bench_latency(GET, "get");
 	bench_latency(ACC, "acc");

@@ -110,6 +110,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < SLOTS; i++)
 			slot[i] = rank == 0 ? rmalloc(rp, MAXB) : RADDR_NULL;
 	}
+	/* Warm up: first touches of the heaps and the ring are not latency. */
+	pingpong(rp, mine, 1, iters(1), 1);
 	for (b = 1; b <= MAXB; b *= full ? 2 : 4) {
 		double lat = pingpong(rp, mine, b, iters(b), 0);
 		double alat = pingpong(rp, mine, b, iters(b), 1);
