@@ -109,6 +109,19 @@ static void rma_request(MPI_Win win, MPI_Request *req)
 	*req = r;
 }
 
+/* A contiguous put or get: the small ones are a load and a store. */
+static void rma_copy(void *d, const void *s, size_t n)
+{
+	switch (n) {
+	case 1: __builtin_memcpy(d, s, 1); return;
+	case 2: __builtin_memcpy(d, s, 2); return;
+	case 4: __builtin_memcpy(d, s, 4); return;
+	case 8: __builtin_memcpy(d, s, 8); return;
+	case 16: __builtin_memcpy(d, s, 16); return;
+	}
+	memmove(d, s, n);
+}
+
 static int rma_no_request(const char *fn)
 {
 	return smpi_err(NULL, MPI_ERR_REQUEST, fn, "request pointer is NULL");
@@ -136,7 +149,9 @@ static int rma_move(void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Ai
 		if ((err = rma_target(win, rank, disp, tcount, ttype, &at, fn)))
 			return err;
 		obuf = (void *)rma_buf(obuf);
-		if (get)
+		if (dt_is_dense(otype->dt) && dt_is_dense(ttype->dt))
+			rma_copy(get ? obuf : at, get ? at : obuf, obytes);
+		else if (get)
 			smpi_type_copy(obuf, ocount, otype, at, tcount, ttype);
 		else
 			smpi_type_copy(at, tcount, ttype, obuf, ocount, otype);
