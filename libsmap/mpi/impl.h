@@ -167,12 +167,28 @@ enum {
 	SMPI_ST_DONE
 };
 
+/*
+ * The part of a rendezvous send its receiver writes, through SMARTMAP, on
+ * a cache line of its own: the waiting sender polls it, and nothing the
+ * sender writes while waiting shares the line.  A large copy is cut into
+ * chunks that both sides claim (p2p.c), so a sender blocked in its send
+ * copies half of its own message.
+ */
+struct smpi_rndv {
+	uint32_t done;		/* the receiver is finished: the send is complete */
+	uint32_t help;		/* dst and len are set: chunks are up for grabs */
+	uint64_t dst;		/* the receive buffer, as every rank reaches it */
+	uint64_t len;		/* bytes to copy */
+	uint64_t next;		/* first byte nobody claimed (both sides, lock cmpxchg) */
+	uint64_t copied;	/* bytes the sender's chunks hold, once they do */
+} __attribute__((aligned(64)));
+
 struct smpi_req {
 	struct match_entry m;	/* a posted receive */
 	struct smpi_req *next;	/* pending sends to one peer; free list */
 	int kind, mode, state;
 	int persistent, freed, cancelled;
-	volatile uint32_t rdone;	/* rendezvous: set by the receiver */
+	int helped;		/* rendezvous: this sender took its chunks */
 	const void *buf;
 	int64_t count;
 	MPI_Datatype type;
@@ -182,6 +198,7 @@ struct smpi_req {
 	int lpeer;		/* on-node rank of the peer */
 	void *bbuf;		/* buffered send: the copy in the attached buffer */
 	MPI_Status status;
+	struct smpi_rndv rv;
 };
 
 void smpi_p2p_init(void);
@@ -190,7 +207,8 @@ void smpi_p2p_finalize(void);
 void smpi_progress(void);
 /* Starts req (a send or receive with its fields set). */
 void smpi_p2p_start(struct smpi_req *req);
-/* Completion of a started request, without progress. */
+/* Completion of a started request, without progress (a rendezvous sender
+ * its receiver asked for help copies its chunks first). */
 int smpi_req_done(struct smpi_req *req);
 /* Spins with progress until req is done. */
 void smpi_req_wait(struct smpi_req *req);
@@ -201,18 +219,58 @@ int smpi_p2p_cancel(struct smpi_req *req);
 /* An unexpected message a receive for (source, tag) would take. */
 int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status);
 
+/*
+ * Blocking send and receive of `count` elements of `type` to or from comm
+ * rank `peer` (not MPI_PROC_NULL), on context ctx (comm->ctx for the
+ * user's messages).  The send returns once buf may be reused; the receive
+ * fills *status (never MPI_STATUS_IGNORE) and returns its error class.
+ * Small sends and receives from a named source take no request.
+ */
+void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		   MPI_Comm comm, int ctx, int mode);
+int smpi_p2p_recv(void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		  MPI_Comm comm, int ctx, MPI_Status *status);
+
+static inline void smpi_req_init(struct smpi_req *r, int kind, int mode, const void *buf,
+				 int64_t count, MPI_Datatype type, int peer, int tag,
+				 MPI_Comm comm)
+{
+	r->kind = kind;
+	r->mode = mode;
+	r->state = SMPI_ST_IDLE;
+	r->persistent = 0;
+	r->freed = 0;
+	r->cancelled = 0;
+	r->buf = buf;
+	r->count = count;
+	r->type = type;
+	r->comm = comm;
+	r->peer = peer;
+	r->tag = tag;
+	r->ctx = comm->ctx;
+	r->bbuf = NULL;
+}
+
 /* Requests of nonblocking calls come from a free list (req.c); they hold
  * a reference to their datatype until freed. */
 struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t count,
 				MPI_Datatype type, int peer, int tag, MPI_Comm comm);
-void smpi_req_init(struct smpi_req *r, int kind, int mode, const void *buf,
-		   int64_t count, MPI_Datatype type, int peer, int tag, MPI_Comm comm);
 void smpi_req_free(struct smpi_req *req);
 
 /* Blocking exchanges on a communicator's library context, invisible to
  * the user's messages (communicator construction). */
-void smpi_sys_send(const void *buf, int64_t bytes, int dest, MPI_Comm comm);
-void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm comm);
+static inline void smpi_sys_send(const void *buf, int64_t bytes, int dest, MPI_Comm comm)
+{
+	smpi_p2p_send(buf, bytes, MPI_BYTE, dest, 0, comm, comm->ctx + SMPI_MAX_CTX,
+		      SMPI_MODE_STD);
+}
+
+static inline void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm comm)
+{
+	MPI_Status st;
+
+	smpi_p2p_recv(buf, bytes, MPI_BYTE, source, 0, comm, comm->ctx + SMPI_MAX_CTX, &st);
+}
 
 /* Buffered sends (bsend.c). */
 int smpi_bsend_copy(struct smpi_req *req, const char *fn);

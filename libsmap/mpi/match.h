@@ -52,6 +52,13 @@ void match_cancel(struct match_ctx *m, struct match_entry *e);
  * removed, or NULL. */
 struct match_entry *match_arrive(struct match_ctx *m, int src, int tag);
 
+/* No posted receive could take a message from src: a receive for src
+ * would be the first to match its next one. */
+static inline int match_none_posted(const struct match_ctx *m, int src)
+{
+	return m->posted[src].next == &m->posted[src] && m->posted_any.next == &m->posted_any;
+}
+
 /* Keeps e (e->src, e->tag set) as an unexpected message. */
 void match_keep(struct match_ctx *m, struct match_entry *e);
 /* The earliest unexpected message a receive for (src, tag) takes;

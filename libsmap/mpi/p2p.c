@@ -12,12 +12,23 @@
  *
  * Three protocols, by size (SMAP_MPI_EAGER tunes the limit):
  *   inline  <= 40 B    payload inside the slot;
- *   eager   <= limit   payload copied once into the data ring;
- *   rendezvous         the slot carries the sender's buffer and layout;
- *                      the receiver copies straight out of the sender's
- *                      memory into its own buffer (any layouts, dt.c) and
- *                      then sets the sender's done flag.  Synchronous sends
- *                      always take this path: done means matched.
+ *   eager   <= 256 B   payload copied once into the data ring;
+ *   rendezvous         the slot carries the sender's buffer, layout and
+ *                      request; the receiver copies straight out of the
+ *                      sender's memory into its own buffer (any layouts,
+ *                      dt.c) and then sets the request's done flag.
+ *                      Synchronous sends always take this path: done means
+ *                      matched.  From SMAP_MPI_SPLIT bytes of contiguous
+ *                      data the copy is cut into pieces both sides claim,
+ *                      so a sender waiting for its send copies about half
+ *                      of it: two cores move the data (struct smpi_rndv).
+ * The eager limit is low because the ring costs two copies and moves each
+ * line between the caches twice, where a rendezvous moves it once and adds
+ * one line for the done flag: from two lines of data on, a receiver that is
+ * there copies sooner out of the sender's buffer (docs/mpi.md has the
+ * figures).  Eager stays for small messages so that they complete with no
+ * receive in sight, which is what programs that send before they receive
+ * rely on.
  *
  * Flow control: the receiver publishes how far it has consumed (slots and
  * ring bytes) in its own memory; a sender rereads that only when its cached
@@ -27,17 +38,37 @@
  * every inbox, moving unmatched messages to the unexpected lists (a copy
  * for eager data), which is what keeps a full queue from deadlocking the
  * exchanges MPI programs rely on (both ranks send, then receive).
+ *
+ * Fast paths, where the per-message cost is counted in instructions:
+ * a blocking send of an inline or eager message writes the slot from the
+ * caller's arguments without a request; a blocking receive naming a source
+ * that no earlier receive could compete for polls that source's inbox only
+ * (every inbox once per P2P_POLL_ALL polls, which keeps the guarantee
+ * above) and copies the message straight out of the slot.  Waits poll
+ * without `pause` for the first polls (its latency would add to every
+ * message), then pause, then yield only where core_spin does.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
+#include "../core/core.h"
 
 #define P2P_NSLOT	64
 #define P2P_INLINE	40
 #define P2P_LINE	64
-#define P2P_EAGER_DEFAULT	(16 << 10)
+#define P2P_EAGER_DEFAULT	256
+#define P2P_SPLIT_DEFAULT	(64 << 10)
+#define P2P_PIECE	(16 << 10)
+#define P2P_SPIN_HOT	1024
+#define P2P_POLL_ALL	64
 
 enum { P2P_MSG_INLINE = 1, P2P_MSG_EAGER, P2P_MSG_RNDV };
+
+/* A rendezvous message: the sender's addresses, as the sender sees them. */
+struct p2p_rndv {
+	uint64_t buf, dt, count;
+	uint64_t req;		/* its struct smpi_req */
+};
 
 struct p2p_slot {
 	uint32_t seq;		/* stored last */
@@ -50,9 +81,7 @@ struct p2p_slot {
 	union {
 		char data[P2P_INLINE];
 		uint64_t off;	/* eager: ring position */
-		struct {
-			uint64_t buf, dt, count, done;	/* sender's addresses */
-		} rndv;
+		struct p2p_rndv rndv;
 	} u;
 } __attribute__((aligned(P2P_LINE)));
 
@@ -90,16 +119,8 @@ struct p2p_unexp {
 	int kind, tag;
 	uint64_t len;
 	char *data;		/* inline: idata; eager: a malloc'd copy */
-	uint64_t buf, dt, count, done;
+	struct p2p_rndv rndv;
 	char idata[P2P_INLINE];
-};
-
-/* What a delivery reads, from a slot or an unexpected message. */
-struct p2p_msg {
-	int kind, tag;
-	uint64_t len;
-	const char *data;
-	uint64_t buf, dt, count, done;
 };
 
 static struct p2p_box *p2p_box;
@@ -107,7 +128,8 @@ static struct p2p_out *p2p_out;
 static uint64_t *p2p_expect;
 static char *p2p_rings;
 static int p2p_nranks, p2p_me, p2p_queued;
-static uint64_t p2p_eager_max;
+static uint64_t p2p_eager_max, p2p_split;
+static unsigned p2p_hot;
 static struct match_ctx *p2p_ctx[2 * SMPI_MAX_CTX];
 static struct p2p_unexp *p2p_unexp_free;
 static struct smpi_req *p2p_orphans;
@@ -155,6 +177,10 @@ void smpi_p2p_init(void)
 	p2p_eager_max = p2p_env("SMAP_MPI_EAGER", P2P_EAGER_DEFAULT);
 	if (p2p_eager_max > ring / 2)
 		p2p_eager_max = ring / 2;
+	p2p_split = p2p_env("SMAP_MPI_SPLIT", P2P_SPLIT_DEFAULT);
+	/* Busy polls are a share of what core_spin allows before it yields:
+	 * ranks that share a CPU get to the yield as soon as before. */
+	p2p_hot = core.spin_limit / 2 < P2P_SPIN_HOT ? core.spin_limit / 2 : P2P_SPIN_HOT;
 	inboxes = sizeof(struct p2p_box) + n * sizeof(struct p2p_inbox);
 	inboxes = p2p_round(inboxes);
 	p2p_box = aligned_alloc(4096, inboxes + n * ring);
@@ -169,52 +195,120 @@ void smpi_p2p_init(void)
 		p2p_expect[i] = 1;
 }
 
+/* Spin-wait step of the transport's waits. */
+static inline void p2p_spin(unsigned *spins)
+{
+	if (*spins < p2p_hot)
+		++*spins;
+	else
+		smpi_spin(spins);
+}
+
+/* Up to P2P_INLINE bytes, as a few moves instead of a call to memcpy,
+ * whose string instructions take longer to start than to finish here. */
+static inline void p2p_copy_small(void *dst, const void *src, uint64_t n)
+{
+	char *d = dst;
+	const char *s = src;
+	uint64_t a, b, c, e;
+
+	if (n >= 16) {
+		__builtin_memcpy(&a, s, 8);
+		__builtin_memcpy(&b, s + 8, 8);
+		__builtin_memcpy(&c, s + n - 16, 8);
+		__builtin_memcpy(&e, s + n - 8, 8);
+		if (n > 32) {
+			uint64_t f, g;
+
+			__builtin_memcpy(&f, s + 16, 8);
+			__builtin_memcpy(&g, s + 24, 8);
+			__builtin_memcpy(d + 16, &f, 8);
+			__builtin_memcpy(d + 24, &g, 8);
+		}
+		__builtin_memcpy(d, &a, 8);
+		__builtin_memcpy(d + 8, &b, 8);
+		__builtin_memcpy(d + n - 16, &c, 8);
+		__builtin_memcpy(d + n - 8, &e, 8);
+	} else if (n >= 8) {
+		__builtin_memcpy(&a, s, 8);
+		__builtin_memcpy(&b, s + n - 8, 8);
+		__builtin_memcpy(d, &a, 8);
+		__builtin_memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t x, y;
+
+		__builtin_memcpy(&x, s, 4);
+		__builtin_memcpy(&y, s + n - 4, 4);
+		__builtin_memcpy(d, &x, 4);
+		__builtin_memcpy(d + n - 4, &y, 4);
+	} else {
+		for (; n; n--)
+			*d++ = *s++;
+	}
+}
+
 /* Finds my inbox at dest the first time I send there: dest's p2p_box is
  * set once its MPI_Init passed the start-up barrier. */
-static struct p2p_out *p2p_peer(int dest)
+static struct p2p_out *p2p_peer_first(int dest)
 {
 	struct p2p_out *o = &p2p_out[dest];
 	struct p2p_box *box;
 	size_t inboxes;
 
-	if (o->in)
-		return o;
 	box = *(struct p2p_box **)remote_address(dest, &p2p_box);
 	box = remote_address(dest, box);
 	inboxes = p2p_round(sizeof(struct p2p_box) + p2p_nranks * sizeof(struct p2p_inbox));
 	o->ring_bytes = box->ring_bytes;
-	o->in = &box->in[p2p_me];
 	o->ring = (char *)box + inboxes + p2p_me * o->ring_bytes;
+	o->in = &box->in[p2p_me];
 	return o;
 }
 
-static struct match_ctx *p2p_match(int ctx)
+static inline struct p2p_out *p2p_peer(int dest)
 {
-	struct match_ctx *m = p2p_ctx[ctx];
+	struct p2p_out *o = &p2p_out[dest];
 
-	if (m)
-		return m;
-	m = malloc(sizeof *m);
+	return o->in ? o : p2p_peer_first(dest);
+}
+
+static struct match_ctx *p2p_match_new(int ctx)
+{
+	struct match_ctx *m = malloc(sizeof *m);
+
 	if (!m || match_init(m, p2p_nranks) < 0)
 		smpi_fatal("MPI: no memory for the matching lists of context %d", ctx);
 	p2p_ctx[ctx] = m;
 	return m;
 }
 
+static inline struct match_ctx *p2p_match(int ctx)
+{
+	struct match_ctx *m = p2p_ctx[ctx];
+
+	return m ? m : p2p_match_new(ctx);
+}
+
+static inline int p2p_dense(MPI_Datatype type)
+{
+	return dt_is_dense(type->dt);
+}
+
 /* Packs r's data into dst (len bytes). */
 static void p2p_pack(char *dst, const struct smpi_req *r, uint64_t len)
 {
-	if (dt_is_dense(r->type->dt))
-		memcpy(dst, r->buf, len);
-	else
+	if (!p2p_dense(r->type))
 		smpi_type_copy(dst, len, MPI_BYTE, r->buf, r->count, r->type);
+	else if (len <= P2P_INLINE)
+		p2p_copy_small(dst, r->buf, len);
+	else
+		memcpy(dst, r->buf, len);
 }
 
 /* Writes r's header (and data) into the next slot at its destination;
- * 0 when the queue or the ring has no room. */
-static int p2p_post(struct smpi_req *r)
+ * 0 when the queue or the ring has no room.  Rendezvous only when
+ * rndv is set; 0 then for a message that would otherwise be eager. */
+static int p2p_post(struct p2p_out *o, struct smpi_req *r, int rndv)
 {
-	struct p2p_out *o = p2p_peer(r->lpeer);
 	uint64_t seq = o->seq + 1, len = r->count * smpi_type_size(r->type);
 	struct p2p_slot *s;
 	int kind;
@@ -226,12 +320,18 @@ static int p2p_post(struct smpi_req *r)
 	}
 	s = &o->in->slot[seq & (P2P_NSLOT - 1)];
 	if (r->mode == SMPI_MODE_SYNC || len > p2p_eager_max) {
+		if (!rndv)
+			return 0;
 		kind = P2P_MSG_RNDV;
-		r->rdone = 0;
+		r->rv.done = 0;
+		r->rv.help = 0;
+		r->rv.next = 0;
+		r->rv.copied = 0;
+		r->helped = 0;
 		s->u.rndv.buf = (uintptr_t)r->buf;
-		s->u.rndv.dt = dt_is_dense(r->type->dt) ? 0 : (uintptr_t)r->type->dt;
+		s->u.rndv.dt = p2p_dense(r->type) ? 0 : (uintptr_t)r->type->dt;
 		s->u.rndv.count = r->count;
-		s->u.rndv.done = (uintptr_t)&r->rdone;
+		s->u.rndv.req = (uintptr_t)r;
 	} else if (len <= P2P_INLINE) {
 		kind = P2P_MSG_INLINE;
 		p2p_pack(s->u.data, r, len);
@@ -260,43 +360,110 @@ static int p2p_post(struct smpi_req *r)
 	return 1;
 }
 
-/* Copies a message into the receive r and completes it. */
-static void p2p_deliver(struct smpi_req *r, int src, const struct p2p_msg *msg)
+/*
+ * Claims the next piece of a shared copy of len bytes: half of what is
+ * left, in whole pages and at least P2P_PIECE, so two sides that start
+ * together take about half each in a few claims (each claim moves the
+ * line both sides fight over), and one that starts late or runs slow gets
+ * less.  Returns its length (0: nothing left) and its offset in *off.
+ */
+static uint64_t p2p_piece(struct smpi_rndv *rv, uint64_t len, uint64_t *off)
 {
-	uint64_t cap = r->count * smpi_type_size(r->type), n = msg->len;
+	uint64_t at = __atomic_load_n(&rv->next, __ATOMIC_RELAXED), n;
+
+	do {
+		if (at >= len)
+			return 0;
+		n = ((len - at) / 2 + 4095) & ~(uint64_t)4095;
+		if (n < P2P_PIECE)
+			n = P2P_PIECE;
+		if (n > len - at)
+			n = len - at;
+	} while (!__atomic_compare_exchange_n(&rv->next, &at, at + n, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	*off = at;
+	return n;
+}
+
+/* Copies the pieces of a shared copy it can claim from dst to src (either
+ * side's view); returns the bytes it copied. */
+static uint64_t p2p_claim(struct smpi_rndv *rv, char *dst, const char *src, uint64_t len)
+{
+	uint64_t off, n, mine = 0;
+
+	while ((n = p2p_piece(rv, len, &off))) {
+		memcpy(dst + off, src + off, n);
+		mine += n;
+	}
+	return mine;
+}
+
+/* The receiver's side of a shared copy of n bytes of contiguous data from
+ * the sender's request sr (SMARTMAP address). */
+static void p2p_copy_shared(struct smpi_rndv *rv, char *dst, const char *src, uint64_t n)
+{
+	unsigned spins = 0;
+	uint64_t mine;
+
+	rv->dst = (uintptr_t)remote_address(p2p_me, dst);
+	rv->len = n;
+	__atomic_store_n(&rv->help, 1, __ATOMIC_RELEASE);
+	mine = p2p_claim(rv, dst, src, n);
+	while (mine + __atomic_load_n(&rv->copied, __ATOMIC_ACQUIRE) < n)
+		p2p_spin(&spins);
+}
+
+/* The sender's side: its receiver asked for help, so it copies chunks. */
+static void p2p_help(struct smpi_req *r)
+{
+	uint64_t mine;
+
+	r->helped = 1;
+	mine = p2p_claim(&r->rv, (char *)(uintptr_t)r->rv.dst, r->buf, r->rv.len);
+	__atomic_fetch_add(&r->rv.copied, mine, __ATOMIC_RELEASE);
+}
+
+/* Copies a message (kind, tag, len; data for inline and eager, rndv for
+ * rendezvous) into the receive r and completes it. */
+static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t len,
+			const char *data, const struct p2p_rndv *rndv)
+{
+	uint64_t cap = r->count * smpi_type_size(r->type), n = len;
 	int err = MPI_SUCCESS;
 
 	if (n > cap) {
 		n = cap;
 		err = MPI_ERR_TRUNCATE;
 	}
-	if (msg->kind == P2P_MSG_RNDV) {
-		char *sbuf = remote_address(src, (void *)(uintptr_t)msg->buf);
+	if (kind == P2P_MSG_RNDV) {
+		char *sbuf = remote_address(src, (void *)(uintptr_t)rndv->buf);
+		struct smpi_req *sr = remote_address(src, (void *)(uintptr_t)rndv->req);
 		struct dt_cursor a, b;
 
-		if (!msg->dt) {
-			if (dt_is_dense(r->type->dt)) {
+		if (!rndv->dt && p2p_dense(r->type)) {
+			if (n >= p2p_split)
+				p2p_copy_shared(&sr->rv, (char *)r->buf, sbuf, n);
+			else
 				memcpy((void *)r->buf, sbuf, n);
-			} else {
-				dt_cursor_bytes(&a, sbuf, n);
-				dt_cursor_init(&b, r->type->dt, r->buf, r->count);
-				dt_copy(&b, &a, n);
-			}
 		} else {
-			dt_cursor_init(&a, remote_address(src, (void *)(uintptr_t)msg->dt), sbuf,
-				       msg->count);
+			if (rndv->dt)
+				dt_cursor_init(&a, remote_address(src, (void *)(uintptr_t)rndv->dt), sbuf,
+					       rndv->count);
+			else
+				dt_cursor_bytes(&a, sbuf, n);
 			dt_cursor_init(&b, r->type->dt, r->buf, r->count);
 			dt_copy(&b, &a, n);
 		}
-		__atomic_store_n((uint32_t *)remote_address(src, (void *)(uintptr_t)msg->done), 1,
-				 __ATOMIC_RELEASE);
-	} else if (n) {
-		if (dt_is_dense(r->type->dt))
-			memcpy((void *)r->buf, msg->data, n);
+		__atomic_store_n(&sr->rv.done, 1, __ATOMIC_RELEASE);
+	} else if (p2p_dense(r->type)) {
+		if (n <= P2P_INLINE)
+			p2p_copy_small((void *)r->buf, data, n);
 		else
-			smpi_type_copy((void *)r->buf, r->count, r->type, msg->data, n, MPI_BYTE);
+			memcpy((void *)r->buf, data, n);
+	} else if (n) {
+		smpi_type_copy((void *)r->buf, r->count, r->type, data, n, MPI_BYTE);
 	}
-	smpi_status_set(&r->status, r->comm->from_local[src], msg->tag, err, n);
+	smpi_status_set(&r->status, r->comm->from_local[src], tag, err, n);
 	r->state = SMPI_ST_DONE;
 	if (r->freed)
 		smpi_req_free(r);
@@ -327,73 +494,79 @@ static void p2p_unexp_put(struct p2p_unexp *u)
 	p2p_unexp_free = u;
 }
 
-/* The message in slot s from src has arrived. */
-static void p2p_arrive(int src, const struct p2p_slot *s)
+/* Keeps the message of slot s (data: its payload) as unexpected. */
+static void p2p_keep(struct match_ctx *m, int src, const struct p2p_slot *s, const char *data)
 {
-	struct match_ctx *m = p2p_match(s->ctx);
-	struct match_entry *e = match_arrive(m, src, s->tag);
+	struct p2p_unexp *u = p2p_unexp_get();
+
+	u->m.src = src;
+	u->m.tag = s->tag;
+	u->kind = s->kind;
+	u->tag = s->tag;
+	u->len = s->len;
+	u->data = u->idata;
+	if (s->kind == P2P_MSG_INLINE) {
+		p2p_copy_small(u->idata, s->u.data, s->len);
+	} else if (s->kind == P2P_MSG_EAGER) {
+		u->data = malloc(s->len);
+		if (!u->data)
+			smpi_fatal("MPI: no memory for an unexpected message of %llu bytes",
+				   (unsigned long long)s->len);
+		memcpy(u->data, data, s->len);
+	} else {
+		u->rndv = s->u.rndv;
+	}
+	match_keep(m, &u->m);
+}
+
+/*
+ * The message in slot seq of src's inbox has arrived: it goes to r when
+ * given (a receive nothing else competes for, which it matches), else to
+ * the posted receive it matches, else to the unexpected list.  Then the
+ * slot (and its ring bytes) go back to the sender.
+ */
+static void p2p_arrive(int src, uint64_t seq, const struct p2p_slot *s, struct smpi_req *r)
+{
 	struct p2p_inbox *in = &p2p_box->in[src];
 	const char *data = s->u.data;
-	struct p2p_msg msg;
-	struct p2p_unexp *u;
 
 	if (s->kind == P2P_MSG_EAGER)
 		data = p2p_rings + src * p2p_box->ring_bytes + s->u.off % p2p_box->ring_bytes;
-	if (e) {
-		msg.kind = s->kind;
-		msg.tag = s->tag;
-		msg.len = s->len;
-		msg.data = data;
-		if (s->kind == P2P_MSG_RNDV) {
-			msg.buf = s->u.rndv.buf;
-			msg.dt = s->u.rndv.dt;
-			msg.count = s->u.rndv.count;
-			msg.done = s->u.rndv.done;
-		}
-		p2p_deliver((struct smpi_req *)e, src, &msg);
-	} else {
-		u = p2p_unexp_get();
-		u->m.src = src;
-		u->m.tag = s->tag;
-		u->kind = s->kind;
-		u->tag = s->tag;
-		u->len = s->len;
-		u->data = u->idata;
-		if (s->kind == P2P_MSG_INLINE) {
-			memcpy(u->idata, s->u.data, s->len);
-		} else if (s->kind == P2P_MSG_EAGER) {
-			u->data = malloc(s->len);
-			if (!u->data)
-				smpi_fatal("MPI: no memory for an unexpected message of %llu bytes",
-					   (unsigned long long)s->len);
-			memcpy(u->data, data, s->len);
-		} else {
-			u->buf = s->u.rndv.buf;
-			u->dt = s->u.rndv.dt;
-			u->count = s->u.rndv.count;
-			u->done = s->u.rndv.done;
-		}
-		match_keep(m, &u->m);
+	if (!r) {
+		struct match_ctx *m = p2p_match(s->ctx);
+
+		r = (struct smpi_req *)match_arrive(m, src, s->tag);
+		if (!r)
+			p2p_keep(m, src, s, data);
 	}
+	if (r)
+		p2p_deliver(r, src, s->kind, s->tag, s->len, data, &s->u.rndv);
 	if (s->kind == P2P_MSG_EAGER)
 		__atomic_store_n(&in->tail, s->u.off + p2p_round(s->len), __ATOMIC_RELEASE);
+	__atomic_store_n(&in->consumed, seq, __ATOMIC_RELEASE);
+}
+
+/* The slot a message from src would arrive in next, or NULL if it has not. */
+static inline const struct p2p_slot *p2p_next(int src)
+{
+	uint64_t seq = p2p_expect[src];
+	const struct p2p_slot *s = &p2p_box->in[src].slot[seq & (P2P_NSLOT - 1)];
+
+	return __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == (uint32_t)seq ? s : NULL;
+}
+
+/* Takes the message in s, which p2p_next(src) returned. */
+static inline void p2p_take(int src, const struct p2p_slot *s, struct smpi_req *r)
+{
+	p2p_arrive(src, p2p_expect[src]++, s, r);
 }
 
 static void p2p_poll(int src)
 {
-	struct p2p_inbox *in = &p2p_box->in[src];
-	uint64_t seq = p2p_expect[src];
-	struct p2p_slot *s;
+	const struct p2p_slot *s;
 
-	for (;;) {
-		s = &in->slot[seq & (P2P_NSLOT - 1)];
-		if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != (uint32_t)seq)
-			break;
-		p2p_arrive(src, s);
-		__atomic_store_n(&in->consumed, seq, __ATOMIC_RELEASE);
-		seq++;
-	}
-	p2p_expect[src] = seq;
+	while ((s = p2p_next(src)))
+		p2p_take(src, s, NULL);
 }
 
 /* Posts the queued sends that now fit, in order per destination. */
@@ -405,7 +578,7 @@ static void p2p_flush(void)
 
 	for (d = 0; d < p2p_nranks && p2p_queued; d++) {
 		o = &p2p_out[d];
-		while ((r = o->qhead) && p2p_post(r)) {
+		while ((r = o->qhead) && p2p_post(o, r, 1)) {
 			o->qhead = r->next;
 			if (!o->qhead) {
 				o->qtail = NULL;
@@ -448,32 +621,38 @@ void smpi_progress(void)
 		p2p_reap();
 }
 
+/* Hands an unexpected message to the receive r. */
+static void p2p_take_unexp(struct smpi_req *r, struct p2p_unexp *u)
+{
+	p2p_deliver(r, u->m.src, u->kind, u->tag, u->len, u->data, &u->rndv);
+	p2p_unexp_put(u);
+}
+
 static void p2p_recv_start(struct smpi_req *r)
 {
 	struct match_ctx *m = p2p_match(r->ctx);
 	int src = r->peer == MPI_ANY_SOURCE ? MATCH_ANY : r->comm->local[r->peer];
-	struct match_entry *e = match_find(m, src, r->tag, 1);
-	struct p2p_unexp *u;
-	struct p2p_msg msg;
+	struct match_entry *e = m->nunexp ? match_find(m, src, r->tag, 1) : NULL;
 
-	if (!e) {
-		r->m.src = src;
-		r->m.tag = r->tag;
-		r->state = SMPI_ST_POSTED;
-		match_post(m, &r->m);
+	if (e) {
+		p2p_take_unexp(r, (struct p2p_unexp *)e);
 		return;
 	}
-	u = (struct p2p_unexp *)e;
-	msg.kind = u->kind;
-	msg.tag = u->tag;
-	msg.len = u->len;
-	msg.data = u->data;
-	msg.buf = u->buf;
-	msg.dt = u->dt;
-	msg.count = u->count;
-	msg.done = u->done;
-	p2p_deliver(r, u->m.src, &msg);
-	p2p_unexp_put(u);
+	r->m.src = src;
+	r->m.tag = r->tag;
+	r->state = SMPI_ST_POSTED;
+	match_post(m, &r->m);
+}
+
+static void p2p_queue(struct p2p_out *o, struct smpi_req *r)
+{
+	r->state = SMPI_ST_QUEUED;
+	r->next = NULL;
+	if (o->qtail)
+		o->qtail->next = r;
+	else
+		o->qhead = r, p2p_queued++;
+	o->qtail = r;
 }
 
 void smpi_p2p_start(struct smpi_req *r)
@@ -492,28 +671,166 @@ void smpi_p2p_start(struct smpi_req *r)
 	}
 	smpi_status_set(&r->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
 	r->lpeer = r->comm->local[r->peer];
-	o = &p2p_out[r->lpeer];
-	if (!o->qhead && p2p_post(r))
+	o = p2p_peer(r->lpeer);
+	if (o->qhead || !p2p_post(o, r, 1))
+		p2p_queue(o, r);
+}
+
+/* A blocking send that is not inline: eager messages that fit leave with
+ * no request to complete (only the fields p2p_post reads are set), the
+ * rest wait on a request here.  Same arguments as smpi_p2p_send, which
+ * can then jump here without saving anything. */
+static __attribute__((noinline)) void p2p_send_req(const void *buf, int64_t count,
+						   MPI_Datatype type, int peer, int tag,
+						   MPI_Comm comm, int ctx, int mode)
+{
+	struct p2p_out *o = p2p_peer(comm->local[peer]);
+	struct smpi_req r;
+
+	r.buf = buf;
+	r.count = count;
+	r.type = type;
+	r.mode = mode;
+	r.ctx = ctx;
+	r.tag = tag;
+	if (!o->qhead && p2p_post(o, &r, 0))
 		return;
-	r->state = SMPI_ST_QUEUED;
-	r->next = NULL;
-	if (o->qtail)
-		o->qtail->next = r;
-	else
-		o->qhead = r, p2p_queued++;
-	o->qtail = r;
+	smpi_req_init(&r, SMPI_REQ_SEND, mode, buf, count, type, peer, tag, comm);
+	r.ctx = ctx;
+	smpi_p2p_start(&r);
+	smpi_req_wait(&r);
+}
+
+void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		   MPI_Comm comm, int ctx, int mode)
+{
+	struct p2p_out *o = p2p_peer(comm->local[peer]);
+	uint64_t len = count * smpi_type_size(type), seq = o->seq + 1;
+	struct p2p_slot *s;
+
+	/* The latency case: the data goes with the header, one line. */
+	if (len > P2P_INLINE || mode == SMPI_MODE_SYNC || o->qhead || !p2p_dense(type) ||
+	    seq - o->consumed > P2P_NSLOT) {
+		p2p_send_req(buf, count, type, peer, tag, comm, ctx, mode);
+		return;
+	}
+	s = &o->in->slot[seq & (P2P_NSLOT - 1)];
+	p2p_copy_small(s->u.data, buf, len);
+	s->ctx = ctx;
+	s->kind = P2P_MSG_INLINE;
+	s->tag = tag;
+	s->len = len;
+	__atomic_store_n(&s->seq, (uint32_t)seq, __ATOMIC_RELEASE);
+	o->seq = seq;
+}
+
+/*
+ * Waits for the next message from src, for a receive on (ctx, tag) that
+ * no posted receive or unexpected message competes for: returns its slot
+ * when it matches, NULL when a progress pass has moved a match to the
+ * unexpected list.  Messages of other contexts or tags go where they
+ * belong on the way: the next one that matches is still this receive's.
+ */
+static const struct p2p_slot *p2p_wait_match(int src, int ctx, int tag, struct match_ctx *m)
+{
+	const struct p2p_slot *s;
+	unsigned spins = 0, polls = 0;
+
+	for (;;) {
+		if ((s = p2p_next(src))) {
+			if (s->ctx == ctx && (tag == MPI_ANY_TAG || s->tag == tag))
+				return s;
+			p2p_take(src, s, NULL);
+			continue;
+		}
+		if (++polls % P2P_POLL_ALL == 0) {
+			smpi_progress();
+			if (m->nunexp && match_find(m, src, tag, 0))
+				return NULL;
+		}
+		p2p_spin(&spins);
+	}
+}
+
+/* Whether a receive from src on (ctx, tag) may wait on src's inbox alone. */
+static inline int p2p_direct(struct match_ctx *m, int src, int tag)
+{
+	return match_none_posted(m, src) && !(m->nunexp && match_find(m, src, tag, 0));
+}
+
+/* The latency case on the receiving side: an inline message the receive
+ * nothing competes for takes whole comes out of its slot, no request. */
+static inline int p2p_take_inline(const struct p2p_slot *s, int src, void *buf, int64_t count,
+				  MPI_Datatype type, int peer, MPI_Status *status)
+{
+	if (s->kind != P2P_MSG_INLINE || !p2p_dense(type) ||
+	    s->len > (uint64_t)(count * smpi_type_size(type)))
+		return 0;
+	p2p_copy_small(buf, s->u.data, s->len);
+	smpi_status_set(status, peer, s->tag, MPI_SUCCESS, s->len);
+	__atomic_store_n(&p2p_box->in[src].consumed, p2p_expect[src]++, __ATOMIC_RELEASE);
+	return 1;
+}
+
+/* A receive whose message is not there yet, or needs a request.  Same
+ * arguments as smpi_p2p_recv, which can then jump here without saving
+ * anything. */
+static __attribute__((noinline)) int p2p_recv_wait(void *buf, int64_t count, MPI_Datatype type,
+						   int peer, int tag, MPI_Comm comm, int ctx,
+						   MPI_Status *status)
+{
+	struct match_ctx *m = p2p_match(ctx);
+	const struct p2p_slot *s = NULL;
+	struct smpi_req r;
+	int src = peer == MPI_ANY_SOURCE ? MATCH_ANY : comm->local[peer];
+
+	if (src != MATCH_ANY && p2p_direct(m, src, tag)) {
+		s = p2p_wait_match(src, ctx, tag, m);
+		if (s && p2p_take_inline(s, src, buf, count, type, peer, status))
+			return MPI_SUCCESS;
+	}
+	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, buf, count, type, peer, tag, comm);
+	r.ctx = ctx;
+	r.cancelled = 0;
+	if (s) {
+		p2p_take(src, s, &r);
+	} else {
+		p2p_recv_start(&r);
+		smpi_req_wait(&r);
+	}
+	*status = r.status;
+	return r.status.MPI_ERROR;
+}
+
+int smpi_p2p_recv(void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		  MPI_Comm comm, int ctx, MPI_Status *status)
+{
+	struct match_ctx *m = p2p_ctx[ctx];
+	const struct p2p_slot *s;
+	int src;
+
+	if (!m || peer == MPI_ANY_SOURCE)
+		return p2p_recv_wait(buf, count, type, peer, tag, comm, ctx, status);
+	src = comm->local[peer];
+	s = p2p_next(src);
+	if (!s || s->ctx != ctx || (tag != MPI_ANY_TAG && s->tag != tag) ||
+	    !p2p_direct(m, src, tag) || !p2p_take_inline(s, src, buf, count, type, peer, status))
+		return p2p_recv_wait(buf, count, type, peer, tag, comm, ctx, status);
+	return MPI_SUCCESS;
 }
 
 int smpi_req_done(struct smpi_req *r)
 {
 	if (r->state == SMPI_ST_DONE)
 		return 1;
-	if (r->kind == SMPI_REQ_SEND && r->state == SMPI_ST_POSTED &&
-	    __atomic_load_n(&r->rdone, __ATOMIC_ACQUIRE)) {
-		r->state = SMPI_ST_DONE;
-		return 1;
-	}
-	return 0;
+	if (r->kind != SMPI_REQ_SEND || r->state != SMPI_ST_POSTED)
+		return 0;
+	if (__atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
+		p2p_help(r);
+	if (!__atomic_load_n(&r->rv.done, __ATOMIC_ACQUIRE))
+		return 0;
+	r->state = SMPI_ST_DONE;
+	return 1;
 }
 
 void smpi_req_wait(struct smpi_req *r)
@@ -524,7 +841,7 @@ void smpi_req_wait(struct smpi_req *r)
 		smpi_progress();
 		if (smpi_req_done(r))
 			break;
-		smpi_spin(&spins);
+		p2p_spin(&spins);
 	}
 }
 

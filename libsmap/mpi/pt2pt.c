@@ -6,9 +6,25 @@
 #include <string.h>
 #include "impl.h"
 
-/* Checks shared by every send and receive; recv allows the wildcards. */
-static int pt_check(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
-		    int recv, const char *fn)
+/*
+ * The arguments of a send or receive with a peer on this node (or, for a
+ * receive, MPI_ANY_SOURCE) are valid: the case that counts, in a few
+ * compares (the largest int is SMPI_TAG_UB, so a tag only has to be
+ * non-negative).  Whatever this turns down goes through pt_check_all,
+ * which reports the error, or accepts MPI_PROC_NULL.
+ */
+static inline int pt_fast(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
+			  int recv)
+{
+	return __builtin_expect(smpi_initialized && !smpi_finalized && comm && count >= 0 &&
+				type && type->committed &&
+				(tag >= 0 || (recv && tag == MPI_ANY_TAG)) &&
+				((unsigned)peer < (unsigned)comm->size ? comm->local[peer] >= 0 :
+				 recv && peer == MPI_ANY_SOURCE), 1);
+}
+
+static int pt_check_all(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
+			int recv, const char *fn)
 {
 	int err;
 
@@ -23,20 +39,36 @@ static int pt_check(MPI_Comm comm, int count, MPI_Datatype type, int peer, int t
 	return smpi_rank_check(comm, peer, recv, fn);
 }
 
-static int pt_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		   MPI_Comm comm, int mode, const char *fn)
+/* Checks shared by every send and receive; recv allows the wildcards. */
+static inline int pt_check(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
+			   int recv, const char *fn)
 {
-	struct smpi_req r;
+	if (pt_fast(comm, count, type, peer, tag, recv))
+		return MPI_SUCCESS;
+	return pt_check_all(comm, count, type, peer, tag, recv, fn);
+}
+
+/* A blocking send after pt_fast turned it down; kept out of line so the
+ * fast path saves no registers for it. */
+static __attribute__((noinline)) int pt_send_slow(const void *buf, int count, MPI_Datatype type,
+						  int dest, int tag, MPI_Comm comm, int mode,
+						  const char *fn)
+{
 	int err;
 
-	if ((err = pt_check(comm, count, type, dest, tag, 0, fn)))
+	if ((err = pt_check_all(comm, count, type, dest, tag, 0, fn)))
 		return err;
-	if (dest == MPI_PROC_NULL)
-		return MPI_SUCCESS;
-	smpi_req_init(&r, SMPI_REQ_SEND, mode, buf, count, type, dest, tag, comm);
-	smpi_p2p_start(&r);
-	if (r.state != SMPI_ST_DONE)
-		smpi_req_wait(&r);
+	if (dest != MPI_PROC_NULL)
+		smpi_p2p_send(buf, count, type, dest, tag, comm, comm->ctx, mode);
+	return MPI_SUCCESS;
+}
+
+static inline int pt_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+			  MPI_Comm comm, int mode, const char *fn)
+{
+	if (!pt_fast(comm, count, type, dest, tag, 0))
+		return pt_send_slow(buf, count, type, dest, tag, comm, mode, fn);
+	smpi_p2p_send(buf, count, type, dest, tag, comm, comm->ctx, mode);
 	return MPI_SUCCESS;
 }
 
@@ -70,24 +102,44 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	return smpi_bsend_copy(&r, "MPI_Bsend");
 }
 
+static int pt_recv_error(MPI_Comm comm, const MPI_Status *st)
+{
+	return smpi_err(comm, st->MPI_ERROR, "MPI_Recv",
+			"message from rank %d tag %d truncated to the %lld bytes of the receive buffer",
+			st->MPI_SOURCE, st->MPI_TAG, (long long)st->smpi_bytes);
+}
+
+static __attribute__((noinline)) int pt_recv_slow(void *buf, int count, MPI_Datatype type,
+						  int source, int tag, MPI_Comm comm,
+						  MPI_Status *status)
+{
+	MPI_Status st;
+	int err;
+
+	if ((err = pt_check_all(comm, count, type, source, tag, 1, "MPI_Recv")))
+		return err;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	if (source == MPI_PROC_NULL) {
+		smpi_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+		return MPI_SUCCESS;
+	}
+	if (smpi_p2p_recv(buf, count, type, source, tag, comm, comm->ctx, status))
+		return pt_recv_error(comm, status);
+	return MPI_SUCCESS;
+}
+
 int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
 	      MPI_Status *status)
 {
-	struct smpi_req r;
-	int err;
+	MPI_Status st;
 
-	if ((err = pt_check(comm, count, type, source, tag, 1, "MPI_Recv")))
-		return err;
-	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, buf, count, type, source, tag, comm);
-	smpi_p2p_start(&r);
-	if (r.state != SMPI_ST_DONE)
-		smpi_req_wait(&r);
-	if (status != MPI_STATUS_IGNORE)
-		*status = r.status;
-	if (r.status.MPI_ERROR)
-		return smpi_err(comm, r.status.MPI_ERROR, "MPI_Recv",
-				"message from rank %d tag %d truncated to the %lld bytes of the receive buffer",
-				r.status.MPI_SOURCE, r.status.MPI_TAG, (long long)r.status.smpi_bytes);
+	if (!pt_fast(comm, count, type, source, tag, 1))
+		return pt_recv_slow(buf, count, type, source, tag, comm, status);
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	if (smpi_p2p_recv(buf, count, type, source, tag, comm, comm->ctx, status))
+		return pt_recv_error(comm, status);
 	return MPI_SUCCESS;
 }
 
@@ -168,40 +220,20 @@ static int pt_init(int kind, int mode, const void *buf, int count, MPI_Datatype 
 	return MPI_SUCCESS;
 }
 
-int PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		   MPI_Comm comm, MPI_Request *request)
-{
-	return pt_init(SMPI_REQ_SEND, SMPI_MODE_STD, buf, count, type, dest, tag, comm, request,
-		       "MPI_Send_init");
-}
+/* MPI_<name>_init: a persistent request for what MPI_<name> does. */
+#define PT_INIT(name, kind, mode, qual) \
+	int PMPI_##name##_init(qual void *buf, int count, MPI_Datatype type, int peer, int tag, \
+			       MPI_Comm comm, MPI_Request *request) \
+	{ \
+		return pt_init(kind, mode, buf, count, type, peer, tag, comm, request, \
+			       "MPI_" #name "_init"); \
+	}
 
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		    MPI_Comm comm, MPI_Request *request)
-{
-	return pt_init(SMPI_REQ_SEND, SMPI_MODE_SYNC, buf, count, type, dest, tag, comm, request,
-		       "MPI_Ssend_init");
-}
-
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		    MPI_Comm comm, MPI_Request *request)
-{
-	return pt_init(SMPI_REQ_SEND, SMPI_MODE_READY, buf, count, type, dest, tag, comm, request,
-		       "MPI_Rsend_init");
-}
-
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-		    MPI_Comm comm, MPI_Request *request)
-{
-	return pt_init(SMPI_REQ_SEND, SMPI_MODE_BUF, buf, count, type, dest, tag, comm, request,
-		       "MPI_Bsend_init");
-}
-
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
-		   MPI_Comm comm, MPI_Request *request)
-{
-	return pt_init(SMPI_REQ_RECV, SMPI_MODE_STD, buf, count, type, source, tag, comm, request,
-		       "MPI_Recv_init");
-}
+PT_INIT(Send, SMPI_REQ_SEND, SMPI_MODE_STD, const)
+PT_INIT(Ssend, SMPI_REQ_SEND, SMPI_MODE_SYNC, const)
+PT_INIT(Rsend, SMPI_REQ_SEND, SMPI_MODE_READY, const)
+PT_INIT(Bsend, SMPI_REQ_SEND, SMPI_MODE_BUF, const)
+PT_INIT(Recv, SMPI_REQ_RECV, SMPI_MODE_STD, )
 
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
 		  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
@@ -356,27 +388,6 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Status_set_cancelled", "status pointer is NULL");
 	status->smpi_cancelled = flag;
 	return MPI_SUCCESS;
-}
-
-/* Communicator construction's own messages, on the library context. */
-void smpi_sys_send(const void *buf, int64_t bytes, int dest, MPI_Comm comm)
-{
-	struct smpi_req r;
-
-	smpi_req_init(&r, SMPI_REQ_SEND, SMPI_MODE_STD, buf, bytes, MPI_BYTE, dest, 0, comm);
-	r.ctx += SMPI_MAX_CTX;
-	smpi_p2p_start(&r);
-	smpi_req_wait(&r);
-}
-
-void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm comm)
-{
-	struct smpi_req r;
-
-	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, buf, bytes, MPI_BYTE, source, 0, comm);
-	r.ctx += SMPI_MAX_CTX;
-	smpi_p2p_start(&r);
-	smpi_req_wait(&r);
 }
 
 SMPI_ALIAS(Send)

@@ -14,25 +14,6 @@
 
 static struct smpi_req *req_free_list;
 
-void smpi_req_init(struct smpi_req *r, int kind, int mode, const void *buf,
-		   int64_t count, MPI_Datatype type, int peer, int tag, MPI_Comm comm)
-{
-	r->kind = kind;
-	r->mode = mode;
-	r->state = SMPI_ST_IDLE;
-	r->persistent = 0;
-	r->freed = 0;
-	r->cancelled = 0;
-	r->buf = buf;
-	r->count = count;
-	r->type = type;
-	r->comm = comm;
-	r->peer = peer;
-	r->tag = tag;
-	r->ctx = comm->ctx;
-	r->bbuf = NULL;
-}
-
 struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t count,
 				MPI_Datatype type, int peer, int tag, MPI_Comm comm)
 {
@@ -40,7 +21,8 @@ struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t cou
 	int i;
 
 	if (!r) {
-		r = malloc(REQ_BATCH * sizeof *r);
+		/* Aligned like the rendezvous line inside each request. */
+		r = aligned_alloc(_Alignof(struct smpi_req), REQ_BATCH * sizeof *r);
 		if (!r)
 			smpi_fatal("MPI: no memory for requests");
 		for (i = 0; i < REQ_BATCH - 1; i++)

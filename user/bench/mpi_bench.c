@@ -2,66 +2,121 @@
  * mpi_bench.c - MPI micro-benchmarks, standard MPI only, so the same source
  * builds with smapcc, mpicc.mpich and mpicc.openmpi.
  *
- *   mpi_bench [quick|full]      (quick: fewer sizes and iterations)
+ *   mpi_bench [quick|full] [test...]
  *
- * Point-to-point between ranks 0 and 1: ping-pong latency and bandwidth
- * (0 B .. 16 MiB), ping-ping, exchange (Isend/Irecv both ways), Sendrecv;
- * message rate with every even rank streaming to the next odd one;
- * collectives on MPI_COMM_WORLD: barrier, bcast, reduce, allreduce,
- * alltoall, gather, scatter.  SMAP_REDUCE (serial|parallel) picks libsmap's
- * reduce algorithm; run twice to compare.
+ * Tests (all when none is named): pingpong, pingping, exchange (Isend/Irecv
+ * both ways), sendrecv, between ranks 0 and 1; rate (every even rank
+ * streams windows of 8-byte messages to the next odd one); memcpy (rank 0
+ * copies between its own two buffers, the ceiling a transfer between ranks
+ * is measured against: the memcpy of whichever C library the program was
+ * linked with); coll (barrier, bcast, reduce, allreduce, alltoall, gather,
+ * scatter on MPI_COMM_WORLD).  SMAP_REDUCE (serial|parallel) picks
+ * libsmap's reduce algorithm; run twice to compare.
  *
- * Output: one "csv,<test>,<ranks>,<bytes>,<value>,<unit>" line per figure
- * (rank 0), then a readable table of the same figures.
+ * Every figure is timed in several trials (quick 7, full 21) after a
+ * warm-up; a trial is the mean over a run of iterations.  On a shared
+ * machine the best trial measures the library and the median how it fares
+ * among the neighbours, so both are printed.  Latency is one way (half a
+ * ping-pong round trip; a whole round for the other patterns), bandwidth is
+ * message bytes over that time.
+ *
+ * Output: one "csv,<test>,<ranks>,<bytes>,<best>,<median>,<unit>" line per
+ * figure (rank 0), then a readable table of the same figures.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXB	(16 << 20)
-#define ROWS	512
+#define MAXB		(16L << 20)
+#define ROWS		512
+#define MAXTRIALS	21
+/* Iterations of a trial: about this many bytes, within the bounds. */
+#define TRIAL_BYTES	(8L << 20)
+#define TRIAL_MIN	4
+#define TRIAL_MAX	4000
 
-static int rank, size, full;
+enum { PINGPONG, PINGPING, EXCHANGE, SENDRECV, RATE, MEMCPY, COLL, NTESTS };
+
+static const char *const test_names[NTESTS] = {
+	"pingpong", "pingping", "exchange", "sendrecv", "rate", "memcpy", "coll"
+};
+
+/* Sizes of the quick run: the ones the targets name, and the protocol
+ * limits of the libraries (inline, eager) on both sides. */
+static const long quick_sizes[] = {
+	0, 8, 64, 512, 4096, 16384, 65536, 262144, 1L << 20, 4L << 20, 16L << 20
+};
+
+static int rank, size, full, trials;
 static char *sbuf, *rbuf;
-static struct { char test[24]; long bytes; double value; const char *unit; } rows[ROWS];
+static struct {
+	char test[24];
+	long bytes;
+	double best, median;
+	const char *unit;
+} rows[ROWS];
 static int nrows;
 
-static void emit(const char *test, long bytes, double value, const char *unit)
+static void emit(const char *test, long bytes, double best, double median, const char *unit)
 {
 	if (rank != 0 || nrows >= ROWS)
 		return;
-	printf("csv,%s,%d,%ld,%.4f,%s\n", test, size, bytes, value, unit);
+	printf("csv,%s,%d,%ld,%.4f,%.4f,%s\n", test, size, bytes, best, median, unit);
 	snprintf(rows[nrows].test, sizeof rows[nrows].test, "%s", test);
 	rows[nrows].bytes = bytes;
-	rows[nrows].value = value;
+	rows[nrows].best = best;
+	rows[nrows].median = median;
 	rows[nrows].unit = unit;
 	nrows++;
 }
 
-static int iters(long bytes)
+static int cmp_double(const void *a, const void *b)
 {
-	int n = bytes <= 4096 ? 20000 : bytes <= (1 << 20) ? 2000 : 100;
+	double x = *(const double *)a, y = *(const double *)b;
 
-	return full ? n * 5 : n / 10 + 2;
+	return (x > y) - (x < y);
 }
 
-/* Seconds for one round of `kind` at `bytes` between ranks 0 and 1. */
-static double p2p_round(const char *kind, long bytes, int n)
+/* Sorts t[0..trials) and returns the median; t[0] is then the best. */
+static double median(double *t)
+{
+	qsort(t, trials, sizeof *t, cmp_double);
+	return t[trials / 2];
+}
+
+/* Times (seconds per unit) to latency in us, and to bandwidth in GB/s
+ * from 1 KiB up, under the test's name. */
+static void emit_times(const char *test, long bytes, double *t)
+{
+	char name[32];
+	double med = median(t);
+
+	snprintf(name, sizeof name, "%s_lat", test);
+	emit(name, bytes, t[0] * 1e6, med * 1e6, "us");
+	if (bytes >= 1024) {
+		snprintf(name, sizeof name, "%s_bw", test);
+		emit(name, bytes, bytes / t[0] / 1e9, bytes / med / 1e9, "GB/s");
+	}
+}
+
+static int iters(long bytes)
+{
+	long n = TRIAL_BYTES / (bytes > 2048 ? bytes : 2048);
+
+	n = n < TRIAL_MIN ? TRIAL_MIN : n > TRIAL_MAX ? TRIAL_MAX : n;
+	return full ? n * 4 : n;
+}
+
+/* n rounds of pattern k at `bytes` between ranks 0 and 1. */
+static void p2p_run(int k, long bytes, int n)
 {
 	MPI_Request rq[2];
-	double t0;
 	int i, peer = rank ^ 1;
 
-	if (rank > 1) {
-		MPI_Barrier(MPI_COMM_WORLD);
-		MPI_Barrier(MPI_COMM_WORLD);
-		return 0;
-	}
-	MPI_Barrier(MPI_COMM_WORLD);
-	t0 = MPI_Wtime();
 	for (i = 0; i < n; i++) {
-		if (!strcmp(kind, "pingpong")) {
+		switch (k) {
+		case PINGPONG:
 			if (rank == 0) {
 				MPI_Send(sbuf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
 				MPI_Recv(rbuf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -69,47 +124,94 @@ static double p2p_round(const char *kind, long bytes, int n)
 				MPI_Recv(rbuf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 				MPI_Send(sbuf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
 			}
-		} else if (!strcmp(kind, "pingping")) {
+			break;
+		case PINGPING:
 			MPI_Isend(sbuf, bytes, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &rq[0]);
 			MPI_Recv(rbuf, bytes, MPI_BYTE, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
-		} else if (!strcmp(kind, "exchange")) {
+			break;
+		case EXCHANGE:
 			MPI_Irecv(rbuf, bytes, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &rq[0]);
 			MPI_Isend(sbuf, bytes, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &rq[1]);
 			MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
-		} else {
+			break;
+		default:
 			MPI_Sendrecv(sbuf, bytes, MPI_BYTE, peer, 4, rbuf, bytes, MPI_BYTE, peer, 4,
 				     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
 	}
-	t0 = (MPI_Wtime() - t0) / n;
-	MPI_Barrier(MPI_COMM_WORLD);
-	return t0;
 }
 
-static void bench_p2p(void)
+/* Trials of pattern k at `bytes`: seconds per round, rank 0's clock. */
+static void p2p_time(int k, long bytes, double *t)
 {
-	static const char *kinds[] = { "pingpong", "pingping", "exchange", "sendrecv" };
+	int n = iters(bytes), j;
+	double t0;
+
+	if (rank <= 1)
+		p2p_run(k, bytes, 1);
+	for (j = 0; j < trials; j++) {
+		MPI_Barrier(MPI_COMM_WORLD);
+		t0 = MPI_Wtime();
+		if (rank <= 1)
+			p2p_run(k, bytes, n);
+		t[j] = (MPI_Wtime() - t0) / n;
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static long next_size(long b, int *i)
+{
+	if (!full)
+		return ++*i < (int)(sizeof quick_sizes / sizeof *quick_sizes) ? quick_sizes[*i] : -1;
+	b = b ? b * 2 : 1;
+	return b <= MAXB ? b : -1;
+}
+
+static void bench_p2p(int k)
+{
+	double t[MAXTRIALS];
 	long b;
-	int k;
+	int i = 0;
 
-	for (k = 0; k < 4; k++)
-		for (b = 0; b <= MAXB; b = b ? b * (full ? 2 : 4) : 1) {
-			double t = p2p_round(kinds[k], b, iters(b));
-			char name[32];
+	for (b = 0; b >= 0; b = next_size(b, &i)) {
+		p2p_time(k, b, t);
+		/* One way is half a ping-pong round trip. */
+		if (k == PINGPONG)
+			for (int j = 0; j < trials; j++)
+				t[j] /= 2;
+		emit_times(test_names[k], b, t);
+	}
+}
 
-			/* Ping-pong: one way is half a round trip. */
-			if (k == 0)
-				t /= 2;
-			snprintf(name, sizeof name, "%s_lat", kinds[k]);
-			emit(name, b, t * 1e6, "us");
-			if (b >= 1024) {
-				snprintf(name, sizeof name, "%s_bw", kinds[k]);
-				emit(name, b, b / t / 1e9, "GB/s");
-			}
-			if (k > 0 && b >= (1 << 20) && !full)
-				break;
+/* The local copy a transfer of the same size is measured against. */
+static void bench_memcpy(void)
+{
+	double t[MAXTRIALS], t0;
+	long b;
+	int i = 0, j, r, n;
+
+	for (b = 1024; b >= 0; b = next_size(b, &i)) {
+		if (b < 1024)
+			continue;
+		n = iters(b) * 2;
+		if (rank == 0)
+			memcpy(rbuf, sbuf, b);
+		for (j = 0; j < trials; j++) {
+			MPI_Barrier(MPI_COMM_WORLD);
+			t0 = MPI_Wtime();
+			if (rank == 0)
+				for (r = 0; r < n; r++) {
+					memcpy(rbuf, sbuf, b);
+					/* Keeps the compiler from merging the copies. */
+					__asm__ volatile("" : : "r"(rbuf) : "memory");
+				}
+			t[j] = (MPI_Wtime() - t0) / n;
 		}
+		median(t);
+		emit("memcpy_bw", b, b / t[0] / 1e9, b / t[trials / 2] / 1e9, "GB/s");
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
 }
 
 /* Even ranks stream windows of small messages to the next odd rank. */
@@ -117,13 +219,13 @@ static void bench_rate(void)
 {
 	enum { WIN = 64 };
 	MPI_Request rq[WIN];
-	int n = full ? 2000 : 200, i, w, peer = rank ^ 1, ack = 0;
-	double t0, t;
+	int n = full ? 400 : 100, i, w, j, peer = rank ^ 1, ack = 0;
+	double t[MAXTRIALS], t0, mine;
 
-	MPI_Barrier(MPI_COMM_WORLD);
-	t0 = MPI_Wtime();
-	if (peer < size) {
-		for (i = 0; i < n; i++) {
+	for (j = -1; j < trials; j++) {
+		MPI_Barrier(MPI_COMM_WORLD);
+		t0 = MPI_Wtime();
+		for (i = 0; i < n && peer < size; i++) {
 			for (w = 0; w < WIN; w++) {
 				if (rank % 2 == 0)
 					MPI_Isend(sbuf, 8, MPI_BYTE, peer, 5, MPI_COMM_WORLD, &rq[w]);
@@ -136,57 +238,93 @@ static void bench_rate(void)
 			else
 				MPI_Recv(&ack, 1, MPI_INT, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
+		mine = MPI_Wtime() - t0;
+		MPI_Allreduce(&mine, &t0, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+		if (j >= 0)
+			t[j] = t0;
 	}
-	t = MPI_Wtime() - t0;
-	MPI_Barrier(MPI_COMM_WORLD);
-	emit("msgrate_pairs", 8, (size / 2) * (double)n * WIN / t / 1e6, "Mmsg/s");
+	median(t);
+	emit("msgrate_pairs", 8, (size / 2) * (double)n * WIN / t[0] / 1e6,
+	     (size / 2) * (double)n * WIN / t[trials / 2] / 1e6, "Mmsg/s");
 }
+
+/* Trials of `call` on every rank; each trial counts for its slowest rank. */
+#define COLL_TIME(name, bytes, n, call) do { \
+		double t_[MAXTRIALS], t0_, mine_; \
+		int i_, j_; \
+		for (j_ = -1; j_ < trials; j_++) { \
+			MPI_Barrier(MPI_COMM_WORLD); \
+			t0_ = MPI_Wtime(); \
+			for (i_ = 0; i_ < (n); i_++) \
+				call; \
+			mine_ = (MPI_Wtime() - t0_) / (n); \
+			MPI_Allreduce(&mine_, &t0_, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD); \
+			if (j_ >= 0) \
+				t_[j_] = t0_ * 1e6; \
+		} \
+		emit(name, bytes, t_[0], median(t_), "us"); \
+	} while (0)
 
 static void bench_coll(void)
 {
 	static const long sizes[] = { 8, 1024, 65536, 1 << 20 };
-	int k, i, n;
-	double t0, t;
+	int k, n;
 
-	n = iters(0);
-	MPI_Barrier(MPI_COMM_WORLD);
-	t0 = MPI_Wtime();
-	for (i = 0; i < n; i++)
-		MPI_Barrier(MPI_COMM_WORLD);
-	emit("barrier", 0, (MPI_Wtime() - t0) / n * 1e6, "us");
+	COLL_TIME("barrier", 0, iters(0), MPI_Barrier(MPI_COMM_WORLD));
 	for (k = 0; k < 4; k++) {
 		long b = sizes[k], per = b / size ? b / size : 1;
 
 		n = iters(b) / 4 + 2;
-#define TIME(name, call) do { \
-		MPI_Barrier(MPI_COMM_WORLD); \
-		t0 = MPI_Wtime(); \
-		for (i = 0; i < n; i++) \
-			call; \
-		t = (MPI_Wtime() - t0) / n; \
-		MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD); \
-		emit(name, b, t * 1e6, "us"); \
-	} while (0)
-		TIME("bcast", MPI_Bcast(sbuf, b, MPI_BYTE, 0, MPI_COMM_WORLD));
-		TIME("reduce", MPI_Reduce(sbuf, rbuf, b / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
-		TIME("allreduce", MPI_Allreduce(sbuf, rbuf, b / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-		TIME("alltoall", MPI_Alltoall(sbuf, per, MPI_BYTE, rbuf, per, MPI_BYTE, MPI_COMM_WORLD));
-		TIME("gather", MPI_Gather(sbuf, per, MPI_BYTE, rbuf, per, MPI_BYTE, 0, MPI_COMM_WORLD));
-		TIME("scatter", MPI_Scatter(sbuf, per, MPI_BYTE, rbuf, per, MPI_BYTE, 0, MPI_COMM_WORLD));
-#undef TIME
+		COLL_TIME("bcast", b, n, MPI_Bcast(sbuf, b, MPI_BYTE, 0, MPI_COMM_WORLD));
+		COLL_TIME("reduce", b, n,
+			  MPI_Reduce(sbuf, rbuf, b / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
+		COLL_TIME("allreduce", b, n,
+			  MPI_Allreduce(sbuf, rbuf, b / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+		COLL_TIME("alltoall", b, n,
+			  MPI_Alltoall(sbuf, per, MPI_BYTE, rbuf, per, MPI_BYTE, MPI_COMM_WORLD));
+		COLL_TIME("gather", b, n,
+			  MPI_Gather(sbuf, per, MPI_BYTE, rbuf, per, MPI_BYTE, 0, MPI_COMM_WORLD));
+		COLL_TIME("scatter", b, n,
+			  MPI_Scatter(sbuf, per, MPI_BYTE, rbuf, per, MPI_BYTE, 0, MPI_COMM_WORLD));
 	}
+}
+
+/* Which tests argv names (all when it names none); -1 for an unknown one. */
+static int parse(int argc, char **argv, int *want)
+{
+	int i, k, any = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "quick") || !strcmp(argv[i], "full")) {
+			full = !strcmp(argv[i], "full");
+			continue;
+		}
+		for (k = 0; k < NTESTS && strcmp(argv[i], test_names[k]); k++)
+			;
+		if (k == NTESTS) {
+			if (rank == 0)
+				fprintf(stderr, "mpi_bench: unknown test %s\n", argv[i]);
+			return -1;
+		}
+		want[k] = any = 1;
+	}
+	for (k = 0; k < NTESTS && !any; k++)
+		want[k] = 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	char lib[MPI_MAX_LIBRARY_VERSION_STRING];
 	const char *red = getenv("SMAP_REDUCE");
-	int len, i;
+	int want[NTESTS] = { 0 }, len, i, k;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	full = argc > 1 && !strcmp(argv[1], "full");
+	if (parse(argc, argv, want))
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	trials = full ? MAXTRIALS : 7;
 	if (size < 2) {
 		if (rank == 0)
 			fprintf(stderr, "mpi_bench: needs at least 2 ranks\n");
@@ -197,17 +335,25 @@ int main(int argc, char **argv)
 	memset(sbuf, 1, MAXB);
 	memset(rbuf, 0, MAXB);
 	MPI_Get_library_version(lib, &len);
+	/* The first line of the version is enough to tell the libraries apart. */
+	lib[strcspn(lib, "\n")] = 0;
 	if (rank == 0)
-		printf("# mpi_bench on %d ranks, %s, SMAP_REDUCE=%s\n# %.*s\n", size,
-		       full ? "full" : "quick", red ? red : "(default)", len, lib);
-	bench_p2p();
-	bench_rate();
-	bench_coll();
+		printf("# mpi_bench on %d ranks, %s (%d trials), SMAP_REDUCE=%s\n# %s\n", size,
+		       full ? "full" : "quick", trials, red ? red : "(default)", lib);
+	for (k = PINGPONG; k <= SENDRECV; k++)
+		if (want[k])
+			bench_p2p(k);
+	if (want[RATE])
+		bench_rate();
+	if (want[MEMCPY])
+		bench_memcpy();
+	if (want[COLL])
+		bench_coll();
 	if (rank == 0) {
-		printf("\n%-16s %10s %12s\n", "test", "bytes", "value");
+		printf("\n%-16s %10s %12s %12s\n", "test", "bytes", "best", "median");
 		for (i = 0; i < nrows; i++)
-			printf("%-16s %10ld %12.3f %s\n", rows[i].test, rows[i].bytes, rows[i].value,
-			       rows[i].unit);
+			printf("%-16s %10ld %12.3f %12.3f %s\n", rows[i].test, rows[i].bytes,
+			       rows[i].best, rows[i].median, rows[i].unit);
 	}
 	free(sbuf);
 	free(rbuf);
