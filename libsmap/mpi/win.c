@@ -249,36 +249,35 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 	return win_make(&base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, comm, win, "MPI_Win_create");
 }
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-		      MPI_Win *win)
+/* Win_allocate and Win_allocate_shared: the memory comes from win_make. */
+static int win_allocate(MPI_Aint size, int disp_unit, MPI_Comm comm, void *baseptr, MPI_Win *win,
+			int flavor, const char *fn)
 {
 	void *base = NULL;
 	int err;
 
-	(void)info;
 	if (!baseptr)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Win_allocate", "baseptr is NULL");
-	err = win_make(&base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, comm, win,
-		       "MPI_Win_allocate");
+		return smpi_err(comm, MPI_ERR_ARG, fn, "baseptr is NULL");
+	err = win_make(&base, size, disp_unit, flavor, comm, win, fn);
 	if (!err)
 		*(void **)baseptr = base;
 	return err;
 }
 
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+		      MPI_Win *win)
+{
+	(void)info;
+	return win_allocate(size, disp_unit, comm, baseptr, win, MPI_WIN_FLAVOR_ALLOCATE,
+			    "MPI_Win_allocate");
+}
+
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
 			     void *baseptr, MPI_Win *win)
 {
-	void *base = NULL;
-	int err;
-
 	(void)info;
-	if (!baseptr)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Win_allocate_shared", "baseptr is NULL");
-	err = win_make(&base, size, disp_unit, MPI_WIN_FLAVOR_SHARED, comm, win,
-		       "MPI_Win_allocate_shared");
-	if (!err)
-		*(void **)baseptr = base;
-	return err;
+	return win_allocate(size, disp_unit, comm, baseptr, win, MPI_WIN_FLAVOR_SHARED,
+			    "MPI_Win_allocate_shared");
 }
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
@@ -457,21 +456,14 @@ int PMPI_Win_get_name(MPI_Win win, char *name, int *resultlen)
 
 /* ---- error handlers ---- */
 
+/* A window handler is a communicator handler object whose function
+ * smpi_win_err calls back with its own type. */
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
-	struct smpi_errh *h;
-
 	if (!fn || !errhandler)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Win_create_errhandler", "NULL argument");
-	h = calloc(1, sizeof *h);
-	if (!h)
-		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Win_create_errhandler", "no memory");
-	/* Kept as the handle's function pointer; smpi_win_err calls it back
-	 * with its own type. */
-	h->fn = (MPI_Comm_errhandler_function *)(void (*)(void))fn;
-	h->refs = 1;
-	*errhandler = h;
-	return MPI_SUCCESS;
+	return PMPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)(void (*)(void))fn,
+					   errhandler);
 }
 
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)

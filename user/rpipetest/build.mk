@@ -11,7 +11,7 @@ $(B)/user/rpt_%: user/rpipetest/rpt_%.c user/rpipetest/rpt.h libsmap/include/rpi
 	$(SMAPCC) -O2 $(WARN) -o $@ $<
 
 # The same rheap.c as libsmap's, built for the host.
-$(RHEAP_UNIT): user/rpipetest/rheap_unit.c libsmap/rpipe/rheap.c libsmap/rpipe/rheap.h
+$(RHEAP_UNIT): user/rpipetest/rheap_unit.c libsmap/rpipe/rheap.c libsmap/rpipe/rheap.h tests/unit/unit.h
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 

@@ -5,25 +5,11 @@
  * of every policy against a model that writes every allocation full and
  * checks it is intact when freed.
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "../../libsmap/rpipe/rheap.h"
+#include "../../tests/unit/unit.h"
 
 #define U	RHEAP_UNIT
-
-static int failed;
-
-#define CHECK(name, cond, ...) do { \
-	if (cond) { \
-		printf("ok %s\n", name); \
-	} else { \
-		printf("not ok %s - ", name); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-		failed = 1; \
-	} \
-} while (0)
 
 static struct rheap *heap(uint64_t size)
 {
@@ -234,5 +220,5 @@ int main(void)
 	test_policies();
 	test_exhaustion_and_recovery();
 	test_random_model();
-	return failed;
+	return unit_failed;
 }
