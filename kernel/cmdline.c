@@ -162,7 +162,7 @@ static int set_param(const struct kparam *p, const char *val)
 
 static int is_job_key(const char *key)
 {
-	static const char *const keys[] = { "np", "mem", "stack", "arg", "env" };
+	static const char *const keys[] = { "np", "mem", "stack", "time", "arg", "env" };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))
@@ -191,6 +191,10 @@ static int job_key(struct job_spec *job, const char *key, const char *val)
 		if (!val || parse_size(val, &v) < 0 || v == 0)
 			goto bad;
 		job->stack = v;
+	} else if (!strcmp(key, "time")) {
+		if (!val || parse_uint(val, &v) < 0 || v == 0 || v > 1000000000)
+			goto bad;
+		job->time = v;
 	} else if (!strcmp(key, "arg")) {
 		if (!val)
 			goto bad;

@@ -28,6 +28,7 @@
 #include "printk.h"
 #include "proc.h"
 #include "random.h"
+#include "signal.h"
 #include "time.h"
 
 uint64_t job_node, job_nnodes = 1, job_tag_output;
@@ -396,6 +397,14 @@ void job_fail(struct job *j, int status)
 	spin_unlock_irqrestore(&j->lock, f);
 }
 
+void job_time_exceeded(struct job *j)
+{
+	if (!j->failing)
+		pr_err("job %u: %s: time limit of %lu s reached, stopping the job\n", j->id, j->name,
+		       j->spec->time);
+	job_fail(j, 128 + SIGKILL);
+}
+
 static void summary(struct job *j)
 {
 	char line[256];
@@ -446,14 +455,22 @@ static int job_run(const struct job_spec *spec, unsigned id)
 		j->stack_size >> 10);
 	j->running = j->nranks;
 	j->t_start = rdtsc();
+	if (spec->time)
+		j->deadline = j->t_start + spec->time * tsc_hz;
 	for (unsigned r = 1; r < j->nranks; r++) {
 		__atomic_store_n(&cpus[r]->next, j->procs[r], __ATOMIC_RELEASE);
 		apic_send_ipi(cpus[r]->arch.apic_id, IPI_WAKE);
 	}
 	proc_run(j->procs[0]);
+	/* Rank 0 is done; the others may not be.  The time limit still holds. */
 	irq_disable();
-	while (__atomic_load_n(&j->running, __ATOMIC_ACQUIRE))
+	while (__atomic_load_n(&j->running, __ATOMIC_ACQUIRE)) {
+		if (j->deadline && rdtsc() >= j->deadline)
+			job_time_exceeded(j);
+		apic_timer_at(j->deadline && !j->failing ? j->deadline : 0);
 		cpu_idle();
+	}
+	apic_timer_at(0);
 	irq_enable();
 	j->t_end = rdtsc();
 	if (!j->failing)

@@ -28,6 +28,28 @@ struct proc *proc_current(void)
 	return this_cpu()->proc;
 }
 
+void proc_timer_arm(struct proc *p, uint64_t sleep)
+{
+	uint64_t limit = p->rank == 0 ? p->job->deadline : 0;
+
+	if (limit && (!sleep || limit < sleep))
+		sleep = limit;
+	apic_timer_at(sleep);
+}
+
+void proc_timer_interrupt(int from_user)
+{
+	struct proc *p = proc_current();
+
+	if (!p || p->rank != 0 || !p->job->deadline || rdtsc() < p->job->deadline)
+		return;
+	job_time_exceeded(p->job);
+	/* A sleeping rank 0 wakes up and ends on its way out of the kernel. */
+	p->killed = 1;
+	if (from_user)
+		proc_end_current();
+}
+
 void proc_run(struct proc *p)
 {
 	struct cpu *c = this_cpu();
@@ -41,6 +63,7 @@ void proc_run(struct proc *p)
 		if (p->killed)
 			proc_end(p, 128 + SIGKILL, 0);
 		p->t_user = rdtsc();
+		proc_timer_arm(p, 0);
 		arch_user_start(c, entry, sp);
 	}
 	/* resumed here by proc_end */

@@ -205,10 +205,10 @@ static void sleep_until(struct proc *p, uint64_t deadline)
 {
 	irq_disable();
 	while (rdtsc() < deadline && !p->killed) {
-		apic_timer_at(deadline);
+		proc_timer_arm(p, deadline);
 		cpu_idle();
 	}
-	apic_timer_at(0);
+	proc_timer_arm(p, 0);
 	irq_enable();
 }
 

@@ -26,6 +26,7 @@ struct job_spec {
 	unsigned np;		/* ranks; 1 if not given, JOB_NP_ALL for np=all */
 	uint64_t mem;		/* bytes per rank; 0 means an even share */
 	uint64_t stack;		/* bytes of stack; 0 means the global default */
+	uint64_t time;		/* wall-time limit in seconds; 0 means none */
 	unsigned argc;		/* arguments after argv[0] */
 	const char *argv[JOB_ARGS_MAX];
 	unsigned envc;

@@ -29,6 +29,7 @@ struct job {
 	int status;
 	struct spinlock lock;
 	uint64_t t_start, t_end;
+	uint64_t deadline;		/* TSC of the time limit (time=), 0 if none */
 };
 
 /* Node identity (node=, nnodes= on the command line). */
@@ -41,6 +42,8 @@ extern uint64_t job_tag_output;
 int jobs_run(const struct cmdline *cl, const struct bootinfo *bi);
 /* A rank of j failed: stop the others (status decides the job's status). */
 void job_fail(struct job *j, int status);
+/* The job's time limit has passed: say so and stop every rank. */
+void job_time_exceeded(struct job *j);
 /* Load p's image and stack into its region (on p's CPU), then wait for
  * the whole job; returns the entry point and sets *sp. */
 uint64_t job_load_rank(struct proc *p, uint64_t *sp);

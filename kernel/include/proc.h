@@ -45,6 +45,12 @@ struct proc {
 	char out[PROC_OUTBUF];		/* the unfinished line of stdout/stderr */
 };
 
+/* Arm this CPU's one-shot timer for p: the earlier of `sleep` (a TSC
+ * deadline, 0 for none) and, on rank 0, the job's time limit. */
+void proc_timer_arm(struct proc *p, uint64_t sleep);
+/* The timer fired (in user mode when from_user). */
+void proc_timer_interrupt(int from_user);
+
 /* Run p on this CPU until it ends (called by the CPU that owns it). */
 void proc_run(struct proc *p);
 /* End the rank running on this CPU.  Never returns. */

@@ -103,6 +103,9 @@ static void test_jobs(void)
 	CHECK("job environment", j->envc == 1 && !strcmp(j->envp[0], "OMP_NUM_THREADS=1"),
 	      "envc %u", j->envc);
 	CHECK("np=all asks for every CPU", cl.jobs[1].np == JOB_NP_ALL, "%u", cl.jobs[1].np);
+	CHECK("time= sets the job's time limit in seconds", parse("job=x time=90") == 0 &&
+	      cl.jobs[0].time == 90, "%lu", cl.jobs[0].time);
+	CHECK("time=0 is an error", parse("job=x time=0") == -1, "accepted");
 	CHECK("a job without np= has one rank", parse("job=x") == 0 && cl.jobs[0].np == 1,
 	      "%u", cl.jobs[0].np);
 	CHECK("global options may follow a job", parse("job=x quiet") == 0 && opt_bool == 1,

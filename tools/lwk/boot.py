@@ -105,6 +105,8 @@ def kernel_cmdline(opt, node=0, nnodes=1, extra=""):
             words.append("mem=%dK" % (j.mem // 1024))
         if j.stack:
             words.append("stack=%dK" % (j.stack // 1024))
+        if j.time:
+            words.append("time=%d" % j.time)
         words += ["arg=" + quote(a) for a in j.args]
         words += ["env=" + quote(e) for e in j.env]
     return " ".join(words)

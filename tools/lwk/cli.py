@@ -21,6 +21,8 @@ options:
   -n, --np N          ranks per node (default 1); `all`: one per CPU
   --mem SIZE          memory per rank, e.g. 64M or 1G (default: an even share)
   --stack SIZE        stack per rank (default 8M)
+  --time S            wall-time limit of the job in seconds: its ranks are
+                      stopped when it passes (status 137)
   -e, --env K=V       set K=V in the ranks' environment (repeatable)
   --nodes K           boot K QEMU nodes wired through the barrier hub
   -c, --cpus N        CPUs per QEMU node (default: the largest -n, at least 1)
@@ -49,6 +51,7 @@ class Job:
         self.np = None
         self.mem = None
         self.stack = None
+        self.time = None
         self.env = []
         self.prog = None
         self.args = []
@@ -100,6 +103,8 @@ def job_option(a, value, job):
         job.mem = parse_size(value(a), a)
     elif a == "--stack":
         job.stack = parse_size(value(a), a)
+    elif a == "--time":
+        job.time = parse_int(value(a), a)
     elif a in ("-e", "--env"):
         kv = value(a)
         if "=" not in kv or kv.startswith("="):
@@ -149,7 +154,7 @@ def parse_jobs(argv, opt, tool, usage, tool_option, program=lambda a: a):
         i += 1
     if job.prog is not None:
         opt.jobs.append(job)
-    elif opt.jobs or any(v is not None for v in (job.np, job.mem, job.stack)) or job.env:
+    elif opt.jobs or any(v is not None for v in (job.np, job.mem, job.stack, job.time)) or job.env:
         raise UsageError("missing program after the job options")
     return opt
 

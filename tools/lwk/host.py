@@ -81,6 +81,7 @@ class HostJob:
         self.job = job
         self.index = index
         self.deadline = deadline
+        self.limit = None  # the job's own time limit (--time), set in wait()
         self.ranks = []
         self.page = None
         self.sel = selectors.DefaultSelector()
@@ -208,17 +209,21 @@ class HostJob:
         open_streams = 2 * len(self.ranks)
         running = len(self.ranks)
         drain_until = None
+        if self.job.time:
+            self.limit = time.monotonic() + self.job.time
         while open_streams > 0 or running > 0:
             now = time.monotonic()
             if now >= self.deadline:
                 return "timeout"
+            if self.limit and now >= self.limit and running > 0:
+                return "time limit"
             if running == 0:
                 # Output still held open by something a rank started.
                 if drain_until is None:
                     drain_until = now + 0.5
                 elif now >= drain_until:
                     break
-            limit = min(self.deadline, drain_until or self.deadline) - now
+            limit = min(self.deadline, drain_until or self.deadline, self.limit or self.deadline) - now
             for key, _ in self.sel.select(timeout=max(0.0, limit)):
                 rank, what = key.data
                 if what == 0:
@@ -298,13 +303,20 @@ def run(opt):
         hj = HostJob(opt, job, index, deadline)
         try:
             hj.start()
-            if hj.wait() == "timeout":
+            end = hj.wait()
+            if end == "timeout":
                 alive = sum(1 for r in hj.ranks if r.status is None)
                 hj.kill_all()
                 say("timeout after %gs: killed %d running rank%s of %s"
                     % (opt.timeout, alive, "" if alive == 1 else "s", job.prog))
                 return 124
-            status = hj.status()
+            if end == "time limit":
+                hj.kill_all()
+                say("job %d: %s: time limit of %d s reached, stopping the job"
+                    % (index, os.path.basename(job.prog), job.time))
+                status = 128 + signal.SIGKILL
+            else:
+                status = hj.status()
         except Failure as e:
             say(str(e))
             return 2

@@ -4,7 +4,8 @@
  * environment, stdio with floats, libm, large mallocs through brk and
  * mmap, a deep stack, time, randomness, TLS and error numbers.
  *
- * usage: ktest_libc all | exit N | abort
+ * usage: ktest_libc all | exit N | abort | spin | sleep
+ * (spin and sleep never end: they test a job's time limit)
  * Run as a job with stack=16M, mem=400M, arg alpha, arg "two words" and
  * env KTEST=42.
  */
@@ -223,6 +224,12 @@ int main(int argc, char **argv)
 		return atoi(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "abort"))
 		abort();
+	if (argc >= 2 && !strcmp(argv[1], "spin"))
+		for (;;)
+			__asm__ volatile("pause");
+	if (argc >= 2 && !strcmp(argv[1], "sleep"))
+		for (;;)
+			sleep(1);
 	test_args(argc, argv);
 	test_stdio_libm();
 	test_malloc();
