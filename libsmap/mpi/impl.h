@@ -207,9 +207,14 @@ void smpi_p2p_finalize(void);
 void smpi_progress(void);
 /* Starts req (a send or receive with its fields set). */
 void smpi_p2p_start(struct smpi_req *req);
-/* Completion of a started request, without progress (a rendezvous sender
- * its receiver asked for help copies its chunks first). */
-int smpi_req_done(struct smpi_req *req);
+/* Completion of a started request that is not done yet, without progress
+ * (a rendezvous sender its receiver asked for help copies its pieces first). */
+int smpi_p2p_done(struct smpi_req *req);
+
+static inline int smpi_req_done(struct smpi_req *req)
+{
+	return req->state == SMPI_ST_DONE || smpi_p2p_done(req);
+}
 /* Spins with progress until req is done. */
 void smpi_req_wait(struct smpi_req *req);
 /* Hands a started request nobody will wait for to progress, which frees it. */
@@ -218,6 +223,15 @@ void smpi_p2p_orphan(struct smpi_req *req);
 int smpi_p2p_cancel(struct smpi_req *req);
 /* An unexpected message a receive for (source, tag) would take. */
 int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status);
+
+/*
+ * A send that leaves at once, with nothing to complete later (inline and
+ * eager messages, when the queue has room): 1, or 0 for a send that needs
+ * a request.  Nonblocking calls then return smpi_req_sent.
+ */
+int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		      MPI_Comm comm, int ctx, int mode);
+extern struct smpi_req smpi_req_sent;
 
 /*
  * Blocking send and receive of `count` elements of `type` to or from comm

@@ -57,6 +57,7 @@
 #define P2P_INLINE	40
 #define P2P_LINE	64
 #define P2P_EAGER_DEFAULT	256
+#define P2P_SHORT	256
 #define P2P_SPLIT_DEFAULT	(64 << 10)
 #define P2P_PIECE	(16 << 10)
 #define P2P_SPIN_HOT	1024
@@ -247,6 +248,30 @@ static inline void p2p_copy_small(void *dst, const void *src, uint64_t n)
 	}
 }
 
+/* Contiguous data: moves of 16 bytes up to P2P_SHORT (the last one
+ * overlapping), memcpy above, where its string instruction has paid for
+ * starting up. */
+static inline void p2p_copy(void *dst, const void *src, uint64_t n)
+{
+	char *d = dst;
+	const char *s = src;
+	char t[16];
+	uint64_t i;
+
+	if (n <= P2P_INLINE) {
+		p2p_copy_small(dst, src, n);
+	} else if (n <= P2P_SHORT) {
+		for (i = 0; i + 16 < n; i += 16) {
+			__builtin_memcpy(t, s + i, 16);
+			__builtin_memcpy(d + i, t, 16);
+		}
+		__builtin_memcpy(t, s + n - 16, 16);
+		__builtin_memcpy(d + n - 16, t, 16);
+	} else {
+		memcpy(dst, src, n);
+	}
+}
+
 /* Finds my inbox at dest the first time I send there: dest's p2p_box is
  * set once its MPI_Init passed the start-up barrier. */
 static struct p2p_out *p2p_peer_first(int dest)
@@ -298,10 +323,8 @@ static void p2p_pack(char *dst, const struct smpi_req *r, uint64_t len)
 {
 	if (!p2p_dense(r->type))
 		smpi_type_copy(dst, len, MPI_BYTE, r->buf, r->count, r->type);
-	else if (len <= P2P_INLINE)
-		p2p_copy_small(dst, r->buf, len);
 	else
-		memcpy(dst, r->buf, len);
+		p2p_copy(dst, r->buf, len);
 }
 
 /* Writes r's header (and data) into the next slot at its destination;
@@ -456,10 +479,7 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 		}
 		__atomic_store_n(&sr->rv.done, 1, __ATOMIC_RELEASE);
 	} else if (p2p_dense(r->type)) {
-		if (n <= P2P_INLINE)
-			p2p_copy_small((void *)r->buf, data, n);
-		else
-			memcpy((void *)r->buf, data, n);
+		p2p_copy((void *)r->buf, data, n);
 	} else if (n) {
 		smpi_type_copy((void *)r->buf, r->count, r->type, data, n, MPI_BYTE);
 	}
@@ -676,15 +696,12 @@ void smpi_p2p_start(struct smpi_req *r)
 		p2p_queue(o, r);
 }
 
-/* A blocking send that is not inline: eager messages that fit leave with
- * no request to complete (only the fields p2p_post reads are set), the
- * rest wait on a request here.  Same arguments as smpi_p2p_send, which
- * can then jump here without saving anything. */
-static __attribute__((noinline)) void p2p_send_req(const void *buf, int64_t count,
-						   MPI_Datatype type, int peer, int tag,
-						   MPI_Comm comm, int ctx, int mode)
+/* An eager message into its queue with no request to complete: only the
+ * fields p2p_post reads are set. */
+static __attribute__((noinline)) int p2p_post_now(struct p2p_out *o, const void *buf,
+						  int64_t count, MPI_Datatype type, int tag,
+						  int ctx, int mode)
 {
-	struct p2p_out *o = p2p_peer(comm->local[peer]);
 	struct smpi_req r;
 
 	r.buf = buf;
@@ -693,27 +710,22 @@ static __attribute__((noinline)) void p2p_send_req(const void *buf, int64_t coun
 	r.mode = mode;
 	r.ctx = ctx;
 	r.tag = tag;
-	if (!o->qhead && p2p_post(o, &r, 0))
-		return;
-	smpi_req_init(&r, SMPI_REQ_SEND, mode, buf, count, type, peer, tag, comm);
-	r.ctx = ctx;
-	smpi_p2p_start(&r);
-	smpi_req_wait(&r);
+	return p2p_post(o, &r, 0);
 }
 
-void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
-		   MPI_Comm comm, int ctx, int mode)
+int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		      MPI_Comm comm, int ctx, int mode)
 {
 	struct p2p_out *o = p2p_peer(comm->local[peer]);
 	uint64_t len = count * smpi_type_size(type), seq = o->seq + 1;
 	struct p2p_slot *s;
 
+	if (o->qhead)
+		return 0;
 	/* The latency case: the data goes with the header, one line. */
-	if (len > P2P_INLINE || mode == SMPI_MODE_SYNC || o->qhead || !p2p_dense(type) ||
-	    seq - o->consumed > P2P_NSLOT) {
-		p2p_send_req(buf, count, type, peer, tag, comm, ctx, mode);
-		return;
-	}
+	if (len > P2P_INLINE || mode == SMPI_MODE_SYNC || !p2p_dense(type) ||
+	    seq - o->consumed > P2P_NSLOT)
+		return p2p_post_now(o, buf, count, type, tag, ctx, mode);
 	s = &o->in->slot[seq & (P2P_NSLOT - 1)];
 	p2p_copy_small(s->u.data, buf, len);
 	s->ctx = ctx;
@@ -722,6 +734,20 @@ void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, 
 	s->len = len;
 	__atomic_store_n(&s->seq, (uint32_t)seq, __ATOMIC_RELEASE);
 	o->seq = seq;
+	return 1;
+}
+
+void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		   MPI_Comm comm, int ctx, int mode)
+{
+	struct smpi_req r;
+
+	if (smpi_p2p_send_now(buf, count, type, peer, tag, comm, ctx, mode))
+		return;
+	smpi_req_init(&r, SMPI_REQ_SEND, mode, buf, count, type, peer, tag, comm);
+	r.ctx = ctx;
+	smpi_p2p_start(&r);
+	smpi_req_wait(&r);
 }
 
 /*
@@ -758,17 +784,26 @@ static inline int p2p_direct(struct match_ctx *m, int src, int tag)
 	return match_none_posted(m, src) && !(m->nunexp && match_find(m, src, tag, 0));
 }
 
-/* The latency case on the receiving side: an inline message the receive
- * nothing competes for takes whole comes out of its slot, no request. */
-static inline int p2p_take_inline(const struct p2p_slot *s, int src, void *buf, int64_t count,
-				  MPI_Datatype type, int peer, MPI_Status *status)
+/* The latency case on the receiving side: an inline or eager message the
+ * receive nothing competes for takes whole comes out of its slot (and
+ * ring), no request. */
+static inline int p2p_take_fast(const struct p2p_slot *s, int src, void *buf, int64_t count,
+				MPI_Datatype type, int peer, MPI_Status *status)
 {
-	if (s->kind != P2P_MSG_INLINE || !p2p_dense(type) ||
+	struct p2p_inbox *in = &p2p_box->in[src];
+
+	if (s->kind == P2P_MSG_RNDV || !p2p_dense(type) ||
 	    s->len > (uint64_t)(count * smpi_type_size(type)))
 		return 0;
-	p2p_copy_small(buf, s->u.data, s->len);
+	if (s->kind == P2P_MSG_INLINE) {
+		p2p_copy_small(buf, s->u.data, s->len);
+	} else {
+		p2p_copy(buf, p2p_rings + src * p2p_box->ring_bytes + s->u.off % p2p_box->ring_bytes,
+			 s->len);
+		__atomic_store_n(&in->tail, s->u.off + p2p_round(s->len), __ATOMIC_RELEASE);
+	}
 	smpi_status_set(status, peer, s->tag, MPI_SUCCESS, s->len);
-	__atomic_store_n(&p2p_box->in[src].consumed, p2p_expect[src]++, __ATOMIC_RELEASE);
+	__atomic_store_n(&in->consumed, p2p_expect[src]++, __ATOMIC_RELEASE);
 	return 1;
 }
 
@@ -786,7 +821,7 @@ static __attribute__((noinline)) int p2p_recv_wait(void *buf, int64_t count, MPI
 
 	if (src != MATCH_ANY && p2p_direct(m, src, tag)) {
 		s = p2p_wait_match(src, ctx, tag, m);
-		if (s && p2p_take_inline(s, src, buf, count, type, peer, status))
+		if (s && p2p_take_fast(s, src, buf, count, type, peer, status))
 			return MPI_SUCCESS;
 	}
 	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, buf, count, type, peer, tag, comm);
@@ -814,15 +849,13 @@ int smpi_p2p_recv(void *buf, int64_t count, MPI_Datatype type, int peer, int tag
 	src = comm->local[peer];
 	s = p2p_next(src);
 	if (!s || s->ctx != ctx || (tag != MPI_ANY_TAG && s->tag != tag) ||
-	    !p2p_direct(m, src, tag) || !p2p_take_inline(s, src, buf, count, type, peer, status))
+	    !p2p_direct(m, src, tag) || !p2p_take_fast(s, src, buf, count, type, peer, status))
 		return p2p_recv_wait(buf, count, type, peer, tag, comm, ctx, status);
 	return MPI_SUCCESS;
 }
 
-int smpi_req_done(struct smpi_req *r)
+int smpi_p2p_done(struct smpi_req *r)
 {
-	if (r->state == SMPI_ST_DONE)
-		return 1;
 	if (r->kind != SMPI_REQ_SEND || r->state != SMPI_ST_POSTED)
 		return 0;
 	if (__atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
@@ -848,15 +881,15 @@ void smpi_req_wait(struct smpi_req *r)
 /* A request nobody will wait for: finished by progress. */
 void smpi_p2p_orphan(struct smpi_req *r)
 {
+	if (smpi_req_done(r)) {
+		smpi_req_free(r);
+		return;
+	}
 	r->freed = 1;
 	if (r->state == SMPI_ST_QUEUED)
 		return;
 	if (r->kind == SMPI_REQ_RECV && r->state == SMPI_ST_POSTED)
 		return;
-	if (smpi_req_done(r)) {
-		smpi_req_free(r);
-		return;
-	}
 	r->next = p2p_orphans;
 	p2p_orphans = r;
 }

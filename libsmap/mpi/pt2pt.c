@@ -153,6 +153,11 @@ static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int
 		return err;
 	if (!request)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+	if (mode != SMPI_MODE_BUF && dest != MPI_PROC_NULL &&
+	    smpi_p2p_send_now(buf, count, type, dest, tag, comm, comm->ctx, mode)) {
+		*request = &smpi_req_sent;
+		return MPI_SUCCESS;
+	}
 	r = smpi_req_alloc(SMPI_REQ_SEND, mode, buf, count, type, dest, tag, comm);
 	if (mode == SMPI_MODE_BUF) {
 		err = dest == MPI_PROC_NULL ? 0 : smpi_bsend_copy(r, fn);

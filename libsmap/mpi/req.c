@@ -14,6 +14,15 @@
 
 static struct smpi_req *req_free_list;
 
+/* The request of every send that completed as it started: never freed,
+ * and Wait, Test and friends find nothing in it but a done send. */
+struct smpi_req smpi_req_sent = {
+	.kind = SMPI_REQ_SEND,
+	.state = SMPI_ST_DONE,
+	.type = MPI_BYTE,
+	.status = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG },
+};
+
 struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t count,
 				MPI_Datatype type, int peer, int tag, MPI_Comm comm)
 {
@@ -37,6 +46,8 @@ struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t cou
 
 void smpi_req_free(struct smpi_req *r)
 {
+	if (r == &smpi_req_sent)
+		return;
 	if (r->bbuf)
 		smpi_bsend_release(r);
 	smpi_type_release(r->type);

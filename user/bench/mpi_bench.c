@@ -9,7 +9,9 @@
  * streams windows of 8-byte messages to the next odd one); memcpy (rank 0
  * copies between its own two buffers, the ceiling a transfer between ranks
  * is measured against: the memcpy of whichever C library the program was
- * linked with); coll (barrier, bcast, reduce, allreduce, alltoall, gather,
+ * linked with); floor (one cache line each way between ranks 0 and 1, by
+ * plain loads and stores in an MPI-3 shared window: what a 0-byte
+ * ping-pong cannot beat, measured through the same library); coll (barrier, bcast, reduce, allreduce, alltoall, gather,
  * scatter on MPI_COMM_WORLD).  SMAP_REDUCE (serial|parallel) picks
  * libsmap's reduce algorithm; run twice to compare.
  *
@@ -36,10 +38,10 @@
 #define TRIAL_MIN	4
 #define TRIAL_MAX	4000
 
-enum { PINGPONG, PINGPING, EXCHANGE, SENDRECV, RATE, MEMCPY, COLL, NTESTS };
+enum { PINGPONG, PINGPING, EXCHANGE, SENDRECV, RATE, MEMCPY, FLOOR, COLL, NTESTS };
 
 static const char *const test_names[NTESTS] = {
-	"pingpong", "pingping", "exchange", "sendrecv", "rate", "memcpy", "coll"
+	"pingpong", "pingping", "exchange", "sendrecv", "rate", "memcpy", "floor", "coll"
 };
 
 /* Sizes of the quick run: the ones the targets name, and the protocol
@@ -214,6 +216,57 @@ static void bench_memcpy(void)
 	MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Ranks 0 and 1 bounce a counter through two cache lines of a shared
+ * window (rank 0's memory): each waits for the other's value, then stores
+ * its own. */
+static void floor_run(volatile long *mine, volatile long *theirs, long *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		++*v;
+		if (rank == 0)
+			*mine = *v;
+		while (*theirs != *v)
+			;
+		if (rank == 1)
+			*mine = *v;
+	}
+}
+
+static void bench_floor(void)
+{
+	volatile long *base, *mine, *theirs;
+	double t[MAXTRIALS], t0;
+	int n = iters(0), j, du;
+	MPI_Aint bytes;
+	long v = 0;
+	MPI_Win win;
+
+	MPI_Win_allocate_shared(rank == 0 ? 256 : 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+				(void *)&base, &win);
+	MPI_Win_shared_query(win, 0, &bytes, &du, (void *)&base);
+	MPI_Win_lock_all(0, win);
+	mine = base + 16 * rank;
+	theirs = base + 16 * (rank ^ 1);
+	if (rank <= 1)
+		*mine = 0;
+	MPI_Win_sync(win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank <= 1)
+		floor_run(mine, theirs, &v, n);
+	for (j = 0; j < trials; j++) {
+		MPI_Barrier(MPI_COMM_WORLD);
+		t0 = MPI_Wtime();
+		if (rank <= 1)
+			floor_run(mine, theirs, &v, n);
+		t[j] = (MPI_Wtime() - t0) / n / 2;
+	}
+	MPI_Win_unlock_all(win);
+	MPI_Win_free(&win);
+	emit("floor_lat", 64, t[0] * 1e6, median(t) * 1e6, "us");
+}
+
 /* Even ranks stream windows of small messages to the next odd rank. */
 static void bench_rate(void)
 {
@@ -347,6 +400,8 @@ int main(int argc, char **argv)
 		bench_rate();
 	if (want[MEMCPY])
 		bench_memcpy();
+	if (want[FLOOR])
+		bench_floor();
 	if (want[COLL])
 		bench_coll();
 	if (rank == 0) {
