@@ -338,11 +338,48 @@ static void rma_elems(MPI_Datatype t, int64_t count, int64_t *n, size_t *size, s
 	if (pair) {
 		*size = r->size;
 		*span = r->true_ub;
+		*n = count * smpi_type_size(t) / *size;
+	} else if (t->predefined) {
+		*size = *span = r->size;
+		*n = count;
 	} else {
-		*size = r->nbasic ? r->size / r->nbasic : 1;
-		*span = *size;
+		*size = *span = r->nbasic ? r->size / r->nbasic : 1;
+		*n = count * r->size / *size;
 	}
-	*n = count * smpi_type_size(t) / *size;
+}
+
+/* The elements of an accumulate, walked on all three sides. */
+static void rma_acc_runs(MPI_Win win, int rank, char *at, const void *obuf, int ocount,
+			 MPI_Datatype otype, void *rbuf, int rcount, MPI_Datatype rtype, int tcount,
+			 MPI_Datatype ttype, MPI_Op op, int fetch)
+{
+	struct rma_walk wo, wr, wt;
+	size_t size, span;
+	int64_t n, i;
+	int kind = ttype->kind;
+
+	rma_elems(ttype, tcount, &n, &size, &span);
+	rma_walk_init(&wt, at, tcount, ttype, size, span);
+	if (op != MPI_NO_OP)
+		rma_walk_init(&wo, rma_buf(obuf), ocount, otype, size, span);
+	if (fetch)
+		rma_walk_init(&wr, rma_buf(rbuf), rcount, rtype, size, span);
+	/* Inside an exclusive lock no other origin can reach the target (MPI
+	 * makes that erroneous), so whole runs need no atomics. */
+	if ((win->acc[rank] & WIN_ACC_EXCL) && wt.dense && (op == MPI_NO_OP || wo.dense) &&
+	    (!fetch || wr.dense)) {
+		if (fetch)
+			memcpy(wr.next, at, n * size);
+		if (op == MPI_REPLACE)
+			memmove(at, wo.next, n * size);
+		else if (op != MPI_NO_OP)
+			op->fn(wo.next, at, n, kind);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		rma_element(win->peer[rank].sh, rma_walk_next(&wt), span,
+			    op != MPI_NO_OP ? rma_walk_next(&wo) : NULL,
+			    fetch ? rma_walk_next(&wr) : NULL, op, kind);
 }
 
 /* Accumulate and the fetching forms (fetch: rbuf/rcount/rtype are used). */
@@ -350,8 +387,7 @@ static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf,
 		   MPI_Datatype rtype, int rank, MPI_Aint disp, int tcount, MPI_Datatype ttype,
 		   MPI_Op op, MPI_Win win, MPI_Request *req, int fetch, const char *fn)
 {
-	struct rma_walk wo, wr, wt;
-	int64_t n, on, rn, i;
+	int64_t n, tbytes, obytes, rbytes;
 	size_t size, span;
 	int err, skip, kind;
 	char *at;
@@ -378,39 +414,25 @@ static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf,
 		return smpi_win_err(win, MPI_ERR_OP, fn, "%s is not defined on datatype %s", op->name,
 				    rma_type_name(ttype));
 	if (!skip) {
-		rma_elems(ttype, tcount, &n, &size, &span);
-		on = rn = n;
-		if (op != MPI_NO_OP)
-			rma_elems(otype, ocount, &on, &size, &span);
-		if (fetch)
-			rma_elems(rtype, rcount, &rn, &size, &span);
-		if (on != n || rn != n)
+		/* One basic type everywhere: equal bytes are equal elements. */
+		tbytes = tcount * smpi_type_size(ttype);
+		obytes = op != MPI_NO_OP ? ocount * smpi_type_size(otype) : tbytes;
+		rbytes = fetch ? rcount * smpi_type_size(rtype) : tbytes;
+		if (obytes != tbytes || rbytes != tbytes)
 			return smpi_win_err(win, MPI_ERR_TYPE, fn,
-					    "%lld target elements, %lld origin and %lld result elements",
-					    (long long)n, (long long)on, (long long)rn);
+					    "%lld bytes of target data, %lld of origin and %lld of result data",
+					    (long long)tbytes, (long long)obytes, (long long)rbytes);
+		rma_elems(ttype, tcount, &n, &size, &span);
 		if ((err = rma_target(win, rank, disp, tcount, ttype, &at, fn)))
 			return err;
-		rma_walk_init(&wt, at, tcount, ttype, size, span);
-		if (op != MPI_NO_OP)
-			rma_walk_init(&wo, rma_buf(obuf), ocount, otype, size, span);
-		if (fetch)
-			rma_walk_init(&wr, rma_buf(rbuf), rcount, rtype, size, span);
-		/* Inside an exclusive lock no other origin can reach the target
-		 * (MPI makes that erroneous), so whole runs need no atomics. */
-		if ((win->acc[rank] & WIN_ACC_EXCL) && wt.dense && (op == MPI_NO_OP || wo.dense) &&
-		    (!fetch || wr.dense)) {
-			if (fetch)
-				memcpy(wr.next, at, n * size);
-			if (op == MPI_REPLACE)
-				memmove(at, wo.next, n * size);
-			else if (op != MPI_NO_OP)
-				op->fn(wo.next, at, n, kind);
-			n = 0;
-		}
-		for (i = 0; i < n; i++)
-			rma_element(win->peer[rank].sh, rma_walk_next(&wt), span,
-				    op != MPI_NO_OP ? rma_walk_next(&wo) : NULL,
-				    fetch ? rma_walk_next(&wr) : NULL, op, kind);
+		/* One predefined element (Fetch_and_op's shape): no layouts to walk. */
+		if (n == 1 && ttype->predefined && (op == MPI_NO_OP || otype->predefined) &&
+		    (!fetch || rtype->predefined))
+			rma_element(win->peer[rank].sh, at, span, rma_buf(obuf),
+				    fetch ? (void *)rma_buf(rbuf) : NULL, op, kind);
+		else
+			rma_acc_runs(win, rank, at, obuf, ocount, otype, rbuf, rcount, rtype, tcount,
+				     ttype, op, fetch);
 	}
 	if (req)
 		rma_request(win, req);
