@@ -10,9 +10,9 @@
  *
  * Accumulates are atomic per element, as MPI requires, without any lock
  * where an instruction can do it: an element of 1, 2, 4 or 8 bytes at an
- * address aligned to its size is updated by xchg (MPI_REPLACE), lock xadd
- * (MPI_SUM on integers), a plain load (MPI_NO_OP), and otherwise by a lock
- * cmpxchg loop around the op's own kernel on the element's bit pattern
+ * address aligned to its size is updated by a plain store (MPI_REPLACE;
+ * xchg when the old value is fetched), lock xadd (MPI_SUM on integers), a
+ * plain load (MPI_NO_OP), and otherwise by a lock cmpxchg loop around the op's own kernel on the element's bit pattern
  * (floats, the 8-byte MINLOC/MAXLOC pairs, min/max/prod/logical ops).
  * Wider elements (long double, the complex doubles, the wide pairs) and
  * misaligned ones take one of WIN_STRIPES spin locks in the target's
@@ -265,6 +265,11 @@ static char *rma_walk_next(struct rma_walk *w)
 	T *p_ = (T *)t, o_, n_; \
 	if (op == MPI_NO_OP) { \
 		o_ = __atomic_load_n(p_, __ATOMIC_SEQ_CST); \
+	} else if (op == MPI_REPLACE && !old) { \
+		/* An aligned store is atomic: no lock needed to replace. */ \
+		memcpy(&n_, in, sizeof n_); \
+		__atomic_store_n(p_, n_, __ATOMIC_RELAXED); \
+		o_ = n_; \
 	} else if (op == MPI_REPLACE) { \
 		memcpy(&n_, in, sizeof n_); \
 		o_ = __atomic_exchange_n(p_, n_, __ATOMIC_SEQ_CST); \

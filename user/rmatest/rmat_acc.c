@@ -8,6 +8,7 @@
  * MAXLOC on the pair types; a strided target; the request forms.
  */
 #include <complex.h>
+#include <stdint.h>
 #include "rmat.h"
 
 #define COUNT	37
@@ -488,6 +489,33 @@ static void test_request_forms(void)
 	mpit_report("rma_raccumulate_and_rget_accumulate");
 }
 
+/* Concurrent MPI_REPLACE accumulates leave, in every element, one rank's
+ * whole value: its two halves say which rank, and must agree. */
+static void test_replace_is_atomic(void)
+{
+	uint64_t mine[COUNT], *base;
+	int k, i;
+	MPI_Win w;
+
+	MPI_Win_allocate(COUNT * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+			 &w);
+	for (i = 0; i < COUNT; i++)
+		mine[i] = (uint64_t)(me + 1) << 32 | (me + 1);
+	MPI_Win_fence(0, w);
+	for (k = 0; k < K; k++)
+		MPI_Accumulate(mine, COUNT, MPI_UINT64_T, 0, 0, COUNT, MPI_UINT64_T, MPI_REPLACE, w);
+	MPI_Win_fence(MPI_MODE_NOSUCCEED, w);
+	for (i = 0; me == 0 && i < COUNT; i++)
+		if (base[i] >> 32 != (base[i] & 0xffffffff) || (base[i] >> 32) < 1 ||
+		    (base[i] >> 32) > (uint64_t)np) {
+			mpit_fail("element %d is 0x%llx: not one rank's value", i,
+				  (unsigned long long)base[i]);
+			break;
+		}
+	MPI_Win_free(&w);
+	mpit_report("rma_accumulate_replace_is_atomic_per_element");
+}
+
 /* Under exclusive locks whole arrays move at once: every swap must see one
  * rank's whole array, and the sums must all arrive. */
 static void test_exclusive_lock(void)
@@ -543,6 +571,7 @@ int main(int argc, char **argv)
 	test_no_op_reads();
 	test_minloc_maxloc();
 	test_strided_target();
+	test_replace_is_atomic();
 	test_exclusive_lock();
 	MPI_Finalize();
 	return 0;
