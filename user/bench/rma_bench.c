@@ -50,6 +50,20 @@ static void emit(const char *test, long bytes, double value, const char *unit)
 	nrows++;
 }
 
+/* The next size: every power of two (full), or the sizes the performance
+ * report tabulates and the ends of the range (quick). */
+static long next_size(long b)
+{
+	static const long quick[] = { 8, 64, 512, 4096, 65536, 1 << 20, MAXB };
+	unsigned i;
+
+	if (full)
+		return b * 2;
+	for (i = 0; i < sizeof quick / sizeof quick[0] && quick[i] <= b; i++)
+		;
+	return i < sizeof quick / sizeof quick[0] ? quick[i] : MAXB + 1;
+}
+
 static int iters(long bytes)
 {
 	int n = bytes <= 4096 ? 10000 : bytes <= (256 << 10) ? 1000 : 100;
@@ -138,7 +152,7 @@ static void bench_latency(int kind, const char *name)
 	int m;
 
 	for (m = 0; m < NMODES; m++)
-		for (b = kind == ACC ? 8 : 1; b <= MAXB; b *= full ? 2 : 8) {
+		for (b = kind == ACC ? 8 : 1; b <= MAXB; b = next_size(b)) {
 			snprintf(test, sizeof test, "%s_lat_%s", name, mode_name[m]);
 			emit(test, b, run(kind, m, b, iters(b), 1) * 1e6, "us");
 		}
@@ -151,7 +165,7 @@ static void bench_bandwidth(int kind, const char *name)
 	long b;
 
 	snprintf(test, sizeof test, "%s_bw_flush", name);
-	for (b = 1; b <= MAXB; b *= full ? 2 : 4) {
+	for (b = 1; b <= MAXB; b = next_size(b)) {
 		t = run(kind, FLUSH, b, iters(b) / 4 + 1, BURST);
 		emit(test, b, b / t / 1e9, "GB/s");
 	}
