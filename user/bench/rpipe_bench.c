@@ -2,7 +2,7 @@
  * rpipe_bench.c - rmalloc/rpipe micro-benchmarks between ranks 0 and 1
  * (libsmap only: rpipe.h).
  *
- *   rpipe_bench [quick|full]
+ *   rpipe_bench [quick|full]      (every power of two; quick: fewer iterations)
  *
  *   rwrite_rread_lat   ping-pong on a full-duplex pipe, one allocation per
  *                      direction reused (rwrite, then rread copying out):
@@ -28,20 +28,6 @@
 
 static int rank, full;
 static char *buf;
-
-/* The next size: every power of two (full), or the sizes the performance
- * report tabulates and the ends of the range (quick). */
-static long next_size(long b)
-{
-	static const long quick[] = { 8, 64, 512, 4096, 65536, 1 << 20, MAXB };
-	unsigned i;
-
-	if (full)
-		return b * 2;
-	for (i = 0; i < sizeof quick / sizeof quick[0] && quick[i] <= b; i++)
-		;
-	return i < sizeof quick / sizeof quick[0] ? quick[i] : MAXB + 1;
-}
 
 static int iters(long bytes)
 {
@@ -126,7 +112,7 @@ int main(int argc, char **argv)
 	}
 	/* Warm up: first touches of the heaps and the ring are not latency. */
 	pingpong(rp, mine, 1, iters(1), 1);
-	for (b = 1; b <= MAXB; b = next_size(b)) {
+	for (b = 1; b <= MAXB; b *= 2) {
 		double lat = pingpong(rp, mine, b, iters(b), 0);
 		double alat = pingpong(rp, mine, b, iters(b), 1);
 
@@ -135,7 +121,7 @@ int main(int argc, char **argv)
 			emit("rmalloc_lat", b, alat * 1e6, "us");
 		}
 	}
-	for (b = 64; b <= MAXB; b = next_size(b)) {
+	for (b = 64; b <= MAXB; b *= 2) {
 		double w = stream(rp, slot, b, iters(b) * 4, 0);
 		double r = stream(rp, slot, b, iters(b) * 4, 1);
 
