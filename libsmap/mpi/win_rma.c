@@ -12,8 +12,9 @@
  * where an instruction can do it: an element of 1, 2, 4 or 8 bytes at an
  * address aligned to its size is updated by a plain store (MPI_REPLACE;
  * xchg when the old value is fetched), lock xadd (MPI_SUM on integers), a
- * plain load (MPI_NO_OP), and otherwise by a lock cmpxchg loop around the op's own kernel on the element's bit pattern
- * (floats, the 8-byte MINLOC/MAXLOC pairs, min/max/prod/logical ops).
+ * plain load (MPI_NO_OP), and otherwise by a lock cmpxchg loop around the
+ * op's own kernel on the element's bit pattern (floats, the 8-byte
+ * MINLOC/MAXLOC pairs, min/max/prod/logical ops).
  * Wider elements (long double, the complex doubles, the wide pairs) and
  * misaligned ones take one of WIN_STRIPES spin locks in the target's
  * memory, chosen by the element's address; a given element always takes
