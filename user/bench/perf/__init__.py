@@ -1,0 +1,1 @@
+"""The performance campaign behind `make bench` (user/bench/run)."""
