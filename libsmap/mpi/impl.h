@@ -171,16 +171,18 @@ enum {
  * The part of a rendezvous send its receiver writes, through SMARTMAP, on
  * a cache line of its own: the waiting sender polls it, and nothing the
  * sender writes while waiting shares the line.  A large copy is cut into
- * chunks that both sides claim (p2p.c), so a sender blocked in its send
+ * pieces that both sides claim (p2p.c), so a sender blocked in its send
  * copies half of its own message.
  */
 struct smpi_rndv {
 	uint32_t done;		/* the receiver is finished: the send is complete */
-	uint32_t help;		/* dst and len are set: chunks are up for grabs */
+	uint32_t help;		/* dst and len are set: pieces are up for grabs */
 	uint64_t dst;		/* the receive buffer, as every rank reaches it */
 	uint64_t len;		/* bytes to copy */
 	uint64_t next;		/* first byte nobody claimed (both sides, lock cmpxchg) */
-	uint64_t copied;	/* bytes the sender's chunks hold, once they do */
+	uint64_t copied;	/* bytes the sender's pieces hold, once they do */
+	uint32_t claim;		/* a send that may withdraw: who came first (p2p.c) */
+	uint64_t copy;		/* a withdrawn send's data, packed (malloc'd) */
 } __attribute__((aligned(64)));
 
 struct smpi_req {
@@ -188,7 +190,8 @@ struct smpi_req {
 	struct smpi_req *next;	/* pending sends to one peer; free list */
 	int kind, mode, state;
 	int persistent, freed, cancelled;
-	int helped;		/* rendezvous: this sender took its chunks */
+	int helped;		/* rendezvous: this sender took its pieces */
+	int withdraw;		/* a blocking send that may withdraw (p2p.c) */
 	const void *buf;
 	int64_t count;
 	MPI_Datatype type;
@@ -263,6 +266,8 @@ static inline void smpi_req_init(struct smpi_req *r, int kind, int mode, const v
 	r->tag = tag;
 	r->ctx = comm->ctx;
 	r->bbuf = NULL;
+	r->withdraw = 0;
+	r->rv.copy = 0;
 }
 
 /* Requests of nonblocking calls come from a free list (req.c); they hold

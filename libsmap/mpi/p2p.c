@@ -10,9 +10,10 @@
  * stores in order (TSO), and the sequence store is a release.  Slots only
  * ever hold headers, so a stale slot always carries an older number.
  *
- * Three protocols, by size (SMAP_MPI_EAGER tunes the limit):
+ * Three protocols:
  *   inline  <= 40 B    payload inside the slot;
- *   eager   <= 256 B   payload copied once into the data ring;
+ *   eager   <= 256 B   payload copied once into the data ring
+ *                      (P2P_SHORT);
  *   rendezvous         the slot carries the sender's buffer, layout and
  *                      request; the receiver copies straight out of the
  *                      sender's memory into its own buffer (any layouts,
@@ -22,13 +23,17 @@
  *                      data the copy is cut into pieces both sides claim,
  *                      so a sender waiting for its send copies about half
  *                      of it: two cores move the data (struct smpi_rndv).
- * The eager limit is low because the ring costs two copies and moves each
- * line between the caches twice, where a rendezvous moves it once and adds
- * one line for the done flag: from two lines of data on, a receiver that is
- * there copies sooner out of the sender's buffer (docs/mpi.md has the
- * figures).  Eager stays for small messages so that they complete with no
- * receive in sight, which is what programs that send before they receive
- * rely on.
+ * The ring costs two copies and moves each line between the caches twice,
+ * where a rendezvous moves it once and adds one line for the done flag:
+ * from a few lines of data on, a receiver that is there copies sooner out
+ * of the sender's buffer (docs/mpi.md has the figures).  What the ring is
+ * good for, a send that completes with no receive in sight, blocking sends
+ * up to SMAP_MPI_EAGER (16 KiB) still get: one whose receiver has not
+ * claimed it after P2P_WITHDRAW_NS copies its data aside and withdraws
+ * (struct smpi_rndv's claim, one lock cmpxchg on either side), so programs
+ * that send before they receive keep working.  A sender whose receiver
+ * made it withdraw sends its next blocking ones eager (p2p_out.eager_left),
+ * so a receiver busy elsewhere costs a wait now and then, not every time.
  *
  * Flow control: the receiver publishes how far it has consumed (slots and
  * ring bytes) in its own memory; a sender rereads that only when its cached
@@ -56,19 +61,28 @@
 #define P2P_NSLOT	64
 #define P2P_INLINE	40
 #define P2P_LINE	64
-#define P2P_EAGER_DEFAULT	256
+#define P2P_EAGER_DEFAULT	(16 << 10)
 #define P2P_SHORT	256
 #define P2P_SPLIT_DEFAULT	(64 << 10)
 #define P2P_PIECE	(16 << 10)
 #define P2P_SPIN_HOT	1024
 #define P2P_POLL_ALL	64
+#define P2P_WITHDRAW_NS	2000
+#define P2P_BACKOFF_MAX	64
 
 enum { P2P_MSG_INLINE = 1, P2P_MSG_EAGER, P2P_MSG_RNDV };
+
+/* struct p2p_rndv.flags: a blocking send that may withdraw (p2p_withdraw). */
+#define P2P_RNDV_WITHDRAW	1
+
+/* struct smpi_rndv.claim of such a send. */
+enum { P2P_UNCLAIMED, P2P_CLAIMED, P2P_WITHDRAWN };
 
 /* A rendezvous message: the sender's addresses, as the sender sees them. */
 struct p2p_rndv {
 	uint64_t buf, dt, count;
 	uint64_t req;		/* its struct smpi_req */
+	uint64_t flags;
 };
 
 struct p2p_slot {
@@ -111,6 +125,8 @@ struct p2p_out {
 	uint64_t seq, consumed;
 	uint64_t head, tail;
 	struct smpi_req *qhead, *qtail;	/* sends waiting for room */
+	unsigned eager_left;	/* blocking sends to go eager, after a withdrawal */
+	unsigned backoff;	/* eager_left after the next withdrawal */
 };
 
 /* An unexpected message, waiting for its receive. */
@@ -131,9 +147,11 @@ static char *p2p_rings;
 static int p2p_nranks, p2p_me, p2p_queued;
 static uint64_t p2p_eager_max, p2p_split;
 static unsigned p2p_hot;
+static uint64_t p2p_withdraw_ticks;
 static struct match_ctx *p2p_ctx[2 * SMPI_MAX_CTX];
 static struct p2p_unexp *p2p_unexp_free;
 static struct smpi_req *p2p_orphans;
+static struct smpi_req *p2p_withdrawn;	/* sends whose copy a receiver will read */
 
 static uint64_t p2p_env(const char *name, uint64_t dflt)
 {
@@ -182,6 +200,7 @@ void smpi_p2p_init(void)
 	/* Busy polls are a share of what core_spin allows before it yields:
 	 * ranks that share a CPU get to the yield as soon as before. */
 	p2p_hot = core.spin_limit / 2 < P2P_SPIN_HOT ? core.spin_limit / 2 : P2P_SPIN_HOT;
+	p2p_withdraw_ticks = smap_tsc_hz() / (1000000000 / P2P_WITHDRAW_NS);
 	inboxes = sizeof(struct p2p_box) + n * sizeof(struct p2p_inbox);
 	inboxes = p2p_round(inboxes);
 	p2p_box = aligned_alloc(4096, inboxes + n * ring);
@@ -328,9 +347,10 @@ static void p2p_pack(char *dst, const struct smpi_req *r, uint64_t len)
 }
 
 /* Writes r's header (and data) into the next slot at its destination;
- * 0 when the queue or the ring has no room.  Rendezvous only when
- * rndv is set; 0 then for a message that would otherwise be eager. */
-static int p2p_post(struct p2p_out *o, struct smpi_req *r, int rndv)
+ * 0 when the queue or the ring has no room.  Messages up to `eager`
+ * bytes go eager (synchronous ones never), larger ones rendezvous when
+ * rndv is set (r is a whole request), else 0. */
+static int p2p_post(struct p2p_out *o, struct smpi_req *r, uint64_t eager, int rndv)
 {
 	uint64_t seq = o->seq + 1, len = r->count * smpi_type_size(r->type);
 	struct p2p_slot *s;
@@ -342,7 +362,7 @@ static int p2p_post(struct p2p_out *o, struct smpi_req *r, int rndv)
 			return 0;
 	}
 	s = &o->in->slot[seq & (P2P_NSLOT - 1)];
-	if (r->mode == SMPI_MODE_SYNC || len > p2p_eager_max) {
+	if (r->mode == SMPI_MODE_SYNC || len > eager) {
 		if (!rndv)
 			return 0;
 		kind = P2P_MSG_RNDV;
@@ -350,11 +370,13 @@ static int p2p_post(struct p2p_out *o, struct smpi_req *r, int rndv)
 		r->rv.help = 0;
 		r->rv.next = 0;
 		r->rv.copied = 0;
+		r->rv.claim = P2P_UNCLAIMED;
 		r->helped = 0;
 		s->u.rndv.buf = (uintptr_t)r->buf;
 		s->u.rndv.dt = p2p_dense(r->type) ? 0 : (uintptr_t)r->type->dt;
 		s->u.rndv.count = r->count;
 		s->u.rndv.req = (uintptr_t)r;
+		s->u.rndv.flags = r->withdraw ? P2P_RNDV_WITHDRAW : 0;
 	} else if (len <= P2P_INLINE) {
 		kind = P2P_MSG_INLINE;
 		p2p_pack(s->u.data, r, len);
@@ -461,16 +483,28 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 	if (kind == P2P_MSG_RNDV) {
 		char *sbuf = remote_address(src, (void *)(uintptr_t)rndv->buf);
 		struct smpi_req *sr = remote_address(src, (void *)(uintptr_t)rndv->req);
+		uint64_t sdt = rndv->dt, split = p2p_split;
+		uint32_t unclaimed = P2P_UNCLAIMED;
 		struct dt_cursor a, b;
 
-		if (!rndv->dt && p2p_dense(r->type)) {
-			if (n >= p2p_split)
+		/* A send that may withdraw is this receive's once claimed; one
+		 * that has withdrawn left its data packed in a copy, and its
+		 * sender is gone: no shared copy. */
+		if ((rndv->flags & P2P_RNDV_WITHDRAW) &&
+		    !__atomic_compare_exchange_n(&sr->rv.claim, &unclaimed, P2P_CLAIMED, 0,
+						 __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+			sbuf = remote_address(src, (void *)(uintptr_t)sr->rv.copy);
+			sdt = 0;
+			split = UINT64_MAX;
+		}
+		if (!sdt && p2p_dense(r->type)) {
+			if (n >= split)
 				p2p_copy_shared(&sr->rv, (char *)r->buf, sbuf, n);
 			else
 				memcpy((void *)r->buf, sbuf, n);
 		} else {
-			if (rndv->dt)
-				dt_cursor_init(&a, remote_address(src, (void *)(uintptr_t)rndv->dt), sbuf,
+			if (sdt)
+				dt_cursor_init(&a, remote_address(src, (void *)(uintptr_t)sdt), sbuf,
 					       rndv->count);
 			else
 				dt_cursor_bytes(&a, sbuf, n);
@@ -598,7 +632,7 @@ static void p2p_flush(void)
 
 	for (d = 0; d < p2p_nranks && p2p_queued; d++) {
 		o = &p2p_out[d];
-		while ((r = o->qhead) && p2p_post(o, r, 1)) {
+		while ((r = o->qhead) && p2p_post(o, r, P2P_SHORT, 1)) {
 			o->qhead = r->next;
 			if (!o->qhead) {
 				o->qtail = NULL;
@@ -614,10 +648,11 @@ static void p2p_flush(void)
 	}
 }
 
-/* Freed or buffered sends still in flight: finish them in the background. */
-static void p2p_reap(void)
+/* Freed, buffered or withdrawn sends still in flight (one of the lists
+ * above): finish them in the background. */
+static void p2p_reap(struct smpi_req **pp)
 {
-	struct smpi_req **pp = &p2p_orphans, *r;
+	struct smpi_req *r;
 
 	while ((r = *pp)) {
 		if (r->state == SMPI_ST_QUEUED || !smpi_req_done(r)) {
@@ -638,7 +673,9 @@ void smpi_progress(void)
 	if (p2p_queued)
 		p2p_flush();
 	if (p2p_orphans)
-		p2p_reap();
+		p2p_reap(&p2p_orphans);
+	if (p2p_withdrawn)
+		p2p_reap(&p2p_withdrawn);
 }
 
 /* Hands an unexpected message to the receive r. */
@@ -692,7 +729,7 @@ void smpi_p2p_start(struct smpi_req *r)
 	smpi_status_set(&r->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
 	r->lpeer = r->comm->local[r->peer];
 	o = p2p_peer(r->lpeer);
-	if (o->qhead || !p2p_post(o, r, 1))
+	if (o->qhead || !p2p_post(o, r, P2P_SHORT, 1))
 		p2p_queue(o, r);
 }
 
@@ -700,7 +737,7 @@ void smpi_p2p_start(struct smpi_req *r)
  * fields p2p_post reads are set. */
 static __attribute__((noinline)) int p2p_post_now(struct p2p_out *o, const void *buf,
 						  int64_t count, MPI_Datatype type, int tag,
-						  int ctx, int mode)
+						  int ctx, int mode, uint64_t eager)
 {
 	struct smpi_req r;
 
@@ -710,22 +747,29 @@ static __attribute__((noinline)) int p2p_post_now(struct p2p_out *o, const void 
 	r.mode = mode;
 	r.ctx = ctx;
 	r.tag = tag;
-	return p2p_post(o, &r, 0);
+	return p2p_post(o, &r, eager, 0);
 }
 
-int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
-		      MPI_Comm comm, int ctx, int mode)
+/* A send that leaves at once (smpi_p2p_send_now); a blocking one goes
+ * eager up to SMAP_MPI_EAGER while its receiver is in eager_left. */
+static inline int p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer,
+			       int tag, MPI_Comm comm, int ctx, int mode, int blocking)
 {
 	struct p2p_out *o = p2p_peer(comm->local[peer]);
-	uint64_t len = count * smpi_type_size(type), seq = o->seq + 1;
+	uint64_t len = count * smpi_type_size(type), seq = o->seq + 1, eager = P2P_SHORT;
 	struct p2p_slot *s;
 
 	if (o->qhead)
 		return 0;
 	/* The latency case: the data goes with the header, one line. */
 	if (len > P2P_INLINE || mode == SMPI_MODE_SYNC || !p2p_dense(type) ||
-	    seq - o->consumed > P2P_NSLOT)
-		return p2p_post_now(o, buf, count, type, tag, ctx, mode);
+	    seq - o->consumed > P2P_NSLOT) {
+		if (blocking && o->eager_left && len > P2P_SHORT && len <= p2p_eager_max) {
+			o->eager_left--;
+			eager = p2p_eager_max;
+		}
+		return p2p_post_now(o, buf, count, type, tag, ctx, mode, eager);
+	}
 	s = &o->in->slot[seq & (P2P_NSLOT - 1)];
 	p2p_copy_small(s->u.data, buf, len);
 	s->ctx = ctx;
@@ -737,17 +781,85 @@ int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int pee
 	return 1;
 }
 
+int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		      MPI_Comm comm, int ctx, int mode)
+{
+	return p2p_send_now(buf, count, type, peer, tag, comm, ctx, mode, 0);
+}
+
+/*
+ * The blocking send r, posted and unclaimed, gives up waiting for its
+ * receiver: its data goes into a copy the receiver will read instead, and
+ * the claim word decides who was first (the receiver's lock cmpxchg in
+ * p2p_deliver, or this one).  1 if the send is withdrawn: the caller's
+ * buffer is free, and progress frees r and the copy once the receiver has
+ * taken them.
+ */
+static int p2p_withdraw(struct smpi_req *r)
+{
+	uint64_t len = r->count * smpi_type_size(r->type);
+	uint32_t unclaimed = P2P_UNCLAIMED;
+	char *copy = malloc(len ? len : 1);
+
+	if (!copy)
+		return 0;
+	p2p_pack(copy, r, len);
+	r->rv.copy = (uintptr_t)copy;
+	if (__atomic_compare_exchange_n(&r->rv.claim, &unclaimed, P2P_WITHDRAWN, 0,
+					__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return 1;
+	r->rv.copy = 0;
+	free(copy);
+	return 0;
+}
+
+/* Waits for the blocking send r to its peer's queue o; one that may
+ * withdraw (r->withdraw) does so after P2P_WITHDRAW_NS unclaimed. */
+static void p2p_send_wait(struct smpi_req *r, struct p2p_out *o)
+{
+	uint64_t deadline = smap_rdtsc() + p2p_withdraw_ticks;
+	unsigned spins = 0;
+	int may = r->withdraw;
+
+	while (!smpi_req_done(r)) {
+		smpi_progress();
+		if (smpi_req_done(r))
+			break;
+		if (r->withdraw && r->state == SMPI_ST_POSTED && smap_rdtsc() > deadline) {
+			if (p2p_withdraw(r)) {
+				o->backoff = o->backoff ? o->backoff * 2 : 1;
+				if (o->backoff > P2P_BACKOFF_MAX)
+					o->backoff = P2P_BACKOFF_MAX;
+				o->eager_left = o->backoff;
+				r->next = p2p_withdrawn;
+				p2p_withdrawn = r;
+				return;
+			}
+			r->withdraw = 0;
+		}
+		p2p_spin(&spins);
+	}
+	/* Its receiver turned up in time. */
+	if (may)
+		o->backoff = 0;
+	smpi_req_free(r);
+}
+
 void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
 		   MPI_Comm comm, int ctx, int mode)
 {
-	struct smpi_req r;
+	struct smpi_req *r;
+	uint64_t len;
 
-	if (smpi_p2p_send_now(buf, count, type, peer, tag, comm, ctx, mode))
+	if (p2p_send_now(buf, count, type, peer, tag, comm, ctx, mode, 1))
 		return;
-	smpi_req_init(&r, SMPI_REQ_SEND, mode, buf, count, type, peer, tag, comm);
-	r.ctx = ctx;
-	smpi_p2p_start(&r);
-	smpi_req_wait(&r);
+	/* The request outlives the call if the send withdraws. */
+	r = smpi_req_alloc(SMPI_REQ_SEND, mode, buf, count, type, peer, tag, comm);
+	r->ctx = ctx;
+	len = count * smpi_type_size(type);
+	r->withdraw = mode != SMPI_MODE_SYNC && len > P2P_SHORT && len <= p2p_eager_max;
+	smpi_p2p_start(r);
+	p2p_send_wait(r, &p2p_out[comm->local[peer]]);
 }
 
 /*
@@ -921,6 +1033,9 @@ int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status)
 	return 1;
 }
 
+/* Withdrawn sends nobody received are left: their copies stay readable
+ * until the barrier that ends MPI_Finalize, after which no receive can
+ * come, as eager messages nobody received stay in their rings. */
 void smpi_p2p_finalize(void)
 {
 	unsigned spins = 0;

@@ -50,6 +50,10 @@ void smpi_req_free(struct smpi_req *r)
 		return;
 	if (r->bbuf)
 		smpi_bsend_release(r);
+	if (r->rv.copy) {
+		free((void *)(uintptr_t)r->rv.copy);
+		r->rv.copy = 0;
+	}
 	smpi_type_release(r->type);
 	r->state = SMPI_ST_IDLE;
 	r->next = req_free_list;
