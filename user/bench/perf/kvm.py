@@ -54,15 +54,14 @@ def calibrate(sec):
 
 
 def run(sec, hz):
-    accelerates, verdict = calibrate(sec)
-    sec.note("KVM: " + verdict)
+    accelerates, sec.summary = calibrate(sec)
     if not accelerates:
         return
     # One rank per host core at most: more vCPUs than cores would measure
     # the host's scheduler, not the kernel.
     ranks = [n for n in (2, 4, 8) if n <= cores()]
     if not ranks:
-        sec.note("KVM: the suite needs at least 2 cores")
+        sec.note("the KVM suite needs at least 2 cores")
         return
     hostmode.suite(sec, "kvm", ("libsmap",), ranks)
     noise.run(sec, "kvm")

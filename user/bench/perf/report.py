@@ -25,7 +25,7 @@ DOC_PLOTS = os.path.join(ROOT, "docs", "performance")
 IMPLS = ("libsmap", "openmpi", "mpich")
 IMPL_NAMES = {"libsmap": "libsmap", "openmpi": "Open MPI", "mpich": "MPICH",
               "smapos": "smapos", "linux": "Linux guest", "linux-quiet": "Linux guest, quiet",
-              "host-linux": "host Linux (native)"}
+              "host-linux": "host Linux, natively"}
 
 
 # -- formatting ----------------------------------------------------------
@@ -145,7 +145,7 @@ def machine():
 
 # -- plots -----------------------------------------------------------------
 
-def gnuplot(name, script, series):
+def gnuplot(name, script, series, size="900,540"):
     """series: {file name: [(x, y...)]} written next to the script; returns
     the PNG's path relative to docs/, or None without gnuplot or data."""
     if not shutil.which("gnuplot") or not any(series.values()):
@@ -156,8 +156,8 @@ def gnuplot(name, script, series):
             for p in points:
                 f.write(" ".join(str(v) for v in p) + "\n")
     png = os.path.join(PLOTS, name + ".png")
-    head = ("set terminal pngcairo size 900,540 font ',10' noenhanced\nset output '%s'\n"
-            "set key top left\nset grid\n" % png)
+    head = ("set terminal pngcairo size %s font ',10' noenhanced\nset output '%s'\n"
+            "set key top left\nset grid\n" % (size, png))
     with open(os.path.join(PLOTS, name + ".gp"), "w") as f:
         f.write(head + script)
     r = subprocess.run(["gnuplot", name + ".gp"], cwd=PLOTS, stdout=subprocess.PIPE,
@@ -268,6 +268,9 @@ def host_section(data):
             rows.append(["%s %s" % (pat, size_name(s))] +
                         [cell(data.get(k, "mpi_bench", i, 2, pat + metric, s)) for i in IMPLS] +
                         [ratio_cell(data, k, "mpi_bench", pat + metric, s)[0]])
+    rows.append(["floor: a cache line each way, MPI-3 shared window"] +
+                [cell(data.get(k, "mpi_bench", i, 2, "floor_lat", 64)) for i in IMPLS] +
+                [ratio_cell(data, k, "mpi_bench", "floor_lat", 64)[0]])
     out.append(table(["pattern, size"] + [IMPL_NAMES[i] for i in IMPLS] +
                      ["libsmap / best other"], rows))
 
@@ -419,8 +422,7 @@ def noise_section(data, kind="tcg"):
             continue
         g = [data.get(k, "noise", impl, ranks, m, _work(data)) for m in
              ("min", "p50", "detour_p999", "detour_max", "detours")]
-        label = IMPL_NAMES[impl] + (" (%s)" % k if k != kind else "")
-        rows.append([label] + [cell(_us(f)) for f in g[:4]] + [cell(g[4])])
+        rows.append([IMPL_NAMES[impl]] + [cell(_us(f)) for f in g[:4]] + [cell(g[4])])
     out.append(table(["platform", "quantum min (us)", "median (us)",
                       "99.9th pct detour (us)", "max detour (us)", "detours > 5 us per CPU"],
                      rows))
@@ -443,26 +445,30 @@ def _us(f):
 
 
 def noise_plot(kind):
+    """Detours over time of the first run, one panel per guest on the same
+    axes, one colour per CPU."""
     path = os.path.join(RESULTS, "noise_detours_%s.csv" % kind)
     if not os.path.isfile(path):
         return ""
     with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    curves = {}
-    for r in rows:
-        if r["run"] == "0" and r["impl"] in ("smapos", "linux"):
-            curves.setdefault((r["impl"], r["cpu"]), []).append(
-                (float(r["at_us"]) / 1e3, float(r["ns"]) / 1e3))
-    series, plots = {}, []
-    for (impl, cpu), pts in sorted(curves.items()):
-        fn = "noise_%s_%s_%s.dat" % (kind, impl, cpu)
-        series[fn] = pts
-        plots.append("'%s' using 1:2 with points pt 7 ps 0.4 title '%s, CPU %s'"
-                     % (fn, IMPL_NAMES[impl], cpu))
-    script = ("set title 'Detours over time (> 5 us), first run, QEMU/%s'\n"
-              "set xlabel 'time since the first quantum (ms)'\nset ylabel 'detour (us)'\n"
-              "set logscale y\nplot %s\n" % (kind.upper(), ", ".join(plots)))
-    return image(gnuplot("noise_%s" % kind, script, series), "detours over time")
+        rows = [r for r in csv.DictReader(f) if r["run"] == "0"]
+    series, panels, top, right = {}, [], 1.0, 1.0
+    for impl in ("smapos", "linux"):
+        plots = []
+        for cpu in sorted({r["cpu"] for r in rows if r["impl"] == impl}):
+            fn = "noise_%s_%s_%s.dat" % (kind, impl, cpu)
+            series[fn] = [(float(r["at_us"]) / 1e3, float(r["ns"]) / 1e3) for r in rows
+                          if r["impl"] == impl and r["cpu"] == cpu]
+            top = max([top] + [y for _, y in series[fn]])
+            right = max([right] + [x for x, _ in series[fn]])
+            plots.append("'%s' using 1:2 with points pt 7 ps 0.4 title 'CPU %s'" % (fn, cpu))
+        if plots:
+            panels.append("set title '%s, QEMU/%s: detours over 5 us, first run'\nplot %s\n"
+                          % (IMPL_NAMES[impl], kind.upper(), ", ".join(plots)))
+    script = ("set multiplot layout %d,1\nset xlabel 'time since the first quantum (ms)'\n"
+              "set ylabel 'detour (us)'\nset logscale y\nset yrange [1:%g]\nset xrange [0:%g]\n"
+              "%sunset multiplot\n" % (len(panels), top * 2, right, "".join(panels)))
+    return image(gnuplot("noise_%s" % kind, script, series, "900,800"), "detours over time")
 
 
 BOOT_ROWS = (("qemu_to_reset", "QEMU start → VM reset"),
@@ -545,10 +551,13 @@ def kvm_section(data):
     out = ["\n## 3. The kernel under KVM\n\n"]
     if not meta:
         return out[0] + "Not run.\n"
-    verdict = next((n[len("KVM: "):] for n in meta["notes"] if n.startswith("KVM: ")), "?")
-    out.append("**%s.** (%s)\n" % (verdict[0].upper() + verdict[1:], data.stamp("kvm")))
+    verdict = meta.get("summary") or "?"
+    verdict = verdict[0].upper() + verdict[1:]
     if not data.has("kvm", "mpi_bench"):
+        out.append("**%s.** (Calibrated %s, load average %.1f.)\n"
+                   % (verdict, meta["started"], meta["load_max"]))
         return "".join(out)
+    out.append("**%s.** (%s)\n" % (verdict, data.stamp("kvm")))
     k = "kvm"
     out.append("\nlibsmap on smapos under KVM; the host MPIs are the native figures of "
                "section 1.\n\n")

@@ -63,6 +63,7 @@ class Section:
         self.repeats = repeats
         self.rows = []
         self.notes = []
+        self.summary = None     # one sentence the report puts first, if any
         self.loads = []
         os.makedirs(os.path.join(RESULTS, "raw"), exist_ok=True)
         self.log = open(os.path.join(RESULTS, "raw", name + ".log"), "w")
@@ -82,19 +83,15 @@ class Section:
     def sample_load(self):
         self.loads.append(load_average())
 
-    def run(self, argv, timeout, env=None, label=None):
+    def run(self, argv, timeout):
         """Run argv (output to the raw log); returns (status, output), status
         None after a timeout, when the whole process group is killed."""
         self.sample_load()
-        full_env = dict(os.environ)
-        full_env.update(env or {})
-        words = ["%s=%s" % kv for kv in (env or {}).items()] + list(argv)
-        self.log.write("\n$ %s\n" % " ".join(words))
+        self.log.write("\n$ %s\n" % " ".join(argv))
         self.log.flush()
         start = time.monotonic()
-        proc = subprocess.Popen(argv, cwd=ROOT, env=full_env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
         try:
             out, _ = proc.communicate(timeout=timeout)
             status = proc.returncode
@@ -102,12 +99,15 @@ class Section:
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
             status = None
+        except BaseException:
+            # Ctrl-C reaches only this process: nothing may outlive it.
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise
         text = out.decode("utf-8", "replace")
         self.log.write(text)
-        self.log.write("# %s: %s after %.1f s\n" % (
-            label or os.path.basename(argv[0]),
-            "timed out" if status is None else "status %d" % status,
-            time.monotonic() - start))
+        self.log.write("# %s after %.1f s\n" % ("timed out" if status is None else
+                                                "status %d" % status, time.monotonic() - start))
         self.log.flush()
         return status, text
 
@@ -121,7 +121,7 @@ class Section:
                 "seconds": round(time.monotonic() - self.t0),
                 "quick": self.quick, "repeats": self.repeats,
                 "load_min": min(self.loads), "load_max": max(self.loads),
-                "notes": self.notes}
+                "summary": self.summary, "notes": self.notes}
         with open(os.path.join(RESULTS, self.name + ".json"), "w") as f:
             json.dump(meta, f, indent=1)
         self.log.close()
