@@ -430,8 +430,8 @@ static uint64_t p2p_piece(struct smpi_rndv *rv, uint64_t len, uint64_t *off)
 	return n;
 }
 
-/* Copies the pieces of a shared copy it can claim from dst to src (either
- * side's view); returns the bytes it copied. */
+/* Copies the pieces of a shared copy it can claim from src to dst (as
+ * the caller reaches them); returns the bytes it copied. */
 static uint64_t p2p_claim(struct smpi_rndv *rv, char *dst, const char *src, uint64_t len)
 {
 	uint64_t off, n, mine = 0;
@@ -458,7 +458,7 @@ static void p2p_copy_shared(struct smpi_rndv *rv, char *dst, const char *src, ui
 		p2p_spin(&spins);
 }
 
-/* The sender's side: its receiver asked for help, so it copies chunks. */
+/* The sender's side: its receiver asked for help, so it copies pieces. */
 static void p2p_help(struct smpi_req *r)
 {
 	uint64_t mine;

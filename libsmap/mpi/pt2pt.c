@@ -102,9 +102,9 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	return smpi_bsend_copy(&r, "MPI_Bsend");
 }
 
-static int pt_recv_error(MPI_Comm comm, const MPI_Status *st)
+static int pt_recv_error(MPI_Comm comm, const MPI_Status *st, const char *fn)
 {
-	return smpi_err(comm, st->MPI_ERROR, "MPI_Recv",
+	return smpi_err(comm, st->MPI_ERROR, fn,
 			"message from rank %d tag %d truncated to the %lld bytes of the receive buffer",
 			st->MPI_SOURCE, st->MPI_TAG, (long long)st->smpi_bytes);
 }
@@ -125,7 +125,7 @@ static __attribute__((noinline)) int pt_recv_slow(void *buf, int count, MPI_Data
 		return MPI_SUCCESS;
 	}
 	if (smpi_p2p_recv(buf, count, type, source, tag, comm, comm->ctx, status))
-		return pt_recv_error(comm, status);
+		return pt_recv_error(comm, status, "MPI_Recv");
 	return MPI_SUCCESS;
 }
 
@@ -139,7 +139,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
 	if (smpi_p2p_recv(buf, count, type, source, tag, comm, comm->ctx, status))
-		return pt_recv_error(comm, status);
+		return pt_recv_error(comm, status, "MPI_Recv");
 	return MPI_SUCCESS;
 }
 
@@ -245,11 +245,25 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 		  int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	struct smpi_req s, r;
+	MPI_Status st;
 	int err;
 
 	if ((err = pt_check(comm, sendcount, sendtype, dest, sendtag, 0, "MPI_Sendrecv")) ||
 	    (err = pt_check(comm, recvcount, recvtype, source, recvtag, 1, "MPI_Sendrecv")))
 		return err;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	/* A send that leaves at once leaves a blocking receive, with its fast
+	 * paths; any other is started first, so that two ranks exchanging
+	 * large messages both get to their receives. */
+	if (dest != MPI_PROC_NULL && source != MPI_PROC_NULL &&
+	    smpi_p2p_send_now(sendbuf, sendcount, sendtype, dest, sendtag, comm, comm->ctx,
+			      SMPI_MODE_STD)) {
+		if (smpi_p2p_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->ctx,
+				  status))
+			return pt_recv_error(comm, status, "MPI_Sendrecv");
+		return MPI_SUCCESS;
+	}
 	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, recvbuf, recvcount, recvtype, source,
 		      recvtag, comm);
 	smpi_req_init(&s, SMPI_REQ_SEND, SMPI_MODE_STD, sendbuf, sendcount, sendtype, dest,
@@ -258,12 +272,9 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 	smpi_p2p_start(&s);
 	smpi_req_wait(&s);
 	smpi_req_wait(&r);
-	if (status != MPI_STATUS_IGNORE)
-		*status = r.status;
+	*status = r.status;
 	if (r.status.MPI_ERROR)
-		return smpi_err(comm, r.status.MPI_ERROR, "MPI_Sendrecv",
-				"message from rank %d tag %d truncated to the %lld bytes of the receive buffer",
-				r.status.MPI_SOURCE, r.status.MPI_TAG, (long long)r.status.smpi_bytes);
+		return pt_recv_error(comm, &r.status, "MPI_Sendrecv");
 	return MPI_SUCCESS;
 }
 
