@@ -116,7 +116,17 @@ def first_line(argv):
     return lines[0] if lines else "?"
 
 
-def machine():
+def sources(data):
+    """What was measured: one line, or one per group of sections."""
+    groups = {}
+    for name, m in data.meta.items():
+        groups.setdefault(m.get("source", "not recorded"), []).append(name)
+    if len(groups) == 1:
+        return next(iter(groups))
+    return "; ".join("%s: %s" % (", ".join(names), src) for src, names in groups.items())
+
+
+def machine(data):
     model = "?"
     with open("/proc/cpuinfo") as f:
         for line in f:
@@ -139,6 +149,7 @@ def machine():
         ("MPICH", " ".join(mpich.split())),
         ("compilers", "%s; musl-gcc for smapcc and noise" % first_line(["gcc", "--version"])),
         ("Linux guest", os.path.basename(kernel) if kernel else "none"),
+        ("source", sources(data)),
     ]
     return table(("", ""), [(a, b) for a, b in rows])
 
@@ -282,20 +293,22 @@ def host_section(data):
     out.append(table(["ranks"] + [IMPL_NAMES[i] for i in IMPLS] + ["libsmap / best other"],
                      rows))
 
-    out.append("\n### Collectives (us per call; sizes are the whole message, for alltoall, "
-               "gather and scatter the total over the ranks)\n\n")
-    rows = []
+    out.append("\n### Collectives (us per call; the size is the whole message, for alltoall, "
+               "gather and scatter the total over the ranks)\n")
     for n in (2, 4, 8):
+        rows = []
         for call in ("barrier", "bcast", "reduce", "allreduce", "alltoall", "gather", "scatter"):
-            for s in ([0] if call == "barrier" else [8, 65536, 1 << 20]):
-                if not any(data.get(k, "mpi_bench", i, n, call, s) for i in IMPLS):
-                    continue
-                rows.append(["%s, %s" % (call, size_name(s)) if call != "barrier" else call,
-                             ranks_name(n)] +
-                            [cell(data.get(k, "mpi_bench", i, n, call, s)) for i in IMPLS] +
-                            [ratio_cell(data, k, "mpi_bench", call, s, n)[0]])
-    out.append(table(["call", "ranks"] + [IMPL_NAMES[i] for i in IMPLS] +
-                     ["libsmap / best other"], rows))
+            sizes = [0] if call == "barrier" else [8, 65536, 1 << 20] if n == 2 else [8, 1 << 20]
+            for s in sizes:
+                if any(data.get(k, "mpi_bench", i, n, call, s) for i in IMPLS):
+                    rows.append(["%s, %s" % (call, size_name(s)) if s else call] +
+                                [cell(data.get(k, "mpi_bench", i, n, call, s)) for i in IMPLS] +
+                                [ratio_cell(data, k, "mpi_bench", call, s, n)[0]])
+        if rows:
+            out.append("\n%s ranks%s:\n\n" % (n, " (oversubscribed: %d cores, nothing pinned)"
+                                              % cores() if n > cores() else ""))
+            out.append(table(["call"] + [IMPL_NAMES[i] for i in IMPLS] +
+                             ["libsmap / best other"], rows))
     ar = plot_lines("allreduce", "MPI_Allreduce (doubles, sum), 2 ranks, host mode",
                     "message size", "us per call",
                     [(IMPL_NAMES[i], curve(data, k, "mpi_bench", i, "allreduce")) for i in IMPLS])
@@ -712,7 +725,7 @@ def generate():
     parts = [BEGIN, "\n\n",
              "Generated from build/results/ (`results.csv`: every figure with its runs, median, "
              "range and best; `raw/*.log`: every command and its output).\n\n",
-             "## Machine\n\n", machine(), "\n",
+             "## Machine\n\n", machine(data), "\n",
              summary(data), "\n", host_section(data),
              "\n## 2. smapos against a Linux guest under the same QEMU/TCG\n",
              noise_section(data), boot_section(data), hwbarrier_section(data),

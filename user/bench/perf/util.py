@@ -44,6 +44,19 @@ def say(msg):
     sys.stderr.flush()
 
 
+def source():
+    """The commit measured, and whether the working tree differed from it
+    (engineers share one tree: the binaries are built from what it holds)."""
+    head = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h %cd", "--date=short"],
+                          stdout=subprocess.PIPE).stdout.decode().strip()
+    changed = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                             stdout=subprocess.PIPE).stdout.decode().splitlines()
+    if not changed:
+        return "commit %s, clean tree" % head
+    return "commit %s with uncommitted changes to %s" % (
+        head, ", ".join(line[3:] for line in changed[:6]) + (", ..." if len(changed) > 6 else ""))
+
+
 def load_average():
     """The 1-minute load average, the figure every table is read against."""
     with open("/proc/loadavg") as f:
@@ -68,6 +81,7 @@ class Section:
         os.makedirs(os.path.join(RESULTS, "raw"), exist_ok=True)
         self.log = open(os.path.join(RESULTS, "raw", name + ".log"), "w")
         self.started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+        self.source = source()
         self.t0 = time.monotonic()
 
     def add(self, kind, bench, impl, ranks, metric, size, unit, value, run, stat="value"):
@@ -121,7 +135,7 @@ class Section:
                 "seconds": round(time.monotonic() - self.t0),
                 "quick": self.quick, "repeats": self.repeats,
                 "load_min": min(self.loads), "load_max": max(self.loads),
-                "summary": self.summary, "notes": self.notes}
+                "source": self.source, "summary": self.summary, "notes": self.notes}
         with open(os.path.join(RESULTS, self.name + ".json"), "w") as f:
             json.dump(meta, f, indent=1)
         self.log.close()
