@@ -750,26 +750,20 @@ static __attribute__((noinline)) int p2p_post_now(struct p2p_out *o, const void 
 	return p2p_post(o, &r, eager, 0);
 }
 
-/* A send that leaves at once (smpi_p2p_send_now); a blocking one goes
- * eager up to SMAP_MPI_EAGER while its receiver is in eager_left. */
-static inline int p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer,
-			       int tag, MPI_Comm comm, int ctx, int mode, int blocking)
+/* The latency case of a send: an inline message, with room in the queue,
+ * written into its slot; 0 for any other, before anything is written. */
+static inline __attribute__((always_inline)) int p2p_send_inline(const void *buf, int64_t count,
+								 MPI_Datatype type, int peer,
+								 int tag, MPI_Comm comm, int ctx,
+								 int mode)
 {
 	struct p2p_out *o = p2p_peer(comm->local[peer]);
-	uint64_t len = count * smpi_type_size(type), seq = o->seq + 1, eager = P2P_SHORT;
+	uint64_t len = count * smpi_type_size(type), seq = o->seq + 1;
 	struct p2p_slot *s;
 
-	if (o->qhead)
+	if (len > P2P_INLINE || mode == SMPI_MODE_SYNC || o->qhead || !p2p_dense(type) ||
+	    seq - o->consumed > P2P_NSLOT)
 		return 0;
-	/* The latency case: the data goes with the header, one line. */
-	if (len > P2P_INLINE || mode == SMPI_MODE_SYNC || !p2p_dense(type) ||
-	    seq - o->consumed > P2P_NSLOT) {
-		if (blocking && o->eager_left && len > P2P_SHORT && len <= p2p_eager_max) {
-			o->eager_left--;
-			eager = p2p_eager_max;
-		}
-		return p2p_post_now(o, buf, count, type, tag, ctx, mode, eager);
-	}
 	s = &o->in->slot[seq & (P2P_NSLOT - 1)];
 	p2p_copy_small(s->u.data, buf, len);
 	s->ctx = ctx;
@@ -781,10 +775,23 @@ static inline int p2p_send_now(const void *buf, int64_t count, MPI_Datatype type
 	return 1;
 }
 
+/* A send that is not inline but may leave at once: eager up to `eager`
+ * bytes, when the queue and the ring have room. */
+static __attribute__((noinline)) int p2p_send_eager(const void *buf, int64_t count,
+						    MPI_Datatype type, int peer, int tag,
+						    MPI_Comm comm, int ctx, int mode, uint64_t eager)
+{
+	struct p2p_out *o = p2p_peer(comm->local[peer]);
+
+	return !o->qhead && p2p_post_now(o, buf, count, type, tag, ctx, mode, eager);
+}
+
 int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
 		      MPI_Comm comm, int ctx, int mode)
 {
-	return p2p_send_now(buf, count, type, peer, tag, comm, ctx, mode, 0);
+	if (p2p_send_inline(buf, count, type, peer, tag, comm, ctx, mode))
+		return 1;
+	return p2p_send_eager(buf, count, type, peer, tag, comm, ctx, mode, P2P_SHORT);
 }
 
 /*
@@ -845,21 +852,35 @@ static void p2p_send_wait(struct smpi_req *r, struct p2p_out *o)
 	smpi_req_free(r);
 }
 
-void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
-		   MPI_Comm comm, int ctx, int mode)
+/* A blocking send that is not inline: eager while its receiver is in
+ * eager_left (up to SMAP_MPI_EAGER) or when short, else on a request. */
+static __attribute__((noinline)) void p2p_send_slow(const void *buf, int64_t count,
+						    MPI_Datatype type, int peer, int tag,
+						    MPI_Comm comm, int ctx, int mode)
 {
+	struct p2p_out *o = p2p_peer(comm->local[peer]);
+	uint64_t len = count * smpi_type_size(type), eager = P2P_SHORT;
 	struct smpi_req *r;
-	uint64_t len;
 
-	if (p2p_send_now(buf, count, type, peer, tag, comm, ctx, mode, 1))
+	if (o->eager_left && len > P2P_SHORT && len <= p2p_eager_max) {
+		o->eager_left--;
+		eager = p2p_eager_max;
+	}
+	if (p2p_send_eager(buf, count, type, peer, tag, comm, ctx, mode, eager))
 		return;
 	/* The request outlives the call if the send withdraws. */
 	r = smpi_req_alloc(SMPI_REQ_SEND, mode, buf, count, type, peer, tag, comm);
 	r->ctx = ctx;
-	len = count * smpi_type_size(type);
 	r->withdraw = mode != SMPI_MODE_SYNC && len > P2P_SHORT && len <= p2p_eager_max;
 	smpi_p2p_start(r);
-	p2p_send_wait(r, &p2p_out[comm->local[peer]]);
+	p2p_send_wait(r, o);
+}
+
+void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		   MPI_Comm comm, int ctx, int mode)
+{
+	if (!p2p_send_inline(buf, count, type, peer, tag, comm, ctx, mode))
+		p2p_send_slow(buf, count, type, peer, tag, comm, ctx, mode);
 }
 
 /*
@@ -896,26 +917,32 @@ static inline int p2p_direct(struct match_ctx *m, int src, int tag)
 	return match_none_posted(m, src) && !(m->nunexp && match_find(m, src, tag, 0));
 }
 
+/* An eager message's data out of the ring into buf, and the ring bytes
+ * back to the sender. */
+static __attribute__((noinline)) void p2p_take_ring(const struct p2p_slot *s, int src, void *buf)
+{
+	p2p_copy(buf, p2p_rings + src * p2p_box->ring_bytes + s->u.off % p2p_box->ring_bytes,
+		 s->len);
+	__atomic_store_n(&p2p_box->in[src].tail, s->u.off + p2p_round(s->len), __ATOMIC_RELEASE);
+}
+
 /* The latency case on the receiving side: an inline or eager message the
  * receive nothing competes for takes whole comes out of its slot (and
  * ring), no request. */
-static inline int p2p_take_fast(const struct p2p_slot *s, int src, void *buf, int64_t count,
-				MPI_Datatype type, int peer, MPI_Status *status)
+static inline __attribute__((always_inline)) int p2p_take_fast(const struct p2p_slot *s, int src,
+							       void *buf, int64_t count,
+							       MPI_Datatype type, int peer,
+							       MPI_Status *status)
 {
-	struct p2p_inbox *in = &p2p_box->in[src];
-
 	if (s->kind == P2P_MSG_RNDV || !p2p_dense(type) ||
 	    s->len > (uint64_t)(count * smpi_type_size(type)))
 		return 0;
-	if (s->kind == P2P_MSG_INLINE) {
+	if (s->kind == P2P_MSG_INLINE)
 		p2p_copy_small(buf, s->u.data, s->len);
-	} else {
-		p2p_copy(buf, p2p_rings + src * p2p_box->ring_bytes + s->u.off % p2p_box->ring_bytes,
-			 s->len);
-		__atomic_store_n(&in->tail, s->u.off + p2p_round(s->len), __ATOMIC_RELEASE);
-	}
+	else
+		p2p_take_ring(s, src, buf);
 	smpi_status_set(status, peer, s->tag, MPI_SUCCESS, s->len);
-	__atomic_store_n(&in->consumed, p2p_expect[src]++, __ATOMIC_RELEASE);
+	__atomic_store_n(&p2p_box->in[src].consumed, p2p_expect[src]++, __ATOMIC_RELEASE);
 	return 1;
 }
 
