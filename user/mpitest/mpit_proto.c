@@ -47,6 +47,15 @@ static long guard_bad(const unsigned char *b, long n)
 	return -1;
 }
 
+/* Spends `seconds` computing, with no MPI call that could make progress. */
+static void compute(double seconds)
+{
+	double t0 = MPI_Wtime();
+
+	while (MPI_Wtime() - t0 < seconds)
+		;
+}
+
 /* Rank 1 checks the n bytes of message `seed` it received into b and the
  * count in st. */
 static void check_message(const unsigned char *b, long n, int seed, MPI_Status *st,
@@ -165,15 +174,12 @@ static void test_waiting_for_another(void)
 {
 	long n = 8 << 10;
 	unsigned char *b = malloc(n + GUARD);
-	double t0;
 	MPI_Status st;
 	int small = 66, got = 0;
 
 	if (rank == 0) {
 		/* Long enough for rank 1 to be waiting already. */
-		t0 = MPI_Wtime();
-		while (MPI_Wtime() - t0 < 0.002)
-			;
+		compute(0.002);
 		fill(b, n, 50);
 		MPI_Send(b, n, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
 		MPI_Send(&small, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
@@ -238,15 +244,12 @@ static void test_isend_while_computing(void)
 	unsigned char *b = malloc(n + GUARD);
 	MPI_Request rq;
 	MPI_Status st;
-	double t0;
 	int done = 0;
 
 	if (rank == 0) {
 		fill(b, n, 70);
 		MPI_Isend(b, n, MPI_BYTE, 1, 9, MPI_COMM_WORLD, &rq);
-		t0 = MPI_Wtime();
-		while (MPI_Wtime() - t0 < 0.05)
-			;
+		compute(0.05);
 		MPI_Wait(&rq, MPI_STATUS_IGNORE);
 		MPI_Recv(&done, 1, MPI_INT, 1, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		mpit_expect_int("receiver finished", 1, done);
