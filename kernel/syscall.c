@@ -506,11 +506,10 @@ long syscall_run(struct proc *p, uint64_t nr, const uint64_t a[6])
 		return 0;
 	case SYS_nanosleep:
 		return do_nanosleep(p, 1, 0, a[0], a[1]);
-	case SYS_clock_nanosleep: {
-		long r = do_nanosleep(p, a[0], a[1], a[2], a[3]);
-
-		return r < 0 ? -r : r;	/* clock_nanosleep returns the error */
-	}
+	case SYS_clock_nanosleep:
+		/* -errno like every raw call (the C function's positive error
+		 * number is the library's doing) */
+		return do_nanosleep(p, a[0], a[1], a[2], a[3]);
 	case SYS_getpid:
 	case SYS_gettid:
 		return pid_of(p);

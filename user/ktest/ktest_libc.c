@@ -161,6 +161,18 @@ static void test_time(void)
 	      res.tv_sec == 0 && res.tv_nsec == 1, "%ld", res.tv_nsec);
 	CHECK("an unknown clock is EINVAL", clock_gettime(99, &a) == -1 && errno == EINVAL,
 	      "errno %d", errno);
+	CHECK("clock_nanosleep reports a bad clock as EINVAL",
+	      clock_nanosleep(99, 0, &nap, NULL) == EINVAL, "wrong error");
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	b = a;
+	b.tv_nsec += 10 * 1000 * 1000;
+	if (b.tv_nsec >= 1000000000) {
+		b.tv_sec++;
+		b.tv_nsec -= 1000000000;
+	}
+	CHECK("clock_nanosleep to an absolute time returns 0 after it",
+	      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &b, NULL) == 0 &&
+	      (clock_gettime(CLOCK_MONOTONIC, &a), ts(a) >= ts(b)), "woke early");
 }
 
 static void test_system(void)
