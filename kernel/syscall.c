@@ -32,7 +32,7 @@
 
 enum {
 	SYS_read = 0, SYS_write = 1, SYS_close = 3, SYS_fstat = 5, SYS_lseek = 8,
-	SYS_mmap = 9, SYS_mprotect = 10, SYS_munmap = 11, SYS_brk = 12,
+	SYS_mmap = 9, SYS_mprotect = 10, SYS_munmap = 11, SYS_brk = 12, SYS_mremap = 25,
 	SYS_rt_sigaction = 13, SYS_rt_sigprocmask = 14, SYS_ioctl = 16,
 	SYS_readv = 19, SYS_writev = 20, SYS_sched_yield = 24, SYS_madvise = 28,
 	SYS_nanosleep = 35, SYS_getpid = 39, SYS_exit = 60, SYS_kill = 62,
@@ -458,6 +458,8 @@ long syscall_run(struct proc *p, uint64_t nr, const uint64_t a[6])
 		return sys_mmap(p, a[0], a[1], a[2], a[3], a[4], a[5]);
 	case SYS_munmap:
 		return sys_munmap(p, a[0], a[1]);
+	case SYS_mremap:
+		return sys_mremap(p, a[0], a[1], a[2], a[3]);
 	case SYS_mprotect:
 		return sys_mprotect(p, a[0], a[1], a[2]);
 	case SYS_madvise:

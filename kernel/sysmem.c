@@ -120,6 +120,43 @@ long sys_munmap(struct proc *p, uint64_t addr, uint64_t len)
 	return 0;
 }
 
+#define MREMAP_MAYMOVE	1
+
+/* Resize a heap-area mapping: shrink in place, grow in place when the
+ * range after it is free, else (MREMAP_MAYMOVE) move it: the kernel
+ * copies through the direct map and frees the old range. */
+long sys_mremap(struct proc *p, uint64_t old, uint64_t old_len, uint64_t new_len,
+		uint64_t flags)
+{
+	uint64_t osz = page_up(old_len), nsz = page_up(new_len), at;
+
+	/* MREMAP_FIXED and MREMAP_DONTUNMAP are not offered: EINVAL, as
+	 * Linux answers flags it does not know */
+	if ((old & (PAGE_SIZE - 1)) || !nsz || nsz < new_len || (flags & ~MREMAP_MAYMOVE))
+		return -EINVAL;
+	if (!osz || old < page_up(p->brk) || old + osz > p->guard || old + osz < old)
+		return -EFAULT;
+	if (nsz <= osz) {
+		if (nsz < osz)
+			pmem_add(&p->vfree, old + nsz, old + osz);
+		return (long)old;
+	}
+	if (old + nsz <= p->guard && pmem_contains(&p->vfree, old + osz, old + nsz)) {
+		pmem_reserve(&p->vfree, old + osz, old + nsz);
+		zero(p, old + osz, old + nsz);
+		return (long)old;
+	}
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	at = pmem_alloc(&p->vfree, nsz, PAGE_SIZE, 0, UINT64_MAX, 1);
+	if (at == PMEM_NONE)
+		return -ENOMEM;
+	memcpy(phys_to_virt(p->phys + (at - p->base)), phys_to_virt(p->phys + (old - p->base)), osz);
+	zero(p, at + osz, at + nsz);
+	pmem_add(&p->vfree, old, old + osz);
+	return (long)at;
+}
+
 long sys_mprotect(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot)
 {
 	(void)prot;

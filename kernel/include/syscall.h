@@ -15,6 +15,8 @@ long sys_brk(struct proc *p, uint64_t addr);
 long sys_mmap(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags,
 	      uint64_t fd, uint64_t off);
 long sys_munmap(struct proc *p, uint64_t addr, uint64_t len);
+long sys_mremap(struct proc *p, uint64_t old, uint64_t old_len, uint64_t new_len,
+		uint64_t flags);
 long sys_mprotect(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot);
 long sys_madvise(struct proc *p, uint64_t addr, uint64_t len, uint64_t advice);
 

@@ -227,7 +227,26 @@ static void test_mmap(void)
 	      "accepted");
 	CHECK("an unaligned munmap is EINVAL", munmap(q + 1, 4096) == -1 && errno == EINVAL,
 	      "errno %d", errno);
-	munmap(q, sz);
+	memset(q, 7, sz);
+	unsigned char *r = mremap(q, sz, 2 * sz, MREMAP_MAYMOVE);
+
+	CHECK("mremap grows a mapping, keeping its contents and zeroing the rest",
+	      r != MAP_FAILED && r[0] == 7 && r[sz - 1] == 7 && r[sz] == 0 && r[2 * sz - 1] == 0,
+	      "errno %d", errno);
+	CHECK("mremap shrinks in place", r != MAP_FAILED && mremap(r, 2 * sz, 4096, 0) == r,
+	      "errno %d", errno);
+	CHECK("mremap without MAYMOVE that cannot grow in place is ENOMEM",
+	      mremap(r, 4096, (size_t)1 << 40, 0) == MAP_FAILED && errno == ENOMEM, "errno %d", errno);
+	munmap(r, 4096);
+	char *big = malloc(1 << 20);
+	int keep = 1;
+
+	memset(big, 3, 1 << 20);
+	big = realloc(big, 64 << 20);
+	for (size_t i = 0; big && i < (1 << 20); i += 4096)
+		keep &= big[i] == 3;
+	CHECK("realloc of a large block keeps its contents", big && keep, "lost");
+	free(big);
 }
 
 int main(int argc, char **argv)
