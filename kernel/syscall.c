@@ -550,7 +550,14 @@ long syscall_run(struct proc *p, uint64_t nr, const uint64_t a[6])
 			tv[0] = (int64_t)(ns / 1000000000u);
 			tv[1] = (int64_t)(ns % 1000000000u / 1000u);
 		}
-		return a[1] && !uaddr(p, a[1], 8, 1) ? -EFAULT : 0;
+		if (a[1]) {
+			int32_t *tz = uaddr(p, a[1], 8, 1);	/* struct timezone: UTC */
+
+			if (!tz)
+				return -EFAULT;
+			tz[0] = tz[1] = 0;
+		}
+		return 0;
 	case SYS_time: {
 		int ok;
 		long t = (long)(clock_ns(0, &ok) / 1000000000u);
