@@ -191,7 +191,9 @@ struct smpi_req {
 	int kind, mode, state;
 	int persistent, freed, cancelled;
 	int helped;		/* rendezvous: this sender took its pieces */
-	int withdraw;		/* a blocking send that may withdraw (p2p.c) */
+	int withdraw;		/* a send that may still withdraw to a copy (p2p.c) */
+	int withdrawn;		/* it did: complete for its caller, not yet received */
+	uint64_t deadline;	/* TSC after which it withdraws; 0: not waited for yet */
 	const void *buf;
 	int64_t count;
 	MPI_Datatype type;
@@ -218,9 +220,28 @@ static inline int smpi_req_done(struct smpi_req *req)
 {
 	return req->state == SMPI_ST_DONE || smpi_p2p_done(req);
 }
-/* Spins with progress until req is done. */
+/*
+ * A send that may withdraw (req->withdraw) and has been waited for, in a
+ * wait or test, for P2P_WITHDRAW_NS without its receiver claiming it,
+ * copies its data aside and withdraws: 1 when it did (req->withdrawn),
+ * after which the caller's buffer is free and the request complete for
+ * its caller, though the receiver still reads the copy through it.
+ */
+int smpi_p2p_send_due(struct smpi_req *req);
+
+/* Complete for the caller: done, or a send withdrawn to a copy. */
+static inline int smpi_req_complete(struct smpi_req *req)
+{
+	return smpi_req_done(req) || req->withdrawn ||
+	       (req->withdraw && smpi_p2p_send_due(req));
+}
+/* Spins with progress until req is complete (smpi_req_complete). */
 void smpi_req_wait(struct smpi_req *req);
-/* Hands a started request nobody will wait for to progress, which frees it. */
+/* Starts the nonblocking send req; up to SMAP_MPI_EAGER bytes it may
+ * withdraw when waited for, so that it completes like a blocking send. */
+void smpi_p2p_isend(struct smpi_req *req);
+/* Hands a started request nobody will wait for to progress, which frees it
+ * (also a withdrawn send whose receiver has not read its copy yet). */
 void smpi_p2p_orphan(struct smpi_req *req);
 /* Removes a posted receive; 1 if it was still unmatched. */
 int smpi_p2p_cancel(struct smpi_req *req);
@@ -267,6 +288,8 @@ static inline void smpi_req_init(struct smpi_req *r, int kind, int mode, const v
 	r->ctx = comm->ctx;
 	r->bbuf = NULL;
 	r->withdraw = 0;
+	r->withdrawn = 0;
+	r->deadline = 0;
 	r->rv.copy = 0;
 }
 

@@ -31,9 +31,11 @@
  * up to SMAP_MPI_EAGER (16 KiB) still get: one whose receiver has not
  * claimed it after P2P_WITHDRAW_NS copies its data aside and withdraws
  * (struct smpi_rndv's claim, one lock cmpxchg on either side), so programs
- * that send before they receive keep working.  A sender whose receiver
- * made it withdraw sends its next blocking ones eager (p2p_out.eager_left),
- * so a receiver busy elsewhere costs a wait now and then, not every time.
+ * that send before they receive keep working.  Nonblocking sends of those
+ * sizes do the same when waited for or tested (smpi_p2p_send_due), so
+ * Isend + Wait completes wherever Send would.  A sender whose receiver
+ * made it withdraw sends its next ones eager (p2p_out.eager_left), so a
+ * receiver busy elsewhere costs a wait now and then, not every time.
  *
  * Flow control: the receiver publishes how far it has consumed (slots and
  * ring bytes) in its own memory; a sender rereads that only when its cached
@@ -125,7 +127,7 @@ struct p2p_out {
 	uint64_t seq, consumed;
 	uint64_t head, tail;
 	struct smpi_req *qhead, *qtail;	/* sends waiting for room */
-	unsigned eager_left;	/* blocking sends to go eager, after a withdrawal */
+	unsigned eager_left;	/* sends to go eager, after a withdrawal */
 	unsigned backoff;	/* eager_left after the next withdrawal */
 };
 
@@ -649,13 +651,20 @@ static void p2p_flush(void)
 }
 
 /* Freed, buffered or withdrawn sends still in flight (one of the lists
- * above): finish them in the background. */
+ * above): finish them in the background.  A freed send that may withdraw
+ * does so in time, so it leaves MPI_Finalize nothing to wait for. */
 static void p2p_reap(struct smpi_req **pp)
 {
 	struct smpi_req *r;
 
 	while ((r = *pp)) {
 		if (r->state == SMPI_ST_QUEUED || !smpi_req_done(r)) {
+			if (r->withdraw && smpi_p2p_send_due(r)) {
+				*pp = r->next;
+				r->next = p2p_withdrawn;
+				p2p_withdrawn = r;
+				continue;
+			}
 			pp = &r->next;
 			continue;
 		}
@@ -775,13 +784,28 @@ static inline __attribute__((always_inline)) int p2p_send_inline(const void *buf
 	return 1;
 }
 
-/* A send that is not inline but may leave at once: eager up to `eager`
- * bytes, when the queue and the ring have room. */
+/*
+ * The eager limit of a send of len bytes to o: SMAP_MPI_EAGER while o is
+ * in eager_left (its receiver made an earlier send withdraw), else
+ * P2P_SHORT.  Synchronous sends never go eager.
+ */
+static uint64_t p2p_eager_for(struct p2p_out *o, uint64_t len, int mode)
+{
+	if (o->eager_left && mode != SMPI_MODE_SYNC && len > P2P_SHORT && len <= p2p_eager_max) {
+		o->eager_left--;
+		return p2p_eager_max;
+	}
+	return P2P_SHORT;
+}
+
+/* A send that is not inline but may leave at once: eager (p2p_eager_for)
+ * when the queue and the ring have room. */
 static __attribute__((noinline)) int p2p_send_eager(const void *buf, int64_t count,
 						    MPI_Datatype type, int peer, int tag,
-						    MPI_Comm comm, int ctx, int mode, uint64_t eager)
+						    MPI_Comm comm, int ctx, int mode)
 {
 	struct p2p_out *o = p2p_peer(comm->local[peer]);
+	uint64_t eager = p2p_eager_for(o, count * smpi_type_size(type), mode);
 
 	return !o->qhead && p2p_post_now(o, buf, count, type, tag, ctx, mode, eager);
 }
@@ -791,7 +815,7 @@ int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int pee
 {
 	if (p2p_send_inline(buf, count, type, peer, tag, comm, ctx, mode))
 		return 1;
-	return p2p_send_eager(buf, count, type, peer, tag, comm, ctx, mode, P2P_SHORT);
+	return p2p_send_eager(buf, count, type, peer, tag, comm, ctx, mode);
 }
 
 /*
@@ -820,11 +844,44 @@ static int p2p_withdraw(struct smpi_req *r)
 	return 0;
 }
 
+/* A send to o withdrew: its next blocking and nonblocking sends of up to
+ * SMAP_MPI_EAGER go eager, 1, 2, 4, ... up to P2P_BACKOFF_MAX of them
+ * after successive withdrawals. */
+static void p2p_withdrew(struct p2p_out *o)
+{
+	o->backoff = o->backoff ? o->backoff * 2 : 1;
+	if (o->backoff > P2P_BACKOFF_MAX)
+		o->backoff = P2P_BACKOFF_MAX;
+	o->eager_left = o->backoff;
+}
+
+int smpi_p2p_send_due(struct smpi_req *r)
+{
+	uint64_t now;
+
+	/* A queued send has not been posted yet: nothing to withdraw, and
+	 * its 2 us start once it is. */
+	if (r->state != SMPI_ST_POSTED)
+		return 0;
+	now = smap_rdtsc();
+	if (!r->deadline) {
+		r->deadline = now + p2p_withdraw_ticks;
+		return 0;
+	}
+	if (now < r->deadline)
+		return 0;
+	r->withdraw = 0;
+	if (!p2p_withdraw(r))
+		return 0;
+	p2p_withdrew(&p2p_out[r->lpeer]);
+	r->withdrawn = 1;
+	return 1;
+}
+
 /* Waits for the blocking send r to its peer's queue o; one that may
  * withdraw (r->withdraw) does so after P2P_WITHDRAW_NS unclaimed. */
 static void p2p_send_wait(struct smpi_req *r, struct p2p_out *o)
 {
-	uint64_t deadline = smap_rdtsc() + p2p_withdraw_ticks;
 	unsigned spins = 0;
 	int may = r->withdraw;
 
@@ -832,17 +889,10 @@ static void p2p_send_wait(struct smpi_req *r, struct p2p_out *o)
 		smpi_progress();
 		if (smpi_req_done(r))
 			break;
-		if (r->withdraw && r->state == SMPI_ST_POSTED && smap_rdtsc() > deadline) {
-			if (p2p_withdraw(r)) {
-				o->backoff = o->backoff ? o->backoff * 2 : 1;
-				if (o->backoff > P2P_BACKOFF_MAX)
-					o->backoff = P2P_BACKOFF_MAX;
-				o->eager_left = o->backoff;
-				r->next = p2p_withdrawn;
-				p2p_withdrawn = r;
-				return;
-			}
-			r->withdraw = 0;
+		if (r->withdraw && smpi_p2p_send_due(r)) {
+			r->next = p2p_withdrawn;
+			p2p_withdrawn = r;
+			return;
 		}
 		p2p_spin(&spins);
 	}
@@ -859,14 +909,10 @@ static __attribute__((noinline)) void p2p_send_slow(const void *buf, int64_t cou
 						    MPI_Comm comm, int ctx, int mode)
 {
 	struct p2p_out *o = p2p_peer(comm->local[peer]);
-	uint64_t len = count * smpi_type_size(type), eager = P2P_SHORT;
+	uint64_t len = count * smpi_type_size(type);
 	struct smpi_req *r;
 
-	if (o->eager_left && len > P2P_SHORT && len <= p2p_eager_max) {
-		o->eager_left--;
-		eager = p2p_eager_max;
-	}
-	if (p2p_send_eager(buf, count, type, peer, tag, comm, ctx, mode, eager))
+	if (p2p_send_eager(buf, count, type, peer, tag, comm, ctx, mode))
 		return;
 	/* The request outlives the call if the send withdraws. */
 	r = smpi_req_alloc(SMPI_REQ_SEND, mode, buf, count, type, peer, tag, comm);
@@ -874,6 +920,14 @@ static __attribute__((noinline)) void p2p_send_slow(const void *buf, int64_t cou
 	r->withdraw = mode != SMPI_MODE_SYNC && len > P2P_SHORT && len <= p2p_eager_max;
 	smpi_p2p_start(r);
 	p2p_send_wait(r, o);
+}
+
+void smpi_p2p_isend(struct smpi_req *r)
+{
+	uint64_t len = r->count * smpi_type_size(r->type);
+
+	r->withdraw = r->mode != SMPI_MODE_SYNC && len > P2P_SHORT && len <= p2p_eager_max;
+	smpi_p2p_start(r);
 }
 
 void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
@@ -1009,9 +1063,9 @@ void smpi_req_wait(struct smpi_req *r)
 {
 	unsigned spins = 0;
 
-	while (!smpi_req_done(r)) {
+	while (!smpi_req_done(r) && !r->withdrawn) {
 		smpi_progress();
-		if (smpi_req_done(r))
+		if (smpi_req_done(r) || (r->withdraw && smpi_p2p_send_due(r)))
 			break;
 		p2p_spin(&spins);
 	}
@@ -1025,6 +1079,11 @@ void smpi_p2p_orphan(struct smpi_req *r)
 		return;
 	}
 	r->freed = 1;
+	if (r->withdrawn) {
+		r->next = p2p_withdrawn;
+		p2p_withdrawn = r;
+		return;
+	}
 	if (r->state == SMPI_ST_QUEUED)
 		return;
 	if (r->kind == SMPI_REQ_RECV && r->state == SMPI_ST_POSTED)

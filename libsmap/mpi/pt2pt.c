@@ -166,7 +166,7 @@ static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int
 		*request = r;
 		return err;
 	}
-	smpi_p2p_start(r);
+	smpi_p2p_isend(r);
 	*request = r;
 	return MPI_SUCCESS;
 }

@@ -72,7 +72,9 @@ static int req_active(MPI_Request r)
 	return r != MPI_REQUEST_NULL && r->state != SMPI_ST_IDLE;
 }
 
-/* Hands a done request's status out and retires it; returns its error. */
+/* Hands a complete request's status out and retires it; returns its
+ * error.  A withdrawn send lives on in progress until its receiver has
+ * read the copy. */
 static int req_retire(MPI_Request *h, MPI_Status *st)
 {
 	struct smpi_req *r = *h;
@@ -83,7 +85,10 @@ static int req_retire(MPI_Request *h, MPI_Status *st)
 	if (r->persistent) {
 		r->state = SMPI_ST_IDLE;
 	} else {
-		smpi_req_free(r);
+		if (r->withdrawn)
+			smpi_p2p_orphan(r);
+		else
+			smpi_req_free(r);
 		*h = MPI_REQUEST_NULL;
 	}
 	return err;
@@ -126,9 +131,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 		return MPI_SUCCESS;
 	}
 	comm = (*request)->comm;
-	if (!smpi_req_done(*request))
+	if (!smpi_req_complete(*request))
 		smpi_progress();
-	*flag = smpi_req_done(*request);
+	*flag = smpi_req_complete(*request);
 	if (!*flag)
 		return MPI_SUCCESS;
 	err = req_retire(request, status);
@@ -149,7 +154,7 @@ static int req_sweep(int n, MPI_Request reqs[], MPI_Status sts[], int *err)
 
 		if (!req_active(reqs[i]))
 			continue;
-		if (!smpi_req_done(reqs[i])) {
+		if (!smpi_req_complete(reqs[i])) {
 			left++;
 			continue;
 		}
@@ -191,7 +196,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 	smpi_progress();
 	/* All or nothing: retire only when every request is done. */
 	for (i = 0; i < count; i++)
-		if (req_active(reqs[i]) && !smpi_req_done(reqs[i])) {
+		if (req_active(reqs[i]) && !smpi_req_complete(reqs[i])) {
 			*flag = 0;
 			return MPI_SUCCESS;
 		}
@@ -214,7 +219,7 @@ static int req_any(int count, MPI_Request reqs[])
 		if (!req_active(reqs[i]))
 			continue;
 		active = 1;
-		if (smpi_req_done(reqs[i]))
+		if (smpi_req_complete(reqs[i]))
 			return i;
 	}
 	return active ? -1 : MPI_UNDEFINED;
@@ -286,7 +291,7 @@ static int req_some(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status s
 		if (!req_active(reqs[i]))
 			continue;
 		active = 1;
-		if (!smpi_req_done(reqs[i]))
+		if (!smpi_req_complete(reqs[i]))
 			continue;
 		idx[k] = i;
 		if (req_retire(&reqs[i], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[k]))
@@ -342,9 +347,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 		req_empty_status(status);
 		return MPI_SUCCESS;
 	}
-	if (!smpi_req_done(request))
+	if (!smpi_req_complete(request))
 		smpi_progress();
-	*flag = smpi_req_done(request);
+	*flag = smpi_req_complete(request);
 	if (*flag && status != MPI_STATUS_IGNORE)
 		*status = request->status;
 	return MPI_SUCCESS;

@@ -13,7 +13,7 @@ PROGRAMS = {
     "mpit_coll": 10,
     "mpit_env": 10,
     "mpit_prof": 2,
-    "mpit_proto": 6,
+    "mpit_proto": 8,
 }
 
 

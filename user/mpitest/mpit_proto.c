@@ -4,9 +4,11 @@
  * shared-copy limits arrives intact and stops at the end of the receive
  * buffer; blocking sends of 8 KiB complete with no receive posted, also
  * when the receiver is waiting for something else from the same sender
- * (libsmap buffers up to 16 KiB, MPICH up to 8); large receives truncated
- * into a smaller buffer keep what they report intact and write nothing
- * beyond it; a large Isend completes while its sender computes.  Standard
+ * (libsmap buffers up to 16 KiB, MPICH up to 8); nonblocking sends up to
+ * 16 KiB complete in every wait and test call before the receive is
+ * posted, as blocking ones do, and larger ones once it is; large receives
+ * truncated into a smaller buffer keep what they report intact and write
+ * nothing beyond it; a large Isend completes while its sender computes.  Standard
  * MPI only; runs on any number of ranks >= 2 (ranks 0 and 1 talk, the
  * others only report).
  */
@@ -201,6 +203,116 @@ static void test_waiting_for_another(void)
 	mpit_report("p2p_blocking_send_to_a_receiver_waiting_for_another_message_completes");
 }
 
+/* The calls that complete a request, each tried on a crossed Isend. */
+enum { BY_WAIT, BY_WAITALL, BY_WAITANY, BY_WAITSOME, BY_TEST, BY_TESTALL, BY_TESTANY,
+       BY_TESTSOME, NBY };
+static const char *const by_name[NBY] = {
+	"Wait", "Waitall", "Waitany", "Waitsome", "Test", "Testall", "Testany", "Testsome"
+};
+
+/* Completes the single request *rq with the call `by`. */
+static void complete(MPI_Request *rq, int by)
+{
+	MPI_Status st[1];
+	int flag = 0, index, out;
+
+	switch (by) {
+	case BY_WAIT:
+		MPI_Wait(rq, MPI_STATUS_IGNORE);
+		break;
+	case BY_WAITALL:
+		MPI_Waitall(1, rq, st);
+		break;
+	case BY_WAITANY:
+		MPI_Waitany(1, rq, &index, MPI_STATUS_IGNORE);
+		break;
+	case BY_WAITSOME:
+		do
+			MPI_Waitsome(1, rq, &out, &index, st);
+		while (out == 0);
+		break;
+	case BY_TEST:
+		while (!flag)
+			MPI_Test(rq, &flag, MPI_STATUS_IGNORE);
+		break;
+	case BY_TESTALL:
+		while (!flag)
+			MPI_Testall(1, rq, &flag, st);
+		break;
+	case BY_TESTANY:
+		while (!flag)
+			MPI_Testany(1, rq, &index, &flag, MPI_STATUS_IGNORE);
+		break;
+	default:
+		do
+			MPI_Testsome(1, rq, &out, &index, st);
+		while (out == 0);
+	}
+}
+
+/*
+ * Ranks 0 and 1 both Isend and complete the send before either posts its
+ * receive: formally unsafe, but what many programs and benchmarks do.  Up
+ * to 16 KiB libsmap completes it as it completes a blocking Send, with
+ * every wait and test call.  This is libsmap's promise, not MPI's: on this
+ * machine Open MPI 4.1 hangs here from 4 KiB and MPICH 4.0 at 16 KiB.
+ */
+static void test_isend_completes_before_the_receive(void)
+{
+	static const long n_of[] = { 257, 4096, 16384 };
+	long max = 16384;
+	unsigned char *s = malloc(max), *r = malloc(max + GUARD);
+	MPI_Request rq;
+	MPI_Status st;
+	int peer = rank ^ 1, k, by;
+	char how[64];
+
+	for (k = 0; k < 3 && rank <= 1; k++)
+		for (by = 0; by < NBY; by++) {
+			long n = n_of[k];
+			int seed = 80 + k * NBY + by;
+
+			fill(s, n, seed + rank);
+			memset(r, 0xee, max + GUARD);
+			MPI_Isend(s, n, MPI_BYTE, peer, 11, MPI_COMM_WORLD, &rq);
+			complete(&rq, by);
+			mpit_expect_int("request after completion is MPI_REQUEST_NULL", 1,
+					rq == MPI_REQUEST_NULL);
+			/* The buffer is the caller's again: what it holds now must
+			 * not reach the receiver. */
+			memset(s, 0, n);
+			MPI_Recv(r, n, MPI_BYTE, peer, 11, MPI_COMM_WORLD, &st);
+			snprintf(how, sizeof how, "crossed Isend + %s", by_name[by]);
+			check_message(r, n, seed + peer, &st, how);
+		}
+	free(s);
+	free(r);
+	mpit_report("p2p_isend_up_to_16_kib_completes_before_its_receive_is_posted");
+}
+
+/* Beyond 16 KiB a standard send may need its receive (MPI allows it):
+ * the program that posts the receive before completing the send works. */
+static void test_isend_beyond_the_limit(void)
+{
+	long n = 16385;
+	unsigned char *s = malloc(n), *r = malloc(n + GUARD);
+	MPI_Request rq;
+	MPI_Status st;
+	int peer = rank ^ 1;
+
+	if (rank <= 1) {
+		fill(s, n, 90 + rank);
+		memset(r, 0xee, n + GUARD);
+		MPI_Isend(s, n, MPI_BYTE, peer, 12, MPI_COMM_WORLD, &rq);
+		MPI_Recv(r, n, MPI_BYTE, peer, 12, MPI_COMM_WORLD, &st);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		check_message(r, n, 90 + peer, &st, "crossed Isend + Recv + Wait");
+	}
+	free(s);
+	free(r);
+	mpit_report("p2p_isend_beyond_16_kib_completes_once_its_receive_is_posted");
+}
+
 /* Large messages into smaller buffers: MPI_ERR_TRUNCATE and not a byte
  * beyond the buffer; when the status counts the whole buffer received (as
  * libsmap's does; the standard leaves it open), it holds the message's
@@ -272,6 +384,8 @@ int main(int argc, char **argv)
 	test_sizes_blocking_receive();
 	test_blocking_buffered();
 	test_waiting_for_another();
+	test_isend_completes_before_the_receive();
+	test_isend_beyond_the_limit();
 	test_truncate_large();
 	test_isend_while_computing();
 	MPI_Finalize();
