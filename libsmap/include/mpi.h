@@ -123,7 +123,7 @@ extern struct smpi_op smpi_op_max,
 	smpi_op_replace,
 	smpi_op_no_op;
 extern struct smpi_errh smpi_errh_fatal, smpi_errh_return;
-extern char smpi_bottom[], smpi_in_place[], smpi_unweighted[];
+extern char smpi_in_place[], smpi_unweighted[];
 
 #define MPI_COMM_NULL		((MPI_Comm)0)
 #define MPI_COMM_WORLD		(&smpi_comm_world)
@@ -198,7 +198,10 @@ extern char smpi_bottom[], smpi_in_place[], smpi_unweighted[];
 #define MPI_REPLACE		(&smpi_op_replace)
 #define MPI_NO_OP		(&smpi_op_no_op)
 
-#define MPI_BOTTOM		((void *)smpi_bottom)
+/* Address 0, as in MPICH and Open MPI: a buffer plus a displacement is an
+ * address, so datatypes of absolute addresses (MPI_Get_address) work from
+ * MPI_BOTTOM in every call that takes a buffer, with no special case. */
+#define MPI_BOTTOM		((void *)0)
 #define MPI_IN_PLACE		((void *)smpi_in_place)
 #define MPI_STATUS_IGNORE	((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE	((MPI_Status *)0)

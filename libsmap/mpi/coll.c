@@ -580,11 +580,13 @@ static void *coll_red_in(struct coll_red *r, const void *buf, int count, const c
 	return coll_pack(buf, count, r->type, fn);
 }
 
-static void coll_red_out(struct coll_red *r, void *buf, int count, void *tmp)
+/* Frees the engine's view tmp of count elements, after unpacking it into
+ * buf when `result` is set (buf may be MPI_BOTTOM, address 0). */
+static void coll_red_out(struct coll_red *r, void *buf, int count, void *tmp, int result)
 {
 	if (!r->pack)
 		return;
-	if (buf)
+	if (result)
 		coll_unpack(buf, count, r->type, tmp);
 	free(tmp);
 }
@@ -608,8 +610,8 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 		d = sbuf == rbuf ? s : r.pack ? coll_alloc(count * smpi_type_size(type), fn) : rbuf;
 	coll_reduce(comm->coll, s, d, count * r.per, &r.cop, root);
 	if (me && d != s)
-		coll_red_out(&r, rbuf, count, d);
-	coll_red_out(&r, me && d == s ? rbuf : NULL, count, s);
+		coll_red_out(&r, rbuf, count, d, 1);
+	coll_red_out(&r, rbuf, count, s, me && d == s);
 	return MPI_SUCCESS;
 }
 
@@ -629,8 +631,8 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, M
 	d = sbuf == rbuf ? s : r.pack ? coll_alloc(count * smpi_type_size(type), fn) : rbuf;
 	coll_allreduce(comm->coll, s, d, count * r.per, &r.cop);
 	if (d != s)
-		coll_red_out(&r, rbuf, count, d);
-	coll_red_out(&r, d == s ? rbuf : NULL, count, s);
+		coll_red_out(&r, rbuf, count, d, 1);
+	coll_red_out(&r, rbuf, count, s, d == s);
 	return MPI_SUCCESS;
 }
 
@@ -653,8 +655,8 @@ static int coll_scan_any(const void *sbuf, void *rbuf, int count, MPI_Datatype t
 	else
 		coll_scan(comm->coll, s, d, count * r.per, &r.cop);
 	if (d != s)
-		coll_red_out(&r, rbuf, count, d);
-	coll_red_out(&r, d == s ? rbuf : NULL, count, s);
+		coll_red_out(&r, rbuf, count, d, 1);
+	coll_red_out(&r, rbuf, count, s, d == s);
 	return MPI_SUCCESS;
 }
 
@@ -738,8 +740,8 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
 	a = coll_red_in(&r, inbuf, count, fn);
 	b = coll_red_in(&r, inoutbuf, count, fn);
 	coll_red_fn(b, a, count * r.per, &r);
-	coll_red_out(&r, NULL, count, a);
-	coll_red_out(&r, inoutbuf, count, b);
+	coll_red_out(&r, NULL, count, a, 0);
+	coll_red_out(&r, inoutbuf, count, b, 1);
 	return MPI_SUCCESS;
 }
 

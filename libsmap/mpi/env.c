@@ -16,7 +16,7 @@
 int smpi_initialized, smpi_finalized;
 static int env_thread_level = MPI_THREAD_SINGLE;
 
-char smpi_bottom[1], smpi_in_place[1], smpi_unweighted[1];
+char smpi_in_place[1], smpi_unweighted[1];
 
 int smpi_check_init(const char *fn)
 {

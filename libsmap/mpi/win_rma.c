@@ -25,12 +25,6 @@
 #include <string.h>
 #include "win.h"
 
-/* Origin buffers given as MPI_BOTTOM hold absolute addresses. */
-static const void *rma_buf(const void *p)
-{
-	return p == MPI_BOTTOM ? NULL : p;
-}
-
 static int rma_type(MPI_Win win, int count, MPI_Datatype t, const char *which, const char *fn)
 {
 	if (count < 0)
@@ -149,7 +143,6 @@ static int rma_move(void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Ai
 					    (long long)obytes, (long long)tbytes);
 		if ((err = rma_target(win, rank, disp, tcount, ttype, &at, fn)))
 			return err;
-		obuf = (void *)rma_buf(obuf);
 		if (dt_is_dense(otype->dt) && dt_is_dense(ttype->dt))
 			rma_copy(get ? obuf : at, get ? at : obuf, obytes);
 		else if (get)
@@ -367,9 +360,9 @@ static void rma_acc_runs(MPI_Win win, int rank, char *at, const void *obuf, int 
 	rma_elems(ttype, tcount, &n, &size, &span);
 	rma_walk_init(&wt, at, tcount, ttype, size, span);
 	if (op != MPI_NO_OP)
-		rma_walk_init(&wo, rma_buf(obuf), ocount, otype, size, span);
+		rma_walk_init(&wo, obuf, ocount, otype, size, span);
 	if (fetch)
-		rma_walk_init(&wr, rma_buf(rbuf), rcount, rtype, size, span);
+		rma_walk_init(&wr, rbuf, rcount, rtype, size, span);
 	/* Inside an exclusive lock no other origin can reach the target (MPI
 	 * makes that erroneous), so whole runs need no atomics. */
 	if ((win->acc[rank] & WIN_ACC_EXCL) && wt.dense && (op == MPI_NO_OP || wo.dense) &&
@@ -434,8 +427,8 @@ static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf,
 		/* One predefined element (Fetch_and_op's shape): no layouts to walk. */
 		if (n == 1 && ttype->predefined && (op == MPI_NO_OP || otype->predefined) &&
 		    (!fetch || rtype->predefined))
-			rma_element(win->peer[rank].sh, at, span, rma_buf(obuf),
-				    fetch ? (void *)rma_buf(rbuf) : NULL, op, kind);
+			rma_element(win->peer[rank].sh, at, span, obuf,
+				    fetch ? rbuf : NULL, op, kind);
 		else
 			rma_acc_runs(win, rank, at, obuf, ocount, otype, rbuf, rcount, rtype, tcount,
 				     ttype, op, fetch);

@@ -9,7 +9,7 @@ import harness
 # Conformance programs and the least number of TAP lines each prints.
 PROGRAMS = {
     "mpit_p2p": 15,
-    "mpit_dt": 8,
+    "mpit_dt": 10,
     "mpit_coll": 10,
     "mpit_env": 10,
     "mpit_prof": 2,

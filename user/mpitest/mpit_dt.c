@@ -1,7 +1,9 @@
 /*
  * mpit_dt.c - derived datatypes: every constructor's layout, bounds and
  * size, checked against data packed by hand, sent between ranks in both
- * protocols (eager and the remote-to-local rendezvous copy).
+ * protocols (eager and the remote-to-local rendezvous copy); datatypes of
+ * absolute addresses used from MPI_BOTTOM in point-to-point calls and in
+ * collectives.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -229,6 +231,140 @@ static void test_true_extent_dup_name(void)
 	mpit_report("dt_true_extent_and_names");
 }
 
+/*
+ * Three pieces of memory that have nothing to do with each other - a
+ * static array, a heap block and an array on main's stack - named by
+ * their absolute addresses (MPI_Get_address) in one struct type, so the
+ * data is reached from MPI_BOTTOM.  Element j of the pieces together holds
+ * seed * 100000 + j.
+ */
+static int bottom_static[3];
+
+struct bottom {
+	int *heap, *stack;
+	int nheap;
+	MPI_Datatype t;
+};
+
+static void bottom_make(struct bottom *b, int *stack, int nheap)
+{
+	int bl[3] = { 3, nheap, 2 };
+	MPI_Aint d[3];
+	MPI_Datatype ty[3] = { MPI_INT, MPI_INT, MPI_INT };
+
+	b->heap = calloc(nheap, sizeof *b->heap);
+	b->stack = stack;
+	b->nheap = nheap;
+	MPI_Get_address(bottom_static, &d[0]);
+	MPI_Get_address(b->heap, &d[1]);
+	MPI_Get_address(stack, &d[2]);
+	MPI_Type_create_struct(3, bl, d, ty, &b->t);
+	MPI_Type_commit(&b->t);
+}
+
+static int *bottom_at(struct bottom *b, int j)
+{
+	if (j < 3)
+		return &bottom_static[j];
+	if (j < 3 + b->nheap)
+		return &b->heap[j - 3];
+	return &b->stack[j - 3 - b->nheap];
+}
+
+static void bottom_fill(struct bottom *b, int seed)
+{
+	for (int j = 0; j < 5 + b->nheap; j++)
+		*bottom_at(b, j) = seed < 0 ? 0 : seed * 100000 + j;
+}
+
+/* The first element that is not want(j), or -1; want = seed * 100000 + j
+ * times mul plus add. */
+static int bottom_bad(struct bottom *b, long long mul, long long add)
+{
+	for (int j = 0; j < 5 + b->nheap; j++)
+		if (*bottom_at(b, j) != (int)(mul * j + add))
+			return j;
+	return -1;
+}
+
+static void bottom_free(struct bottom *b)
+{
+	MPI_Type_free(&b->t);
+	free(b->heap);
+}
+
+/* Rank 0 sends from MPI_BOTTOM with its absolute type, rank 1 receives
+ * into MPI_BOTTOM with its own, in every protocol and with Isend/Irecv. */
+static void test_bottom_p2p(void)
+{
+	static const int nheap[] = { 1, 40, 3000, 100000 };
+	int stack[2], k, way, bad;
+	struct bottom b;
+	MPI_Request rq;
+
+	for (k = 0; k < 4; k++)
+		for (way = 0; way < 3; way++) {
+			int seed = 1 + k * 3 + way;
+
+			bottom_make(&b, stack, nheap[k]);
+			if (rank == 0) {
+				bottom_fill(&b, seed);
+				if (way == 0)
+					MPI_Send(MPI_BOTTOM, 1, b.t, 1, 20, MPI_COMM_WORLD);
+				else if (way == 1)
+					MPI_Ssend(MPI_BOTTOM, 1, b.t, 1, 20, MPI_COMM_WORLD);
+				else {
+					MPI_Isend(MPI_BOTTOM, 1, b.t, 1, 20, MPI_COMM_WORLD, &rq);
+					MPI_Wait(&rq, MPI_STATUS_IGNORE);
+				}
+			} else if (rank == 1) {
+				bottom_fill(&b, -1);
+				if (way < 2) {
+					MPI_Recv(MPI_BOTTOM, 1, b.t, 0, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				} else {
+					MPI_Irecv(MPI_BOTTOM, 1, b.t, 0, 20, MPI_COMM_WORLD, &rq);
+					MPI_Wait(&rq, MPI_STATUS_IGNORE);
+				}
+				if ((bad = bottom_bad(&b, 1, seed * 100000LL)) >= 0)
+					mpit_fail("%d heap ints, way %d: element %d is %d", nheap[k], way,
+						  bad, *bottom_at(&b, bad));
+			}
+			bottom_free(&b);
+		}
+	mpit_report("dt_absolute_addresses_from_mpi_bottom_send_and_receive");
+}
+
+/* The same types in Bcast, an in-place Allreduce and Gather. */
+static void test_bottom_coll(void)
+{
+	int stack[2], n = 5 + 1000, bad, r;
+	int *all = malloc((size_t)n * size * sizeof *all);
+	struct bottom b;
+
+	bottom_make(&b, stack, 1000);
+	bottom_fill(&b, rank == 0 ? 7 : -1);
+	MPI_Bcast(MPI_BOTTOM, 1, b.t, 0, MPI_COMM_WORLD);
+	if ((bad = bottom_bad(&b, 1, 700000)) >= 0)
+		mpit_fail("Bcast: element %d is %d", bad, *bottom_at(&b, bad));
+	bottom_fill(&b, rank);
+	MPI_Allreduce(MPI_IN_PLACE, MPI_BOTTOM, 1, b.t, MPI_SUM, MPI_COMM_WORLD);
+	/* sum over ranks of (r * 100000 + j) */
+	if ((bad = bottom_bad(&b, size, 100000LL * size * (size - 1) / 2)) >= 0)
+		mpit_fail("Allreduce: element %d is %d", bad, *bottom_at(&b, bad));
+	bottom_fill(&b, rank);
+	MPI_Gather(MPI_BOTTOM, 1, b.t, all, n, MPI_INT, 0, MPI_COMM_WORLD);
+	for (r = 0; rank == 0 && r < size; r++)
+		for (int j = 0; j < n; j++)
+			if (all[r * n + j] != r * 100000 + j) {
+				mpit_fail("Gather: rank %d element %d is %d", r, j, all[r * n + j]);
+				r = size;
+				break;
+			}
+	bottom_free(&b);
+	free(all);
+	mpit_report("dt_absolute_addresses_from_mpi_bottom_in_collectives");
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -244,6 +380,8 @@ int main(int argc, char **argv)
 	test_pack();
 	test_get_elements();
 	test_true_extent_dup_name();
+	test_bottom_p2p();
+	test_bottom_coll();
 	MPI_Finalize();
 	return 0;
 }
