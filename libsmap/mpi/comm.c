@@ -15,9 +15,11 @@
 
 #define COMM_MASK_WORDS	(SMPI_MAX_CTX / 64)
 
-struct smpi_comm smpi_comm_world = { .errh = &smpi_errh_fatal, .predefined = 1,
+/* The predefined communicators' handles are never freed: their one
+ * reference is never dropped. */
+struct smpi_comm smpi_comm_world = { .errh = &smpi_errh_fatal, .predefined = 1, .refs = 1,
 				     .name = "MPI_COMM_WORLD" };
-struct smpi_comm smpi_comm_self = { .errh = &smpi_errh_fatal, .predefined = 1,
+struct smpi_comm smpi_comm_self = { .errh = &smpi_errh_fatal, .predefined = 1, .refs = 1,
 				    .ctx = 1, .name = "MPI_COMM_SELF" };
 
 static uint64_t comm_ctx_free[COMM_MASK_WORDS];
@@ -193,6 +195,7 @@ static int comm_make(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *ou
 
 	if (!c || !g || comm_fill(c, g, ctx) < 0)
 		smpi_fatal("%s: no memory for a communicator of %d ranks", fn, n);
+	c->refs = 1;
 	c->errh = parent->errh;
 	c->errh->refs++;
 	comm_coll_group(c);
@@ -324,6 +327,14 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	return comm_make(comm, group->size, group->world, ctx, newcomm, "MPI_Comm_create");
 }
 
+/*
+ * Collective: attributes are deleted and the collective engine's group
+ * (whose destruction is itself collective) goes now; the rest - the rank
+ * maps that completing receives read, the context id - stays until the
+ * last request on the communicator is freed (smpi_comm_destroy), so
+ * pending operations complete normally and no new communicator takes the
+ * context while a message for the old one may still arrive.
+ */
 int PMPI_Comm_free(MPI_Comm *comm)
 {
 	struct smpi_comm *c;
@@ -341,6 +352,14 @@ int PMPI_Comm_free(MPI_Comm *comm)
 		PMPI_Comm_delete_attr(c, a->key);
 	if (c->coll)
 		coll_group_destroy(c->coll);
+	c->coll = NULL;
+	*comm = MPI_COMM_NULL;
+	smpi_comm_release(c);
+	return MPI_SUCCESS;
+}
+
+void smpi_comm_destroy(MPI_Comm c)
+{
 	comm_ctx_free[c->ctx / 64] |= 1ULL << (c->ctx % 64);
 	if (!c->errh->predefined && --c->errh->refs == 0)
 		free(c->errh);
@@ -348,8 +367,6 @@ int PMPI_Comm_free(MPI_Comm *comm)
 	free(c->local);
 	free(c->from_local);
 	free(c);
-	*comm = MPI_COMM_NULL;
-	return MPI_SUCCESS;
 }
 
 int PMPI_Comm_size(MPI_Comm comm, int *size)

@@ -74,6 +74,7 @@ struct smpi_comm {
 	int *from_local;	/* on-node rank -> comm rank, -1 if not a member */
 	int onnode;		/* every member is on this node */
 	int predefined;
+	int refs;		/* the user's handle (until Comm_free) and each request */
 	struct smpi_errh *errh;
 	struct smpi_attr *attrs;
 	struct coll_group *coll;	/* the collective engine's view */
@@ -83,9 +84,21 @@ struct smpi_comm {
 /* Builds a group of n world ranks (copied); NULL when memory is short. */
 struct smpi_group *smpi_group_new(int n, const int *world);
 void smpi_group_release(struct smpi_group *g);
-/* A communicator over group g (taken over) with context ctx. */
-int smpi_comm_new(struct smpi_group *g, int ctx, MPI_Comm *out);
 void smpi_comm_init_world(void);
+/* Frees a communicator and hands its context id back: at the last
+ * reference, which may be a request completing after MPI_Comm_free. */
+void smpi_comm_destroy(MPI_Comm comm);
+
+static inline void smpi_comm_hold(MPI_Comm comm)
+{
+	comm->refs++;
+}
+
+static inline void smpi_comm_release(MPI_Comm comm)
+{
+	if (--comm->refs == 0)
+		smpi_comm_destroy(comm);
+}
 /* Validity checks that report through the right handler. */
 int smpi_comm_check(MPI_Comm comm, const char *fn);
 int smpi_rank_check(MPI_Comm comm, int rank, int any_ok, const char *fn);
@@ -294,7 +307,7 @@ static inline void smpi_req_init(struct smpi_req *r, int kind, int mode, const v
 }
 
 /* Requests of nonblocking calls come from a free list (req.c); they hold
- * a reference to their datatype until freed. */
+ * a reference to their datatype and their communicator until freed. */
 struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t count,
 				MPI_Datatype type, int peer, int tag, MPI_Comm comm);
 void smpi_req_free(struct smpi_req *req);

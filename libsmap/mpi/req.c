@@ -41,6 +41,7 @@ struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t cou
 	req_free_list = r->next;
 	smpi_req_init(r, kind, mode, buf, count, type, peer, tag, comm);
 	smpi_type_hold(type);
+	smpi_comm_hold(comm);
 	return r;
 }
 
@@ -55,6 +56,7 @@ void smpi_req_free(struct smpi_req *r)
 		r->rv.copy = 0;
 	}
 	smpi_type_release(r->type);
+	smpi_comm_release(r->comm);
 	r->state = SMPI_ST_IDLE;
 	r->next = req_free_list;
 	req_free_list = r;
@@ -94,9 +96,27 @@ static int req_retire(MPI_Request *h, MPI_Status *st)
 	return err;
 }
 
+/* Retires the complete request *h and reports a failed receive on its
+ * communicator, held meanwhile: the request may have been the last
+ * reference to a communicator already freed. */
+static int req_finish(MPI_Request *h, MPI_Status *st, const char *fn)
+{
+	MPI_Comm comm = (*h)->comm;
+	int err;
+
+	if (!(*h)->status.MPI_ERROR) {
+		req_retire(h, st);
+		return MPI_SUCCESS;
+	}
+	smpi_comm_hold(comm);
+	err = smpi_err(comm, req_retire(h, st), fn,
+		       "message truncated: larger than the receive buffer");
+	smpi_comm_release(comm);
+	return err;
+}
+
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-	MPI_Comm comm;
 	int err;
 
 	if ((err = smpi_check_init("MPI_Wait")))
@@ -107,18 +127,12 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 		req_empty_status(status);
 		return MPI_SUCCESS;
 	}
-	comm = (*request)->comm;
 	smpi_req_wait(*request);
-	err = req_retire(request, status);
-	if (err)
-		return smpi_err(comm, err, "MPI_Wait",
-				"message truncated: larger than the receive buffer");
-	return MPI_SUCCESS;
+	return req_finish(request, status, "MPI_Wait");
 }
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-	MPI_Comm comm;
 	int err;
 
 	if ((err = smpi_check_init("MPI_Test")))
@@ -130,17 +144,12 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 		req_empty_status(status);
 		return MPI_SUCCESS;
 	}
-	comm = (*request)->comm;
 	if (!smpi_req_complete(*request))
 		smpi_progress();
 	*flag = smpi_req_complete(*request);
 	if (!*flag)
 		return MPI_SUCCESS;
-	err = req_retire(request, status);
-	if (err)
-		return smpi_err(comm, err, "MPI_Test",
-				"message truncated: larger than the receive buffer");
-	return MPI_SUCCESS;
+	return req_finish(request, status, "MPI_Test");
 }
 
 /* Retires every done request of the array into statuses; returns how many
@@ -228,12 +237,8 @@ static int req_any(int count, MPI_Request reqs[])
 static int req_take(MPI_Request reqs[], int i, int *index, MPI_Status *st,
 		    const char *fn)
 {
-	MPI_Comm comm = reqs[i]->comm;
-	int err;
-
 	*index = i;
-	err = req_retire(&reqs[i], st);
-	return err ? smpi_err(comm, err, fn, "message truncated: larger than the receive buffer") : 0;
+	return req_finish(&reqs[i], st, fn);
 }
 
 int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)

@@ -2,7 +2,8 @@
  * mpit_env.c - environment, error handling, groups and communicators:
  * error classes under ERRORS_RETURN, Error_string, Comm_dup/split/create/
  * compare, group algebra, attributes (MPI_TAG_UB and user keys), names,
- * Wtime.  Runs on any number of ranks >= 2.
+ * Wtime, Comm_free with requests still pending.  Runs on any number of
+ * ranks >= 2.
  */
 #include <stdlib.h>
 #include "mpit.h"
@@ -153,6 +154,64 @@ static void test_comm_ops(void)
 	mpit_report("env_dup_split_create_compare_groups");
 }
 
+/*
+ * MPI_Comm_free with requests pending on both sides: they complete
+ * normally once their messages arrive (the receiver takes them after the
+ * free), and a communicator made meanwhile gets a context of its own - a
+ * message on it, with the tag of a receive still pending on the freed one,
+ * goes to the new communicator's receive.  The pending receive is then
+ * cancelled.  (MPICH 4.0 hands the context on at once: there the old
+ * receive takes the new message and the job hangs.)
+ */
+static void test_comm_free_pending(void)
+{
+	int n = 50000, small = 0, other = 0, v = 0, flag = 0, i, bad = -1;
+	int *big = malloc(n * sizeof *big);
+	MPI_Request rq[3];
+	MPI_Status st[3];
+	MPI_Comm c, d;
+
+	MPI_Comm_dup(MPI_COMM_WORLD, &c);
+	if (rank == 0) {
+		for (i = 0; i < n; i++)
+			big[i] = i * 3;
+		small = 77;
+		MPI_Isend(big, n, MPI_INT, 1, 5, c, &rq[0]);
+		MPI_Isend(&small, 1, MPI_INT, 1, 6, c, &rq[1]);
+	} else if (rank == 1) {
+		MPI_Irecv(big, n, MPI_INT, 0, 5, c, &rq[0]);
+		MPI_Irecv(&small, 1, MPI_INT, 0, 6, c, &rq[1]);
+		MPI_Irecv(&other, 1, MPI_INT, 0, 7, c, &rq[2]);
+	}
+	MPI_Comm_free(&c);
+	mpit_expect_int("handle after Comm_free is MPI_COMM_NULL", 1, c == MPI_COMM_NULL);
+	MPI_Comm_dup(MPI_COMM_WORLD, &d);
+	if (rank == 0) {
+		v = 99;
+		MPI_Send(&v, 1, MPI_INT, 1, 7, d);
+		MPI_Waitall(2, rq, st);
+	} else if (rank == 1) {
+		MPI_Recv(&v, 1, MPI_INT, 0, 7, d, MPI_STATUS_IGNORE);
+		mpit_expect_int("message on the new communicator", 99, v);
+		MPI_Waitall(2, rq, st);
+		for (i = 0; i < n && bad < 0; i++)
+			if (big[i] != i * 3)
+				bad = i;
+		mpit_expect_int("first wrong element of the large message", -1, bad);
+		mpit_expect_int("large message's source", 0, st[0].MPI_SOURCE);
+		mpit_expect_int("small message", 77, small);
+		MPI_Test(&rq[2], &flag, &st[2]);
+		mpit_expect_int("receive on the freed communicator matched", 0, flag);
+		MPI_Cancel(&rq[2]);
+		MPI_Wait(&rq[2], &st[2]);
+		MPI_Test_cancelled(&st[2], &flag);
+		mpit_expect_int("pending receive cancelled", 1, flag);
+	}
+	MPI_Comm_free(&d);
+	free(big);
+	mpit_report("env_comm_free_with_pending_requests_completes_them_and_keeps_its_context");
+}
+
 static void test_split_type(void)
 {
 	MPI_Comm shm;
@@ -247,6 +306,7 @@ int main(int argc, char **argv)
 	test_errors_return();
 	test_user_errhandler();
 	test_comm_ops();
+	test_comm_free_pending();
 	test_split_type();
 	test_attributes();
 	test_self_comm();
