@@ -6,6 +6,12 @@
  * contiguous run), ops and types to element callbacks, and MPI_IN_PLACE to
  * the engine's pointer identity.
  *
+ * The common case - MPI running, an on-node communicator, a predefined
+ * type, a predefined op that applies to it - is a few compares and one
+ * call into the engine (coll_fast and the top of Barrier, Bcast, Reduce
+ * and Allreduce); everything else takes the full path, which checks every
+ * argument and says what it turns down.
+ *
  * A communicator spanning nodes has no engine group: its barrier goes
  * through smap_barrier when it is MPI_COMM_WORLD's group; every other
  * collective on it fails with MPI_ERR_UNSUPPORTED_OPERATION until the
@@ -17,6 +23,20 @@
 #include "../coll/coll.h"
 
 static const size_t coll_vform[1];
+
+/* The arguments every call shares are those of the common case: no check
+ * that could fail is left for the engine's view of comm and type. */
+static inline int coll_fast(MPI_Comm comm, int count, MPI_Datatype type)
+{
+	return __builtin_expect(smpi_initialized && !smpi_finalized && comm && comm->coll &&
+				count >= 0 && type && type->predefined, 1);
+}
+
+/* The engine's operator for op on the predefined type, or NULL. */
+static inline const struct coll_op *coll_engine_op(MPI_Op op, MPI_Datatype type)
+{
+	return op && op->engine && op->engine[type->kind].fn ? &op->engine[type->kind] : NULL;
+}
 
 static int coll_check(MPI_Comm comm, const char *fn)
 {
@@ -76,7 +96,7 @@ static void coll_unpack(void *buf, int64_t count, MPI_Datatype t, const void *pa
 	smpi_type_copy(buf, count, t, packed, count * smpi_type_size(t), MPI_BYTE);
 }
 
-int PMPI_Barrier(MPI_Comm comm)
+static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 {
 	int err;
 
@@ -94,7 +114,17 @@ int PMPI_Barrier(MPI_Comm comm)
 			"the communicator spans nodes but not the whole job; only MPI_COMM_WORLD's group can barrier across nodes yet");
 }
 
-int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+int PMPI_Barrier(MPI_Comm comm)
+{
+	if (__builtin_expect(smpi_initialized && !smpi_finalized && comm && comm->coll, 1)) {
+		coll_barrier(comm->coll);
+		return MPI_SUCCESS;
+	}
+	return coll_barrier_full(comm);
+}
+
+static __attribute__((noinline)) int coll_bcast_full(void *buf, int count, MPI_Datatype type,
+						     int root, MPI_Comm comm)
 {
 	const char *fn = "MPI_Bcast";
 	int err;
@@ -114,6 +144,16 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 		coll_unpack(buf, count, type, tmp);
 	free(tmp);
 	return MPI_SUCCESS;
+}
+
+int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+	if (coll_fast(comm, count, type) && (unsigned)root < (unsigned)comm->size &&
+	    coll_dense(type)) {
+		coll_bcast(comm->coll, buf, count * smpi_type_size(type), root);
+		return MPI_SUCCESS;
+	}
+	return coll_bcast_full(buf, count, type, root, comm);
 }
 
 /* ---- data movement: gather, scatter, allgather, alltoall and v/w ---- */
@@ -591,8 +631,9 @@ static void coll_red_out(struct coll_red *r, void *buf, int count, void *tmp, in
 	free(tmp);
 }
 
-int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-		MPI_Comm comm)
+static __attribute__((noinline)) int coll_reduce_full(const void *sbuf, void *rbuf, int count,
+						      MPI_Datatype type, MPI_Op op, int root,
+						      MPI_Comm comm)
 {
 	const char *fn = "MPI_Reduce";
 	struct coll_red r;
@@ -615,8 +656,22 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 	return MPI_SUCCESS;
 }
 
-int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-		   MPI_Comm comm)
+int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+		MPI_Comm comm)
+{
+	const struct coll_op *e;
+
+	if (coll_fast(comm, count, type) && (unsigned)root < (unsigned)comm->size &&
+	    (e = coll_engine_op(op, type)) && (sbuf != MPI_IN_PLACE || comm->rank == root)) {
+		coll_reduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e, root);
+		return MPI_SUCCESS;
+	}
+	return coll_reduce_full(sbuf, rbuf, count, type, op, root, comm);
+}
+
+static __attribute__((noinline)) int coll_allreduce_full(const void *sbuf, void *rbuf, int count,
+							 MPI_Datatype type, MPI_Op op,
+							 MPI_Comm comm)
 {
 	const char *fn = "MPI_Allreduce";
 	struct coll_red r;
@@ -634,6 +689,18 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, M
 		coll_red_out(&r, rbuf, count, d, 1);
 	coll_red_out(&r, rbuf, count, s, d == s);
 	return MPI_SUCCESS;
+}
+
+int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		   MPI_Comm comm)
+{
+	const struct coll_op *e;
+
+	if (coll_fast(comm, count, type) && (e = coll_engine_op(op, type))) {
+		coll_allreduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e);
+		return MPI_SUCCESS;
+	}
+	return coll_allreduce_full(sbuf, rbuf, count, type, op, comm);
 }
 
 /* Scan (exclusive or not): every member's rbuf gets its prefix. */

@@ -37,6 +37,7 @@ static int env_init(const char *fn)
 	if (smpi_initialized)
 		return smpi_err(NULL, MPI_ERR_OTHER, fn, "MPI is already initialised");
 	smpi_type_init();
+	smpi_op_init();
 	smpi_p2p_init();
 	smpi_comm_init_world();
 	/* Every rank's queues exist before anyone sends. */

@@ -131,6 +131,8 @@ struct smpi_type {
 #define SMPI_NTYPES	(SMPI_K_COUNT_OF)
 
 void smpi_type_init(void);
+/* The predefined type of a kind (enum smpi_kind, not NONE). */
+MPI_Datatype smpi_type_of_kind(int kind);
 /* 0 if type is usable for communication, else the error from `fn`. */
 int smpi_type_check(MPI_Comm comm, MPI_Datatype type, const char *fn);
 void smpi_type_hold(MPI_Datatype type);
@@ -155,13 +157,21 @@ size_t smpi_type_copy(void *dst, int64_t rcount, MPI_Datatype rtype,
 
 typedef void smpi_op_fn(const void *in, void *inout, int64_t n, int kind);
 
+struct coll_op;
+
 struct smpi_op {
 	smpi_op_fn *fn;		/* predefined */
 	MPI_User_function *user;
 	int commute;
 	int predefined;		/* families of kinds it applies to (op.c) */
 	const char *name;
+	/* Predefined: the collective engine's operator for each kind of
+	 * predefined type, fn NULL where the op does not apply (op.c). */
+	const struct coll_op *engine;
 };
+
+/* Fills the predefined ops' engine operators, once the types exist. */
+void smpi_op_init(void);
 
 /* MPI_SUCCESS, or the error `fn` reports for op on type. */
 int smpi_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn);

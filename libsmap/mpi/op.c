@@ -7,6 +7,7 @@
 #include <complex.h>
 #include <stdlib.h>
 #include "impl.h"
+#include "../coll/coll.h"
 
 #define INT_KINDS(X) \
 	X(SMPI_K_CHAR, char) X(SMPI_K_SCHAR, signed char) X(SMPI_K_UCHAR, unsigned char) \
@@ -138,23 +139,82 @@ static int op_family(int kind)
 }
 #undef FAM_CASE
 
-#define OP(var, f, fams, n) struct smpi_op var = { .fn = f, .commute = 1, .predefined = fams, .name = n }
-OP(smpi_op_max, op_max, F_INT | F_FLOAT, "MPI_MAX");
-OP(smpi_op_min, op_min, F_INT | F_FLOAT, "MPI_MIN");
-OP(smpi_op_sum, op_sum, F_INT | F_FLOAT | F_COMPLEX, "MPI_SUM");
-OP(smpi_op_prod, op_prod, F_INT | F_FLOAT | F_COMPLEX, "MPI_PROD");
-OP(smpi_op_land, op_land, F_INT | F_BOOL, "MPI_LAND");
-OP(smpi_op_lor, op_lor, F_INT | F_BOOL, "MPI_LOR");
-OP(smpi_op_lxor, op_lxor, F_INT | F_BOOL, "MPI_LXOR");
-OP(smpi_op_band, op_band, F_INT | F_BYTE, "MPI_BAND");
-OP(smpi_op_bor, op_bor, F_INT | F_BYTE, "MPI_BOR");
-OP(smpi_op_bxor, op_bxor, F_INT | F_BYTE, "MPI_BXOR");
-OP(smpi_op_minloc, op_minloc, F_PAIR, "MPI_MINLOC");
-OP(smpi_op_maxloc, op_maxloc, F_PAIR, "MPI_MAXLOC");
+/*
+ * The engine's operators: one adapter per op with the kind as its context,
+ * so a collective on a predefined type calls the op's kernel straight
+ * from the engine (coll.c's common case), with nothing of MPI's in between.
+ */
+enum { OP_MAX, OP_MIN, OP_SUM, OP_PROD, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BOR, OP_BXOR,
+       OP_MINLOC, OP_MAXLOC, OP_NREDUCE };
+
+static struct coll_op op_engine[OP_NREDUCE][SMPI_NTYPES];
+
+#define OP_ADAPTER(name) \
+	static void op_engine_##name(void *inout, const void *in, size_t n, void *ctx) \
+	{ \
+		op_##name(in, inout, n, (int)(intptr_t)ctx); \
+	}
+OP_ADAPTER(max)
+OP_ADAPTER(min)
+OP_ADAPTER(sum)
+OP_ADAPTER(prod)
+OP_ADAPTER(land)
+OP_ADAPTER(lor)
+OP_ADAPTER(lxor)
+OP_ADAPTER(band)
+OP_ADAPTER(bor)
+OP_ADAPTER(bxor)
+OP_ADAPTER(minloc)
+OP_ADAPTER(maxloc)
+#undef OP_ADAPTER
+
+#define OP(var, f, fams, n, e) struct smpi_op var = { .fn = f, .commute = 1, .predefined = fams, \
+						   .name = n, .engine = e }
+OP(smpi_op_max, op_max, F_INT | F_FLOAT, "MPI_MAX", op_engine[OP_MAX]);
+OP(smpi_op_min, op_min, F_INT | F_FLOAT, "MPI_MIN", op_engine[OP_MIN]);
+OP(smpi_op_sum, op_sum, F_INT | F_FLOAT | F_COMPLEX, "MPI_SUM", op_engine[OP_SUM]);
+OP(smpi_op_prod, op_prod, F_INT | F_FLOAT | F_COMPLEX, "MPI_PROD", op_engine[OP_PROD]);
+OP(smpi_op_land, op_land, F_INT | F_BOOL, "MPI_LAND", op_engine[OP_LAND]);
+OP(smpi_op_lor, op_lor, F_INT | F_BOOL, "MPI_LOR", op_engine[OP_LOR]);
+OP(smpi_op_lxor, op_lxor, F_INT | F_BOOL, "MPI_LXOR", op_engine[OP_LXOR]);
+OP(smpi_op_band, op_band, F_INT | F_BYTE, "MPI_BAND", op_engine[OP_BAND]);
+OP(smpi_op_bor, op_bor, F_INT | F_BYTE, "MPI_BOR", op_engine[OP_BOR]);
+OP(smpi_op_bxor, op_bxor, F_INT | F_BYTE, "MPI_BXOR", op_engine[OP_BXOR]);
+OP(smpi_op_minloc, op_minloc, F_PAIR, "MPI_MINLOC", op_engine[OP_MINLOC]);
+OP(smpi_op_maxloc, op_maxloc, F_PAIR, "MPI_MAXLOC", op_engine[OP_MAXLOC]);
 /* One-sided accumulate operations: no reduction takes them. */
-OP(smpi_op_replace, NULL, 0, "MPI_REPLACE");
-OP(smpi_op_no_op, NULL, 0, "MPI_NO_OP");
+OP(smpi_op_replace, NULL, 0, "MPI_REPLACE", NULL);
+OP(smpi_op_no_op, NULL, 0, "MPI_NO_OP", NULL);
 #undef OP
+
+void smpi_op_init(void)
+{
+	static coll_op_fn *const adapter[OP_NREDUCE] = {
+		op_engine_max, op_engine_min, op_engine_sum, op_engine_prod, op_engine_land,
+		op_engine_lor, op_engine_lxor, op_engine_band, op_engine_bor, op_engine_bxor,
+		op_engine_minloc, op_engine_maxloc,
+	};
+	static struct smpi_op *const ops[OP_NREDUCE] = {
+		&smpi_op_max, &smpi_op_min, &smpi_op_sum, &smpi_op_prod, &smpi_op_land,
+		&smpi_op_lor, &smpi_op_lxor, &smpi_op_band, &smpi_op_bor, &smpi_op_bxor,
+		&smpi_op_minloc, &smpi_op_maxloc,
+	};
+	int o, k;
+
+	for (o = 0; o < OP_NREDUCE; o++)
+		for (k = SMPI_K_CHAR; k < SMPI_NTYPES; k++) {
+			struct coll_op *e = &op_engine[o][k];
+
+			if (!(ops[o]->predefined & op_family(k)))
+				continue;
+			e->fn = adapter[o];
+			e->ctx = (void *)(intptr_t)k;
+			/* A pair is one element of its padded extent, as C lays
+			 * out the struct; a basic kind is its size. */
+			e->size = smpi_type_extent(smpi_type_of_kind(k));
+			e->commute = 1;
+		}
+}
 
 int smpi_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
 {

@@ -147,6 +147,11 @@ void smpi_type_init(void)
 			smpi_fatal("MPI_Init: no memory for the predefined datatypes");
 }
 
+MPI_Datatype smpi_type_of_kind(int kind)
+{
+	return type_predef[kind];
+}
+
 int smpi_type_check(MPI_Comm comm, MPI_Datatype type, const char *fn)
 {
 	if (type == MPI_DATATYPE_NULL)
