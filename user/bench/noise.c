@@ -13,7 +13,8 @@
  *   noise [options]           one worker in this process: a smapos rank
  *                             (lwkrun -n N noise: one worker per CPU)
  *   noise --fork [options]    one worker per CPU of the affinity mask, each
- *                             a child pinned to its CPU (Linux)
+ *                             a child pinned to its CPU (Linux); workers
+ *                             report once all have measured
  *   noise --init [options]    as --fork, then power the machine off: /init
  *                             of the Linux guest (user/bench/run builds it)
  *
@@ -30,6 +31,7 @@
  *   noise start cpu=C tsc=T            first thing in main
  *   noise hz tsc_hz=H                  TSC rate against CLOCK_MONOTONIC
  *   noise worker cpu=C tsc=T           a forked worker's first instruction
+ *                                      (printed with its report)
  *   noise result cpu=C quanta=Q work=W min=.. p50=.. p999=.. max=.. (ns)
  *   noise detour cpu=C at_us=T ns=D    T: quantum start from the worker's start
  *   noise dropped cpu=C n=K            detours over the -m limit
@@ -141,19 +143,34 @@ static double ns(uint64_t ticks)
 	return (double)ticks * 1e9 / tsc_hz;
 }
 
-static int worker(int cpu)
-{
-	uint64_t *t, *d, x = 1, min, cut;
-	long i, over = 0, listed = 0;
+/* --fork: the workers' rendezvous (the write end of "measured", the read
+ * end of "report now"), and this worker's first TSC reading. */
+static int done_fd = -1, go_fd = -1;
+static uint64_t worker_tsc;
 
-	if (quanta == 0)
-		return 0;
-	t = malloc((quanta + 1) * sizeof *t);
-	d = malloc(quanta * sizeof *d);
-	if (!t || !d) {
-		say("noise: cpu %d: no memory for %ld quanta", cpu, quanta);
-		return 1;
-	}
+/* With --fork, a worker prints nothing until every worker has measured:
+ * Linux writes to its serial console from interrupts, on whichever CPU
+ * takes them, so one worker's report would show as another's noise. */
+static void wait_for_all(void)
+{
+	char c = 0;
+
+	if (done_fd < 0)
+		return;
+	while (write(done_fd, &c, 1) < 0 && errno == EINTR)
+		;
+	/* Returns at end of file: the parent closes the other end. */
+	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+/* t[0..quanta]: the TSC before and after each quantum; returns the chain's
+ * value so the work cannot be optimised away. */
+static uint64_t measure(uint64_t *t)
+{
+	uint64_t x = 1;
+	long i;
+
 	/* One quantum first, so code and data are warm and (under QEMU/TCG)
 	 * the loop is already translated. */
 	x = quantum(x);
@@ -162,6 +179,14 @@ static int worker(int cpu)
 		x = quantum(x);
 		t[i + 1] = rdtsc();
 	}
+	return x;
+}
+
+static void report(int cpu, const uint64_t *t, uint64_t *d, uint64_t x)
+{
+	uint64_t min, cut;
+	long i, over = 0, listed = 0;
+
 	for (i = 0; i < quanta; i++)
 		d[i] = t[i + 1] - t[i];
 	qsort(d, quanta, sizeof *d, cmp_u64);
@@ -185,43 +210,78 @@ static int worker(int cpu)
 		}
 	if (over > listed)
 		say("noise dropped cpu=%d n=%ld", cpu, over - listed);
-	free(t);
-	free(d);
-	return 0;
 }
 
-/* --fork: one pinned child per CPU; the parent only waits. */
+static int worker(int cpu)
+{
+	uint64_t *t = NULL, *d = NULL, x = 0;
+	int rc = 0;
+
+	if (quanta) {
+		t = malloc((quanta + 1) * sizeof *t);
+		d = malloc(quanta * sizeof *d);
+		if (t && d)
+			x = measure(t);
+		else
+			rc = 1;
+	}
+	wait_for_all();
+	if (worker_tsc)
+		say("noise worker cpu=%d tsc=%llu", cpu, (unsigned long long)worker_tsc);
+	if (rc)
+		say("noise: cpu %d: no memory for %ld quanta", cpu, quanta);
+	else if (quanta)
+		report(cpu, t, d, x);
+	free(t);
+	free(d);
+	return rc;
+}
+
+/* --fork: one pinned child per CPU; the parent lets them report once all
+ * have measured, then waits. */
 static int fork_workers(void)
 {
 	cpu_set_t all, one;
-	int c, status, bad = 0;
+	int c, n = 0, status, bad = 0, done[2], go[2];
+	char byte;
 	pid_t pid;
 
-	if (sched_getaffinity(0, sizeof all, &all) != 0) {
-		say("noise: sched_getaffinity: %s", strerror(errno));
+	if (sched_getaffinity(0, sizeof all, &all) != 0 || pipe(done) != 0 || pipe(go) != 0) {
+		say("noise: cannot set the workers up: %s", strerror(errno));
 		return 1;
 	}
+	done_fd = done[1];
+	go_fd = go[0];
 	for (c = 0; c < CPU_SETSIZE; c++) {
 		if (!CPU_ISSET(c, &all))
 			continue;
 		pid = fork();
 		if (pid < 0) {
 			say("noise: fork: %s", strerror(errno));
-			return 1;
+			bad = 1;
+			break;
 		}
 		if (pid == 0) {
-			uint64_t t = rdtsc();
-
+			worker_tsc = rdtsc();
+			close(done[0]);
+			close(go[1]);
 			CPU_ZERO(&one);
 			CPU_SET(c, &one);
 			if (sched_setaffinity(0, sizeof one, &one) != 0) {
 				say("noise: cannot pin a worker to cpu %d: %s", c, strerror(errno));
 				_exit(1);
 			}
-			say("noise worker cpu=%d tsc=%llu", c, (unsigned long long)t);
 			_exit(worker(c));
 		}
+		n++;
 	}
+	close(done[1]);
+	close(go[0]);
+	/* A worker that died closed its end too: end of file then. */
+	while (n > 0 && read(done[0], &byte, 1) == 1)
+		n--;
+	close(go[1]);
+	close(done[0]);
 	while ((pid = wait(&status)) > 0)
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			bad = 1;
