@@ -93,6 +93,17 @@ def linux_argv(kernel, cpus, args, quiet, kvm=False):
     return qemu.qemu_argv(opt, cmdline, [("init", INITRD)])
 
 
+def deterministic(argv):
+    """The same QEMU run in virtual time: with -icount shift=0 the guest's
+    clocks (TSC, HPET, PM timer, LAPIC timer) advance by 1 ns per executed
+    guest instruction, so a detour can only come from instructions the
+    guest itself ran, never from the host descheduling a vCPU thread.
+    icount needs single-threaded TCG, which runs the vCPUs in turn: use it
+    with one CPU, or every CPU sees the others' turns as detours."""
+    return [a.replace("tcg,thread=multi", "tcg,thread=single") for a in argv] + \
+        ["-icount", "shift=0"]
+
+
 class Boot:
     """One QEMU run: console lines with their arrival times (seconds after
     QEMU was started) and the moment QEMU exited."""

@@ -25,6 +25,8 @@ LWKRUN = os.path.join(ROOT, "tools", "lwkrun")
 KINDS = {
     "host": "host mode: native Linux processes on this machine",
     "tcg": "QEMU/TCG: emulated, both guests pay the same emulation",
+    "icount": "QEMU/TCG with -icount: virtual time (one guest instruction = 1 ns), so only "
+              "the guest's own work can show",
     "kvm": "QEMU/KVM: the kernel on accelerated virtual hardware",
 }
 
