@@ -24,9 +24,14 @@ def program(impl, name):
     return build("user", name) if impl == "libsmap" else build("bench", "%s.%s" % (name, impl))
 
 
+# lwkrun's options per kind of run: Linux processes, the kernel under KVM
+# (kind 3), the kernel under TCG (emulated figures).
+LWKRUN_KIND = {"host": ["--host"], "kvm": ["--kvm", "-q"], "emulated": ["-q"]}
+
+
 def libsmap_argv(kind, name, n, args, env=None):
-    """libsmap's programs in host mode, or on the kernel under KVM (kind 3)."""
-    argv = ["python3", LWKRUN] + (["--host"] if kind == "host" else ["--kvm", "-q"])
+    """libsmap's programs in host mode or on the kernel."""
+    argv = ["python3", LWKRUN] + LWKRUN_KIND[kind]
     argv += ["-n", str(n)]
     for kv in sorted((env or {}).items()):
         argv += ["-e", "%s=%s" % kv]
@@ -173,12 +178,12 @@ def smartmap(sec, kind):
 KBENCH_LINE = re.compile(r"^kbench (\w+) ([\d.]+) (\w+)\s*$", re.M)
 
 
-def kbench(sec, kind):
+def kbench(sec, kind, ranks=2):
     for run in range(sec.repeats):
-        _, out = sec.run(libsmap_argv(kind, "kbench", 2, []), 120)
+        _, out = sec.run(libsmap_argv(kind, "kbench", ranks, []), 120)
         for metric, value, unit in KBENCH_LINE.findall(out):
-            sec.add(kind, "kbench", "linux" if kind == "host" else "smapos", 2, metric, 0, unit,
-                    float(value), run)
+            sec.add(kind, "kbench", "linux" if kind == "host" else "smapos", ranks, metric, 0,
+                    unit, float(value), run)
 
 
 def rpipe(sec, kind, mode):

@@ -27,6 +27,7 @@ KINDS = {
     "tcg": "QEMU/TCG: emulated, both guests pay the same emulation",
     "icount": "QEMU/TCG with -icount: virtual time (one guest instruction = 1 ns), so only "
               "the guest's own work can show",
+    "emulated": "QEMU/TCG: smapos alone, emulator timings, not machine performance",
     "kvm": "QEMU/KVM: the kernel on accelerated virtual hardware",
 }
 
