@@ -96,6 +96,22 @@ static void coll_unpack(void *buf, int64_t count, MPI_Datatype t, const void *pa
 	smpi_type_copy(buf, count, t, packed, count * smpi_type_size(t), MPI_BYTE);
 }
 
+/*
+ * The end of a collective that went through packed copies: the packed
+ * result r (if any) into buf, then both copies freed; s only when it was
+ * allocated here rather than pointing into the receive buffer.
+ */
+static int coll_finish(void *buf, int64_t count, MPI_Datatype t, void *r, void *s, int s_owned)
+{
+	if (r) {
+		coll_unpack(buf, count, t, r);
+		free(r);
+	}
+	if (s_owned)
+		free(s);
+	return MPI_SUCCESS;
+}
+
 static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 {
 	int err;
@@ -199,13 +215,7 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 	else if (!coll_dense(stype))
 		s = coll_pack(sbuf, scount, stype, fn);
 	coll_gather(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes, root);
-	if (r) {
-		coll_unpack(rbuf, (int64_t)rcount * comm->size, rtype, r);
-		free(r);
-	}
-	if (s && !in_place)
-		free(s);
-	return MPI_SUCCESS;
+	return coll_finish(rbuf, (int64_t)rcount * comm->size, rtype, r, s, !in_place);
 }
 
 int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -235,12 +245,7 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 	else
 		rdst = rbuf;
 	coll_scatter(comm->coll, s ? s : sbuf, rdst, bytes, root);
-	if (r) {
-		coll_unpack(rbuf, rcount, rtype, r);
-		free(r);
-	}
-	free(s);
-	return MPI_SUCCESS;
+	return coll_finish(rbuf, rcount, rtype, r, s, 1);
 }
 
 int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -272,13 +277,7 @@ int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	else if (!coll_dense(stype))
 		s = coll_pack(sbuf, scount, stype, fn);
 	coll_allgather(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes);
-	if (r) {
-		coll_unpack(rbuf, (int64_t)rcount * comm->size, rtype, r);
-		free(r);
-	}
-	if (s && !in_place)
-		free(s);
-	return MPI_SUCCESS;
+	return coll_finish(rbuf, (int64_t)rcount * comm->size, rtype, r, s, !in_place);
 }
 
 int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -305,13 +304,7 @@ int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
 	else if (!coll_dense(stype))
 		s = coll_pack(sbuf, (int64_t)scount * comm->size, stype, fn);
 	coll_alltoall(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes);
-	if (r) {
-		coll_unpack(rbuf, n, rtype, r);
-		free(r);
-	}
-	if (s && !in_place)
-		free(s);
-	return MPI_SUCCESS;
+	return coll_finish(rbuf, n, rtype, r, s, !in_place);
 }
 
 /*
@@ -458,11 +451,8 @@ int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI
 	 * from the uniform one by the pointer on every member. */
 	coll_scatterv(comm->coll, sb.packed ? sb.packed : sbuf, sb.counts ? sb.counts : coll_vform,
 		      sb.displs ? sb.displs : coll_vform, r, rbytes, root);
-	if (rpack)
-		coll_unpack(rbuf, rcount, rtype, rpack);
 	coll_blocks_free(&sb);
-	free(rpack);
-	return MPI_SUCCESS;
+	return coll_finish(rbuf, rcount, rtype, rpack, NULL, 0);
 }
 
 int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,

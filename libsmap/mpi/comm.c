@@ -196,8 +196,7 @@ static int comm_make(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *ou
 	if (!c || !g || comm_fill(c, g, ctx) < 0)
 		smpi_fatal("%s: no memory for a communicator of %d ranks", fn, n);
 	c->refs = 1;
-	c->errh = parent->errh;
-	c->errh->refs++;
+	c->errh = smpi_errh_ref(parent->errh);
 	comm_coll_group(c);
 	*out = c;
 	return MPI_SUCCESS;
@@ -361,8 +360,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 void smpi_comm_destroy(MPI_Comm c)
 {
 	comm_ctx_free[c->ctx / 64] |= 1ULL << (c->ctx % 64);
-	if (!c->errh->predefined && --c->errh->refs == 0)
-		free(c->errh);
+	smpi_errh_release(c->errh);
 	smpi_group_release(c->group);
 	free(c->local);
 	free(c->from_local);

@@ -147,10 +147,23 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
 	return MPI_SUCCESS;
 }
 
-static void err_release(struct smpi_errh *h)
+struct smpi_errh *smpi_errh_ref(struct smpi_errh *h)
+{
+	h->refs++;
+	return h;
+}
+
+void smpi_errh_release(struct smpi_errh *h)
 {
 	if (!h->predefined && --h->refs == 0)
 		free(h);
+}
+
+void smpi_errh_replace(struct smpi_errh **slot, struct smpi_errh *h)
+{
+	smpi_errh_ref(h);
+	smpi_errh_release(*slot);
+	*slot = h;
 }
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
@@ -161,9 +174,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 		return err;
 	if (!errhandler)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "MPI_ERRHANDLER_NULL");
-	errhandler->refs++;
-	err_release(comm->errh);
-	comm->errh = errhandler;
+	smpi_errh_replace(&comm->errh, errhandler);
 	return MPI_SUCCESS;
 }
 
@@ -175,8 +186,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 		return err;
 	if (!errhandler)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "NULL argument");
-	comm->errh->refs++;
-	*errhandler = comm->errh;
+	*errhandler = smpi_errh_ref(comm->errh);
 	return MPI_SUCCESS;
 }
 
@@ -194,7 +204,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
 	if (!errhandler || !*errhandler)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Errhandler_free", "MPI_ERRHANDLER_NULL");
-	err_release(*errhandler);
+	smpi_errh_release(*errhandler);
 	*errhandler = MPI_ERRHANDLER_NULL;
 	return MPI_SUCCESS;
 }

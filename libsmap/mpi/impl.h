@@ -39,6 +39,15 @@ struct smpi_errh {
  */
 int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * Handlers are shared by reference between communicators, windows and the
+ * program's handles: take a reference (returned for convenience), drop one
+ * (a user handler goes with its last), or put h in *slot in place of the
+ * handler there.
+ */
+struct smpi_errh *smpi_errh_ref(struct smpi_errh *h);
+void smpi_errh_release(struct smpi_errh *h);
+void smpi_errh_replace(struct smpi_errh **slot, struct smpi_errh *h);
 /* Unrecoverable internal trouble (out of memory in the transport...). */
 _Noreturn void smpi_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

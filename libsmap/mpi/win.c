@@ -108,8 +108,7 @@ static void win_release(MPI_Win w)
 {
 	if (w->comm != MPI_COMM_NULL)
 		PMPI_Comm_free(&w->comm);
-	if (!w->errh->predefined && --w->errh->refs == 0)
-		free(w->errh);
+	smpi_errh_release(w->errh);
 	free(w->peer);
 	free(w->sh);
 	free(w->acc);
@@ -474,10 +473,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 		return err;
 	if (!errhandler)
 		return smpi_win_err(win, MPI_ERR_ARG, "MPI_Win_set_errhandler", "MPI_ERRHANDLER_NULL");
-	errhandler->refs++;
-	if (!win->errh->predefined && --win->errh->refs == 0)
-		free(win->errh);
-	win->errh = errhandler;
+	smpi_errh_replace(&win->errh, errhandler);
 	return MPI_SUCCESS;
 }
 
@@ -489,8 +485,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 		return err;
 	if (!errhandler)
 		return smpi_win_err(win, MPI_ERR_ARG, "MPI_Win_get_errhandler", "NULL argument");
-	win->errh->refs++;
-	*errhandler = win->errh;
+	*errhandler = smpi_errh_ref(win->errh);
 	return MPI_SUCCESS;
 }
 
