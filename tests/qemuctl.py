@@ -30,6 +30,9 @@ MENU = re.compile(r"will be executed automatically|Use the .* keys to select")
 ENTER = b"\r"
 DOWN = b"\x1b[B"
 STATUS = re.compile(r"smapos: exit status (\d+)")
+# The whole status line: reading the screen and quitting as soon as the
+# number shows could cut the line (and the number) short.
+STATUS_LINE = re.compile(r"smapos: exit status \d+\r?\n")
 
 
 def machine(cpus=2, mem="1G", kernel=None, cmdline="", mods=(), iso=None, usb=None,
@@ -107,7 +110,7 @@ def run(argv, timeout=60, keys=(), screendump=False):
                 seen = len(r.out)
                 proc.stdin.write(keys.pop(0)[1])
                 proc.stdin.flush()
-            if screendump and STATUS.search(r.out):
+            if screendump and STATUS_LINE.search(r.out):
                 r.screen = read_screen(monitor(mon_path, tmp))
                 break
         m = STATUS.search(r.out)
