@@ -121,6 +121,15 @@ def launch_cases():
         lwkrun("kernel/launch/more than 510 ranks is refused (SMARTMAP slots)",
                ["-q", "--append", "job=ktest_libc np=511", "-n", 1, U("ktest_libc"), "exit", 0],
                rc=2, expect=[r"511 ranks requested; SMARTMAP allows at most 510 per node"]),
+        # Virtual time: with no tick and nothing else on the CPU, every
+        # quantum of the noise benchmark takes exactly as long as the fastest.
+        lwkrun("kernel/launch/--icount: virtual time, and no OS noise at all",
+               ["-q", "--icount", "-n", 1, U("noise"), "-q", 2000, "-w", 2000],
+               expect=[r"noise hz tsc_hz=99999\d{4}\b",
+                       r"noise result cpu=0 .* min=(\d+\.\d) p50=\1 p999=\1 "]),
+        lwkrun("kernel/launch/--icount does not go with --kvm",
+               ["--icount", "--kvm", U("noise")], rc=2,
+               expect=[r"^lwkrun: --icount is TCG's virtual time: it does not go with --kvm$"]),
         lwkrun("kernel/launch/a memory request beyond the node is refused",
                ["-q", "-m", "1G", "--mem", "64G", "-n", 2, U("ktest_libc"), "exit", 0], rc=2,
                expect=[r"cannot give 2 ranks 65536 MiB each \(\d+ MiB free in total"]),

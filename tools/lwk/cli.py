@@ -32,6 +32,8 @@ options:
   -q, --quiet         show only the ranks' output and errors, not the boot log
   --host              run as Linux processes with SMARTMAP emulated
   --kvm               use KVM instead of TCG (only where KVM accelerates)
+  --icount            run in QEMU's virtual time: guest clocks advance 1 ns per
+                      guest instruction (deterministic timing, e.g. OS noise)
   --uefi              boot through OVMF instead of SeaBIOS
   --iso PATH          boot this GRUB ISO (its grub.cfg names the jobs)
   --kernel PATH       kernel ELF to boot (default build/kernel/smapos.elf)
@@ -67,6 +69,7 @@ class Options:
         self.quiet = False
         self.host = False
         self.kvm = False
+        self.icount = False
         self.uefi = False
         self.iso = None
         self.kernel = os.path.join(ROOT, "build", "kernel", "smapos.elf")
@@ -182,6 +185,8 @@ def lwkrun_option(opt, a, value):
         opt.host = True
     elif a == "--kvm":
         opt.kvm = True
+    elif a == "--icount":
+        opt.icount = True
     elif a == "--uefi":
         opt.uefi = True
     elif a == "--iso":
@@ -211,8 +216,11 @@ def parse(argv):
         raise UsageError("--iso boots the jobs in the image's grub.cfg; give no program")
     if opt.iso and not os.path.isfile(opt.iso):
         raise UsageError("%s: no such file" % opt.iso)
-    if opt.host and (opt.nodes > 1 or opt.kvm or opt.uefi or opt.iso):
-        raise UsageError("--host runs Linux processes: --nodes, --kvm, --uefi and --iso do not apply")
+    if opt.host and (opt.nodes > 1 or opt.kvm or opt.icount or opt.uefi or opt.iso):
+        raise UsageError("--host runs Linux processes: --nodes, --kvm, --icount, --uefi and "
+                         "--iso do not apply")
+    if opt.icount and opt.kvm:
+        raise UsageError("--icount is TCG's virtual time: it does not go with --kvm")
     for j in opt.jobs:
         if j.np == "all" and opt.host:
             j.np = len(os.sched_getaffinity(0))

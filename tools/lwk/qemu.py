@@ -57,6 +57,11 @@ def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
         if not os.access("/dev/kvm", os.R_OK | os.W_OK):
             raise UsageError("--kvm: /dev/kvm is not usable here")
         argv += ["-accel", "kvm", "-cpu", "host"]
+    elif opt.icount:
+        # Virtual time needs single-threaded TCG, which runs the vCPUs in
+        # turns (100 ms of virtual time each): exact on one CPU, and on
+        # several every CPU sees the others' turns as gaps in its time.
+        argv += ["-accel", "tcg,thread=single", "-cpu", "max", "-icount", "shift=0"]
     else:
         argv += ["-accel", "tcg,thread=multi", "-cpu", "max"]
     if opt.uefi:

@@ -76,32 +76,29 @@ def make_initramfs():
     return INITRD
 
 
-def smapos_argv(cpus, args, kvm=False, job_options=()):
+def accel_options(kvm, icount):
+    """lwkrun's options for TCG (default), KVM, or TCG in virtual time
+    (--icount: guest clocks advance 1 ns per guest instruction, so a detour
+    can only come from instructions the guest itself ran, never from the
+    host descheduling a vCPU thread)."""
+    return ["--kvm"] if kvm else ["--icount"] if icount else []
+
+
+def smapos_argv(cpus, args, kvm=False, job_options=(), icount=False):
     """The QEMU command lwkrun would run for `noise args` on every CPU."""
-    opt = cli.parse((["--kvm"] if kvm else []) + ["-c", str(cpus), "-m", GUEST_MEMORY] +
+    opt = cli.parse(accel_options(kvm, icount) + ["-c", str(cpus), "-m", GUEST_MEMORY] +
                     list(job_options) + ["-n", str(cpus), NOISE] + args)
     return qemu.qemu_argv(opt, boot.kernel_cmdline(opt, extra="console=serial"),
                           boot.modules(opt))
 
 
-def linux_argv(kernel, cpus, args, quiet, kvm=False):
+def linux_argv(kernel, cpus, args, quiet, kvm=False, icount=False):
     """The same machine booting Linux; everything after `--` goes to /init."""
-    opt = cli.parse((["--kvm"] if kvm else []) +
+    opt = cli.parse(accel_options(kvm, icount) +
                     ["-c", str(cpus), "-m", GUEST_MEMORY, "--kernel", kernel, INITRD])
     console = "console=ttyS0 quiet" if quiet else "console=ttyS0 earlyprintk=ttyS0"
     cmdline = "%s panic=-1 -- --init %s" % (console, " ".join(args))
     return qemu.qemu_argv(opt, cmdline, [("init", INITRD)])
-
-
-def deterministic(argv):
-    """The same QEMU run in virtual time: with -icount shift=0 the guest's
-    clocks (TSC, HPET, PM timer, LAPIC timer) advance by 1 ns per executed
-    guest instruction, so a detour can only come from instructions the
-    guest itself ran, never from the host descheduling a vCPU thread.
-    icount needs single-threaded TCG, which runs the vCPUs in turn: use it
-    with one CPU, or every CPU sees the others' turns as detours."""
-    return [a.replace("tcg,thread=multi", "tcg,thread=single") for a in argv] + \
-        ["-icount", "shift=0"]
 
 
 class Boot:

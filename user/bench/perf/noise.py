@@ -65,15 +65,14 @@ def virtual_time(sec, kernel, args, timeout):
     """Under TCG each vCPU is a host thread, so the host's own noise lands
     in both guests and bounds any ratio between them (the host alone shows
     tens of us at the 99.9th percentile).  In virtual time it cannot: what
-    is left is the guest kernel's work on the measuring CPU.  One CPU, see
-    guest.deterministic()."""
+    is left is the guest kernel's work on the measuring CPU.  One CPU:
+    virtual time runs the vCPUs in turns (tools/lwk/qemu.py)."""
     detours = []
     for run in range(sec.repeats):
-        b = guest.Boot(sec, guest.deterministic(guest.smapos_argv(1, args)), timeout)
+        b = guest.Boot(sec, guest.smapos_argv(1, args, icount=True), timeout)
         record(sec, "icount", "smapos", 1, run, b.text(), detours)
         if kernel:
-            b = guest.Boot(sec, guest.deterministic(guest.linux_argv(kernel, 1, args, True)),
-                           timeout)
+            b = guest.Boot(sec, guest.linux_argv(kernel, 1, args, True, icount=True), timeout)
             record(sec, "icount", "linux", 1, run, b.text(), detours)
     save_detours("icount", detours)
 
