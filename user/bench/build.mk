@@ -27,6 +27,7 @@ $(B)/user/noise: user/bench/noise.c | $(B)/.deps-build
 
 ALL += $(B)/user/noise
 BENCH_DEPS += $(B)/user/noise
+TEST_DEPS += $(B)/user/noise
 
 # The standard-MPI benchmarks built with the host's MPICH and Open MPI, for
 # the side-by-side runs of `make bench`.  GCC 12 takes MPICH's
