@@ -9,7 +9,8 @@
  * Every node of a job is an x86-64 machine, so fields travel in the
  * machines' own (little-endian) byte order; the version byte guards
  * against a mixed installation.  The emulated wire carries no FCS, so
- * every frame carries a CRC-32C over header (crc field zero) and body.
+ * every frame carries a CRC-32C: over the body, continued over the
+ * header with its crc field zero.
  *
  * Kinds:
  *   DATA   one engine operation (snet_op) and its payload; carries seq
@@ -38,7 +39,8 @@ enum snet_kind {
 	SNET_ABORT = 4,
 };
 
-#define SNET_F_NAK	0x1u
+#define SNET_F_NAK	0x1u	/* ACK: a gap was seen, go back to ack now */
+#define SNET_F_PING	0x2u	/* ACK: answer with an ACK at once */
 
 struct snet_hdr {
 	uint8_t version;	/* SNET_VERSION */
@@ -53,7 +55,7 @@ struct snet_hdr {
 	uint16_t window;	/* frames the receiver can still take past ack */
 	uint16_t reserved2;
 	uint32_t len;		/* body bytes after this header */
-	uint32_t crc;		/* CRC-32C of header (crc = 0) and body */
+	uint32_t crc;		/* CRC-32C of body, then header (crc = 0) */
 };
 _Static_assert(sizeof(struct snet_hdr) == 32, "snet_hdr is 32 bytes");
 
