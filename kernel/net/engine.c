@@ -88,6 +88,7 @@ struct chan {
 	uint16_t qhead, qtail;	/* operations with frames to send */
 	uint32_t waiting;	/* operations waiting for an answer from this node */
 	bool ack_due;
+	bool gone;		/* the platform saw the node leave */
 	bool refused;		/* we refused a frame: advertise a closed window */
 	uint64_t heard;		/* last valid frame from the node */
 	uint64_t rto;
@@ -282,6 +283,18 @@ static void post_event(struct eng *e, unsigned lrank, uint64_t id, int status, i
 	r->ev_head++;
 	if (r->owed)
 		r->owed--;
+}
+
+static void fail_state(struct eng *e, unsigned node)
+{
+	for (unsigned i = 0; i < e->nlocal; i++) {
+		struct snet_area *a = e->rk[i].area;
+
+		if (a) {
+			a->down_node = node;
+			__atomic_store_n(&a->state, SNET_FAILED, __ATOMIC_RELEASE);
+		}
+	}
 }
 
 /* An operation is over: its issuer learns how it went. */
@@ -559,6 +572,18 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		return;
 	}
 	node = node_of(e, cmd->dst);
+	if (e->ch[node].gone) {
+		e->what[0] = 0;
+		what_add(e, "command from rank ");
+		what_num(e, me);
+		what_add(e, " to rank ");
+		what_num(e, cmd->dst);
+		what_add(e, " after its node left");
+		fail_state(e, node);
+		e->live = false;
+		eng_plat_fail(e, node, e->what);
+		return;
+	}
 	o = op_alloc(e, false);
 	if (!o) {
 		/* cannot happen: the table holds more than every rank's queue */
@@ -977,17 +1002,6 @@ void eng_input(struct eng *e, const void *frame, size_t len)
 
 /* ---- time ---- */
 
-static void fail_state(struct eng *e, unsigned node)
-{
-	for (unsigned i = 0; i < e->nlocal; i++) {
-		struct snet_area *a = e->rk[i].area;
-
-		if (a) {
-			a->down_node = node;
-			__atomic_store_n(&a->state, SNET_FAILED, __ATOMIC_RELEASE);
-		}
-	}
-}
 
 static void chan_fail(struct eng *e, unsigned node)
 {
@@ -1180,4 +1194,31 @@ void eng_job_abort(struct eng *e, unsigned rank, int status)
 			f[1] = (struct eng_frag){ &ab, sizeof(ab) };
 			eng_plat_tx(e, n, f, 2);
 		}
+}
+
+void eng_node_gone(struct eng *e, unsigned node)
+{
+	if (!e->live || node >= e->job.nnodes || node == e->job.node)
+		return;
+	e->ch[node].gone = true;
+	/* Answers and replies to it no longer matter; our own requests do. */
+	for (unsigned i = 0; i < ENG_NOPS; i++) {
+		const struct eop *o = &e->op[i];
+
+		if (o->state != OS_FREE && o->node == node && o->issuer) {
+			chan_fail(e, node);
+			return;
+		}
+	}
+}
+
+int eng_idle(struct eng *e)
+{
+	for (unsigned n = 0; n < e->job.nnodes; n++) {
+		const struct chan *c = &e->ch[n];
+
+		if (c->una != c->next_seq || c->qhead != ENG_NONE || c->ack_due)
+			return 0;
+	}
+	return 1;
 }

@@ -80,5 +80,10 @@ int eng_poll(struct eng *e);
 void eng_job_end(struct eng *e);
 /* World rank `rank` of this node failed: tell every node. */
 void eng_job_abort(struct eng *e, unsigned rank, int status);
+/* The platform knows node is gone (its link closed): a failure if this
+ * node still expects something of it, else later commands to it fail. */
+void eng_node_gone(struct eng *e, unsigned node);
+/* Nothing to send, resend or acknowledge: a leaving node may stop. */
+int eng_idle(struct eng *e);
 
 #endif
