@@ -149,9 +149,6 @@ static int comm_agree(MPI_Comm parent, const int *mine, int nmine, int *all, con
 	int n = parent->size, ctx = -1, i, w;
 	char *buf, *tab;
 
-	if (!parent->onnode)
-		return -smpi_err(parent, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-				 "the communicator spans nodes; making communicators across nodes is not implemented yet");
 	buf = malloc(rec * n + sizeof(int));
 	if (!buf)
 		smpi_fatal("%s: no memory to agree on a context id", fn);
