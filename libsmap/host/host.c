@@ -263,7 +263,7 @@ static uint64_t host_env_field(const char **s)
 	long long v = strtoll(*s, &end, 10);
 
 	if (end == *s || (*end != ':' && *end != 0))
-		core_fatal("libsmap: SMAPOS_HOST: malformed (expected fd:rank:cpu:job)");
+		core_fatal("libsmap: SMAPOS_HOST: malformed (expected fd:rank:cpu:job[:node:nodes])");
 	*s = *end ? end + 1 : end;
 	return (uint64_t)v;
 }
@@ -275,7 +275,7 @@ void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end)
 	struct host_layout l;
 	struct host_job *job;
 	unsigned rank = 0, nranks = 1, q;
-	uint32_t cpu = ~0u, job_id = 0;
+	uint32_t cpu = ~0u, job_id = 0, node = 0, nnodes = 1;
 	int fd;
 
 	/* Valgrind's own image (0x58000000) and its reservation after .bss sit
@@ -290,6 +290,11 @@ void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end)
 		rank = (unsigned)host_env_field(&env);
 		cpu = (uint32_t)host_env_field(&env);
 		job_id = (uint32_t)host_env_field(&env);
+		/* lwkrun --host --nodes K: this process's node of the job */
+		if (*env) {
+			node = (uint32_t)host_env_field(&env);
+			nnodes = (uint32_t)host_env_field(&env);
+		}
 		job = mmap(NULL, CORE_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, jfd, 0);
 		if (job == MAP_FAILED || job->magic != HOST_JOB_MAGIC ||
 		    job->version != HOST_JOB_VERSION)
@@ -327,8 +332,8 @@ void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end)
 	ji->size = sizeof *ji;
 	ji->rank = rank;
 	ji->nranks = nranks;
-	ji->node = 0;
-	ji->nnodes = 1;
+	ji->node = node;
+	ji->nnodes = nnodes;
 	ji->cpu = cpu;
 	ji->job_id = job_id;
 	ji->flags = SMAPOS_JOB_HOST;
