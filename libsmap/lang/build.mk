@@ -1,31 +1,29 @@
 # libsmap/lang: C++ and Fortran (docs/languages.md).
 #
-# libsmap-glibc.a is the whole of libsmap compiled a second time, with the
-# host gcc against glibc: C++ and Fortran programs link glibc (Debian has
-# no musl C++ or Fortran runtime), and a musl archive inside a glibc
-# program would mix two C libraries.  Every libsmap/**/*.c goes in, as in
-# libsmap.a, plus the generated Fortran bindings.  tools/smapcxx and
-# tools/smapfort (links to tools/smapcc) link with it.
+# libsmap-glibc.a is libsmap.a built a second time, with the host gcc
+# against glibc: C++ and Fortran programs link glibc (Debian has no musl C++
+# or Fortran runtime), and a musl archive inside a glibc program would mix
+# two C libraries.  A sub-make builds the very same libsmap.a target with
+# B=$(B)/glibc and MUSLCC=$(CC), so every object any fragment adds to
+# libsmap.a (wherever its source lives) is in both archives.  The copy only
+# happens when the archive changed, so programs relink only then.
+# tools/smapcxx and tools/smapfort (links to tools/smapcc) link with it.
 
 LIBSMAP_GLIBC := $(B)/lib/libsmap-glibc.a
 SMAPCXX := tools/smapcxx
 SMAPFORT := tools/smapfort
 SMAPCXX_DEPS := tools/smapcc tools/smapcxx $(LIBSMAP_GLIBC)
-SMAPFORT_DEPS := tools/smapcc tools/smapfort $(LIBSMAP_GLIBC) $(B)/include/mpif.h \
-	$(B)/include/mpi.mod
 
-LIBSMAP_GLIBC_OBJ := $(patsubst %.c,$(B)/glibc/%.o,$(shell find libsmap -name '*.c'))
+# MPI handle conversion (C API) is part of libsmap proper.
+$(LIBSMAP): $(patsubst %.c,$(B)/%.o,$(wildcard libsmap/lang/*.c))
 
-$(B)/glibc/libsmap/%.o: libsmap/%.c | $(B)/.deps-build
+.PHONY: libsmap-glibc-inner
+libsmap-glibc-inner: | $(B)/.deps-build
+	@$(MAKE) --no-print-directory B=$(B)/glibc MUSLCC=$(CC) $(B)/glibc/lib/libsmap.a
+
+$(LIBSMAP_GLIBC): libsmap-glibc-inner
 	@mkdir -p $(@D)
-	$(CC) $(LIBSMAP_CFLAGS) -c -o $@ $<
-
-$(LIBSMAP_GLIBC): $(LIBSMAP_GLIBC_OBJ)
-	@mkdir -p $(@D)
-	@rm -f $@
-	ar rcs $@ $(filter %.o,$^)
-
--include $(shell find $(B)/glibc -name '*.d' 2>/dev/null)
+	@cmp -s $(B)/glibc/lib/libsmap.a $@ || cp $(B)/glibc/lib/libsmap.a $@
 
 ALL += $(LIBSMAP_GLIBC)
 TEST_DEPS += $(LIBSMAP_GLIBC)
