@@ -43,6 +43,9 @@ enum {
 	SYS_set_tid_address = 218, SYS_clock_gettime = 228, SYS_clock_getres = 229,
 	SYS_clock_nanosleep = 230, SYS_exit_group = 231, SYS_tgkill = 234,
 	SYS_prlimit64 = 302, SYS_getrandom = 318,
+	/* glibc's static start-up (C++ and Fortran programs) */
+	SYS_readlink = 89, SYS_sched_setaffinity = 203, SYS_newfstatat = 262,
+	SYS_set_robust_list = 273, SYS_rseq = 334,
 };
 
 #define NSYS_LOGGED	1024
@@ -415,6 +418,81 @@ static long do_nodeinfo(struct proc *p, uint64_t buf, uint64_t size)
 	return copy_record(p, buf, size, &ni, sizeof(ni));
 }
 
+/*
+ * readlink("/proc/self/exe"), which glibc's static start-up asks: the
+ * module the job runs, as an absolute path like Linux's answer.  Other
+ * paths are files (ENOENT here: there is no file system).
+ */
+static long do_readlink(struct proc *p, uint64_t path, uint64_t buf, uint64_t size)
+{
+	static const char self[] = "/proc/self/exe";
+	char want[sizeof(self)], name[sizeof(p->job->name) + 1];
+	const char *s = uaddr(p, path, sizeof(self), 0);
+	char *out;
+	size_t n;
+
+	if (!s)
+		return -ENOENT;
+	memcpy(want, s, sizeof(want));
+	if (memcmp(want, self, sizeof(self)))
+		return -ENOENT;
+	if ((long)size <= 0)
+		return -EINVAL;
+	n = (size_t)snprintf(name, sizeof(name), "/%s", p->job->name);
+	if (n > size)
+		n = size;
+	out = uaddr(p, buf, n, 1);
+	if (!out)
+		return -EFAULT;
+	memcpy(out, name, n);
+	return (long)n;
+}
+
+/*
+ * rseq: a rank never migrates, is never preempted and gets no signals, so
+ * no critical section can ever need an abort and the CPU number written at
+ * registration stays true: registering is filling cpu_id once (glibc's
+ * sched_getcpu then reads it without a system call).
+ */
+struct rseq_u {
+	uint32_t cpu_id_start, cpu_id;
+	uint64_t rseq_cs;
+	uint32_t flags, node_id;
+};
+
+static long do_rseq(struct proc *p, uint64_t addr, uint64_t len, uint64_t flags)
+{
+	struct rseq_u *r;
+
+	if (len < 32 || (addr & 31) || flags > 1)
+		return -EINVAL;
+	r = uaddr(p, addr, sizeof(*r), 1);
+	if (!r)
+		return -EFAULT;
+	/* unregistering (flags 1) leaves RSEQ_CPU_ID_UNINITIALIZED */
+	r->cpu_id_start = flags ? 0 : p->cpu->id;
+	r->cpu_id = flags ? ~0u : p->cpu->id;
+	r->node_id = 0;
+	return 0;
+}
+
+/* The rank's own CPU is the only one it may have: a mask holding it is
+ * accepted (nothing changes), any other is EINVAL (no allowed CPU). */
+static long do_sched_setaffinity(struct proc *p, uint64_t pid, uint64_t len, uint64_t mask)
+{
+	unsigned cpu = p->cpu->id;
+	const uint8_t *m;
+
+	if (pid != 0 && (long)pid != pid_of(p))
+		return -ESRCH;
+	if (cpu / 8 >= len)
+		return -EINVAL;
+	m = uaddr(p, mask + cpu / 8, 1, 0);
+	if (!m)
+		return -EFAULT;
+	return (*m & (1u << (cpu % 8))) ? 0 : -EINVAL;
+}
+
 static long enosys(struct proc *p, uint64_t nr)
 {
 	if (enosys_job != p->job->id) {
@@ -632,6 +710,23 @@ long syscall_run(struct proc *p, uint64_t nr, const uint64_t a[6])
 	}
 	case SYS_getrandom:
 		return do_getrandom(p, a[0], a[1], a[2]);
+	case SYS_readlink:
+		return do_readlink(p, a[0], a[1], a[2]);
+	case SYS_sched_setaffinity:
+		return do_sched_setaffinity(p, a[0], a[1], a[2]);
+	case SYS_newfstatat: {
+		/* fstat of stdio as glibc makes it: (fd, "", buf, AT_EMPTY_PATH) */
+		const char *path = uaddr(p, a[1], 1, 0);
+
+		if (path && *path == 0 && (a[3] & 0x1000))
+			return do_fstat(p, a[0], a[2]);
+		return enosys(p, SYS_newfstatat);
+	}
+	case SYS_set_robust_list:
+		/* one thread per rank: no robust futex is ever left to clean */
+		return a[1] == 24 ? 0 : -EINVAL;
+	case SYS_rseq:
+		return do_rseq(p, a[0], a[1], a[2]);
 	case SMAPOS_SYS_JOBINFO:
 		return do_jobinfo(p, a[0], a[1]);
 	case SMAPOS_SYS_HWBARRIER:
