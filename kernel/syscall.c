@@ -48,6 +48,9 @@ enum {
 	SYS_set_tid_address = 218, SYS_clock_gettime = 228, SYS_clock_getres = 229,
 	SYS_clock_nanosleep = 230, SYS_exit_group = 231, SYS_tgkill = 234,
 	SYS_prlimit64 = 302, SYS_getrandom = 318,
+	/* glibc's static start-up (C++ and Fortran programs) */
+	SYS_readlink = 89, SYS_sched_setaffinity = 203, SYS_newfstatat = 262,
+	SYS_set_robust_list = 273, SYS_rseq = 334,
 };
 
 #define NSYS_LOGGED	1024
@@ -636,6 +639,86 @@ static long sys_job_abort(struct proc *p, const uint64_t *a)
 	proc_end(p, (int)(a[0] & 0xFF), 1);
 }
 
+/*
+ * readlink("/proc/self/exe"), which glibc's static start-up asks: the
+ * module the job runs, as an absolute path like Linux's answer.  Other
+ * paths are files (ENOENT here: there is no file system).
+ */
+static long sys_readlink(struct proc *p, const uint64_t *a)
+{
+	static const char self[] = "/proc/self/exe";
+	char want[sizeof(self)], name[sizeof(p->job->name) + 1];
+	uint64_t size = a[2];
+	size_t n;
+
+	if (copy_from_user(p, want, a[0], sizeof(want)) < 0 || memcmp(want, self, sizeof(self)))
+		return -ENOENT;
+	if ((long)size <= 0)
+		return -EINVAL;
+	n = (size_t)snprintf(name, sizeof(name), "/%s", p->job->name);
+	if (n > size)
+		n = size;
+	return copy_to_user(p, a[1], name, n) < 0 ? -EFAULT : (long)n;
+}
+
+/*
+ * rseq: a rank never migrates, is never preempted and gets no signals
+ * in a critical section (they come only from its own system calls), so no
+ * critical section can ever need an abort and the CPU number written at
+ * registration stays true: registering is filling cpu_id once (glibc's
+ * sched_getcpu then reads it without a system call).
+ */
+static long sys_rseq(struct proc *p, const uint64_t *a)
+{
+	uint64_t addr = a[0], flags = a[2];
+	/* unregistering (flags 1) leaves RSEQ_CPU_ID_UNINITIALIZED */
+	uint32_t ids[2] = { flags ? 0 : p->cpu->id, flags ? ~0u : p->cpu->id }, node = 0;
+
+	if (a[1] < 32 || (addr & 31) || flags > 1)
+		return -EINVAL;
+	if (!urange_ok(p, addr, 32, 1))
+		return -EFAULT;
+	/* cpu_id_start and cpu_id at 0, node_id at 20 (struct rseq) */
+	copy_to_user(p, addr, ids, sizeof(ids));
+	return copy_to_user(p, addr + 20, &node, sizeof(node));
+}
+
+/* The rank's own CPU is the only one it may have: a mask holding it is
+ * accepted (nothing changes), any other is EINVAL (no allowed CPU). */
+static long sys_sched_setaffinity(struct proc *p, const uint64_t *a)
+{
+	unsigned cpu = p->cpu->id;
+	uint8_t m;
+
+	if (a[0] != 0 && (long)a[0] != pid_of(p))
+		return -ESRCH;
+	if (cpu / 8 >= a[1])
+		return -EINVAL;
+	if (copy_from_user(p, &m, a[2] + cpu / 8, 1) < 0)
+		return -EFAULT;
+	return (m & (1u << (cpu % 8))) ? 0 : -EINVAL;
+}
+
+static long enosys(struct proc *p, uint64_t nr);
+
+/* fstat of stdio as glibc makes it: (fd, "", buf, AT_EMPTY_PATH) */
+static long sys_newfstatat(struct proc *p, const uint64_t *a)
+{
+	char path;
+	const uint64_t args[2] = { a[0], a[2] };
+
+	if (copy_from_user(p, &path, a[1], 1) == 0 && path == 0 && (a[3] & 0x1000))
+		return sys_fstat(p, args);
+	return enosys(p, SYS_newfstatat);
+}
+
+/* one thread per rank: no robust futex is ever left to clean */
+static long sys_set_robust_list(struct proc *p, const uint64_t *a)
+{
+	(void)p;
+	return a[1] == 24 ? 0 : -EINVAL;
+}
+
 typedef long (*syscall_fn)(struct proc *p, const uint64_t *a);
 
 /* The Linux calls, by number. */
@@ -687,6 +770,11 @@ static const syscall_fn linux_calls[] = {
 	[SYS_tgkill] = sys_tgkill,
 	[SYS_prlimit64] = sys_prlimit64,
 	[SYS_getrandom] = sys_getrandom,
+	[SYS_readlink] = sys_readlink,
+	[SYS_sched_setaffinity] = sys_sched_setaffinity,
+	[SYS_newfstatat] = sys_newfstatat,
+	[SYS_set_robust_list] = sys_set_robust_list,
+	[SYS_rseq] = sys_rseq,
 };
 
 /* The LWK calls of smapos_abi.h: one line each. */

@@ -32,6 +32,11 @@
  * the node's barrier port and its counters, like jobinfo. */
 #define SMAPOS_SYS_HWBARRIER_INFO	1028
 
+/* long net_attach(struct snet_area *area): hands the node's network engine
+ * the calling rank's area (uapi/smapos_net.h).  0, -ENODEV (no network on
+ * this node, or a job of one node), -EFAULT, -EINVAL (bad area). */
+#define SMAPOS_SYS_NET_ATTACH	1032
+
 #define SMAPOS_JOBINFO_VERSION	1
 
 /* PML4 slots 1..510 hold the ranks of a node. */
@@ -104,6 +109,7 @@ struct smapos_hwbarrier {
  */
 #define SMAPOS_EXIT_OK		0
 #define SMAPOS_EXIT_BADCMD	2	/* bad kernel command line or job spec */
+#define SMAPOS_EXIT_NET		122	/* the network lost a node the job needed */
 #define SMAPOS_EXIT_DEADLOCK	123	/* a rank waits for what can never happen */
 #define SMAPOS_EXIT_PANIC	125	/* kernel fault or panic */
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "core.h"
 #include "smap.h"
+#include "../net/net.h"
 
 #define BARRIER_GROUP	8
 /* In a job on several nodes a waiting rank spins this long, then naps
@@ -105,7 +106,9 @@ static void barrier_run(int across_nodes)
 
 	barrier_sense = sense;
 	if (barrier_last()) {
-		if (across_nodes) {
+		if (across_nodes && !(core.ji.flags & SMAPOS_JOB_HWBARRIER)) {
+			net_node_barrier();
+		} else if (across_nodes) {
 			int r = smap_hwbarrier();
 
 			if (r < 0)

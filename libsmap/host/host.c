@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <elf.h>
@@ -64,6 +65,31 @@ static void host_add(struct host_layout *l, uintptr_t s, uintptr_t e, int prot, 
 	if (l->n == HOST_MAX_RANGES)
 		core_fatal("libsmap: host mode: too many program segments");
 	l->r[l->n++] = (struct host_range){ s, e, prot, loaded };
+}
+
+/*
+ * glibc's static start-up takes its TLS block from Linux's break before any
+ * constructor runs, so live data may already sit in Linux's heap above the
+ * image (right after .bss when ASLR is off, as lwkrun --host runs ranks;
+ * anywhere in the next GiB when a singleton runs with ASLR).  Those pages
+ * are part of the image: carried into the memfd like the segments, with
+ * libsmap's own break starting above them.  The heap is the mapped run of
+ * pages below the current break; mincore finds its start (ENOMEM on the
+ * first unmapped page), and never goes below the image.  musl programs
+ * leave the break untouched, so nothing changes for them.
+ */
+static uintptr_t host_linux_heap(struct host_layout *l, uintptr_t at)
+{
+	uintptr_t top = core_page_up((uintptr_t)syscall(SYS_brk, 0)), s = top;
+	unsigned char vec;
+
+	if (top <= at)
+		return at;
+	while (s > at && mincore((void *)(s - CORE_PAGE), CORE_PAGE, &vec) == 0)
+		s -= CORE_PAGE;
+	host_add(l, at, s, PROT_READ | PROT_WRITE, 0);
+	host_add(l, s, top, PROT_READ | PROT_WRITE, 1);
+	return top;
 }
 
 /*
@@ -125,6 +151,7 @@ static void host_layout(struct host_layout *l, uint64_t size)
 		host_add(l, seg.r[i].start, seg.r[i].end, seg.r[i].prot, 1);
 		at = seg.r[i].end;
 	}
+	at = host_linux_heap(l, at);
 	l->image_end = at;
 	guard = l->base + size - HOST_STACK_SIZE - CORE_PAGE;
 	if (l->base + size > (1UL << CORE_SLOT_SHIFT))
@@ -236,7 +263,7 @@ static uint64_t host_env_field(const char **s)
 	long long v = strtoll(*s, &end, 10);
 
 	if (end == *s || (*end != ':' && *end != 0))
-		core_fatal("libsmap: SMAPOS_HOST: malformed (expected fd:rank:cpu:job)");
+		core_fatal("libsmap: SMAPOS_HOST: malformed (expected fd:rank:cpu:job[:node:nodes])");
 	*s = *end ? end + 1 : end;
 	return (uint64_t)v;
 }
@@ -248,7 +275,7 @@ void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end)
 	struct host_layout l;
 	struct host_job *job;
 	unsigned rank = 0, nranks = 1, q;
-	uint32_t cpu = ~0u, job_id = 0;
+	uint32_t cpu = ~0u, job_id = 0, node = 0, nnodes = 1;
 	int fd;
 
 	/* Valgrind's own image (0x58000000) and its reservation after .bss sit
@@ -263,6 +290,11 @@ void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end)
 		rank = (unsigned)host_env_field(&env);
 		cpu = (uint32_t)host_env_field(&env);
 		job_id = (uint32_t)host_env_field(&env);
+		/* lwkrun --host --nodes K: this process's node of the job */
+		if (*env) {
+			node = (uint32_t)host_env_field(&env);
+			nnodes = (uint32_t)host_env_field(&env);
+		}
 		job = mmap(NULL, CORE_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, jfd, 0);
 		if (job == MAP_FAILED || job->magic != HOST_JOB_MAGIC ||
 		    job->version != HOST_JOB_VERSION)
@@ -300,8 +332,8 @@ void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end)
 	ji->size = sizeof *ji;
 	ji->rank = rank;
 	ji->nranks = nranks;
-	ji->node = 0;
-	ji->nnodes = 1;
+	ji->node = node;
+	ji->nnodes = nnodes;
 	ji->cpu = cpu;
 	ji->job_id = job_id;
 	ji->flags = SMAPOS_JOB_HOST;

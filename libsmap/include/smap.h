@@ -106,7 +106,7 @@ void *smap_sym_reserve(size_t size, size_t align);
 void smap_sym_release(void *p, size_t size);
 
 /* End the whole job with `status` (MPI_Abort, shmem_global_exit). */
-_Noreturn void smap_abort(int status);
+__attribute__((__noreturn__)) void smap_abort(int status);
 
 #ifdef __cplusplus
 }

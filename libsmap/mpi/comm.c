@@ -49,14 +49,18 @@ static int comm_fill(struct smpi_comm *c, struct smpi_group *g, int ctx)
 	c->rank = g->rank;
 	c->local = malloc(g->size * sizeof(int));
 	c->from_local = malloc(rpn * sizeof(int));
-	if (!c->local || !c->from_local)
+	c->from_world = malloc(smap_world_size() * sizeof(int));
+	if (!c->local || !c->from_local || !c->from_world)
 		return -1;
+	for (i = 0; i < smap_world_size(); i++)
+		c->from_world[i] = -1;
 	c->onnode = 1;
 	for (i = 0; i < rpn; i++)
 		c->from_local[i] = -1;
 	for (i = 0; i < g->size; i++) {
 		int w = g->world[i];
 
+		c->from_world[w] = i;
 		c->local[i] = w / rpn == node ? w % rpn : -1;
 		if (c->local[i] < 0)
 			c->onnode = 0;
@@ -128,10 +132,9 @@ int smpi_rank_check(MPI_Comm comm, int rank, int any_ok, const char *fn)
 	if (rank < 0 || rank >= comm->size)
 		return smpi_err(comm, MPI_ERR_RANK, fn, "rank %d is not in a communicator of %d",
 				rank, comm->size);
-	if (comm->local[rank] < 0)
-		return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-				"rank %d is on another node; messages between nodes are not implemented yet",
-				rank);
+	if (comm->local[rank] < 0 && !net_up())
+		return smpi_err(comm, MPI_ERR_OTHER, fn,
+				"rank %d is on another node, and this node has no network", rank);
 	return MPI_SUCCESS;
 }
 
@@ -146,9 +149,6 @@ static int comm_agree(MPI_Comm parent, const int *mine, int nmine, int *all, con
 	int n = parent->size, ctx = -1, i, w;
 	char *buf, *tab;
 
-	if (!parent->onnode)
-		return -smpi_err(parent, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-				 "the communicator spans nodes; making communicators across nodes is not implemented yet");
 	buf = malloc(rec * n + sizeof(int));
 	if (!buf)
 		smpi_fatal("%s: no memory to agree on a context id", fn);
@@ -364,6 +364,7 @@ void smpi_comm_destroy(MPI_Comm c)
 	smpi_group_release(c->group);
 	free(c->local);
 	free(c->from_local);
+	free(c->from_world);
 	free(c);
 }
 

@@ -15,6 +15,7 @@
 #include "smap.h"
 #include "dt.h"
 #include "match.h"
+#include "../net/net.h"
 
 #define SMPI_ALIAS(name) \
 	extern __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));
@@ -81,6 +82,7 @@ struct smpi_comm {
 	struct smpi_group *group;
 	int *local;		/* comm rank -> on-node rank, -1 on another node */
 	int *from_local;	/* on-node rank -> comm rank, -1 if not a member */
+	int *from_world;	/* world rank -> comm rank, -1 if not a member */
 	int onnode;		/* every member is on this node */
 	int predefined;
 	int refs;		/* the user's handle (until Comm_free) and each request */
@@ -235,6 +237,9 @@ struct smpi_req {
 	int lpeer;		/* on-node rank of the peer */
 	void *bbuf;		/* buffered send: the copy in the attached buffer */
 	MPI_Status status;
+	int net;		/* in the network engine's hands (p2pnet.c) */
+	void *packed;		/* p2pnet.c: the message packed, for a derived type */
+	struct net_op nop;
 	struct smpi_rndv rv;
 };
 
@@ -322,6 +327,8 @@ static inline void smpi_req_init(struct smpi_req *r, int kind, int mode, const v
 	r->withdraw = 0;
 	r->withdrawn = 0;
 	r->deadline = 0;
+	r->net = 0;
+	r->packed = NULL;
 	r->rv.copy = 0;
 }
 
@@ -345,6 +352,18 @@ static inline void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm 
 
 	smpi_p2p_recv(buf, bytes, MPI_BYTE, source, 0, comm, comm->ctx + SMPI_MAX_CTX, &st);
 }
+
+/* Point-to-point with ranks on other nodes (p2pnet.c), under p2p.c. */
+struct p2p_unexp;
+/* 0 when the job spans nodes and the network is up. */
+int smpi_pnet_init(void);
+void smpi_pnet_send(struct smpi_req *req);
+int smpi_pnet_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
+		       MPI_Comm comm, int ctx, int mode);
+void smpi_pnet_send_blocking(const void *buf, int64_t count, MPI_Datatype type, int peer,
+			     int tag, MPI_Comm comm, int ctx, int mode);
+/* The receive r takes the unexpected network message u. */
+void smpi_pnet_deliver(struct smpi_req *r, struct p2p_unexp *u);
 
 /* Buffered sends (bsend.c). */
 int smpi_bsend_copy(struct smpi_req *req, const char *fn);

@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
+#include "p2p.h"
 #include "../core/core.h"
 
 #define P2P_NSLOT	64
@@ -72,7 +73,6 @@
 #define P2P_WITHDRAW_NS	2000
 #define P2P_BACKOFF_MAX	64
 
-enum { P2P_MSG_INLINE = 1, P2P_MSG_EAGER, P2P_MSG_RNDV };
 
 /* struct p2p_rndv.flags: a blocking send that may withdraw (p2p_withdraw). */
 #define P2P_RNDV_WITHDRAW	1
@@ -80,12 +80,6 @@ enum { P2P_MSG_INLINE = 1, P2P_MSG_EAGER, P2P_MSG_RNDV };
 /* struct smpi_rndv.claim of such a send. */
 enum { P2P_UNCLAIMED, P2P_CLAIMED, P2P_WITHDRAWN };
 
-/* A rendezvous message: the sender's addresses, as the sender sees them. */
-struct p2p_rndv {
-	uint64_t buf, dt, count;
-	uint64_t req;		/* its struct smpi_req */
-	uint64_t flags;
-};
 
 struct p2p_slot {
 	uint32_t seq;		/* stored last */
@@ -131,22 +125,15 @@ struct p2p_out {
 	unsigned backoff;	/* eager_left after the next withdrawal */
 };
 
-/* An unexpected message, waiting for its receive. */
-struct p2p_unexp {
-	struct match_entry m;
-	struct p2p_unexp *next;
-	int kind, tag;
-	uint64_t len;
-	char *data;		/* inline: idata; eager: a malloc'd copy */
-	struct p2p_rndv rndv;
-	char idata[P2P_INLINE];
-};
 
 static struct p2p_box *p2p_box;
 static struct p2p_out *p2p_out;
 static uint64_t *p2p_expect;
 static char *p2p_rings;
 static int p2p_nranks, p2p_me, p2p_queued;
+/* Matching names sources by world rank: this node's first is p2p_base. */
+static int p2p_base, p2p_world;
+static int p2p_net;
 static uint64_t p2p_eager_max, p2p_split;
 static unsigned p2p_hot;
 static uint64_t p2p_withdraw_ticks;
@@ -186,6 +173,9 @@ void smpi_p2p_init(void)
 
 	p2p_nranks = n;
 	p2p_me = smap_rank();
+	p2p_base = smap_world_rank() - p2p_me;
+	p2p_world = smap_world_size();
+	p2p_net = smpi_pnet_init() == 0;
 	/* Enough ring for several eager messages per peer, within a budget
 	 * that stays modest for 254 ranks. */
 	ring = (16ULL << 20) / n;
@@ -321,13 +311,13 @@ static struct match_ctx *p2p_match_new(int ctx)
 {
 	struct match_ctx *m = malloc(sizeof *m);
 
-	if (!m || match_init(m, p2p_nranks) < 0)
+	if (!m || match_init(m, p2p_world) < 0)
 		smpi_fatal("MPI: no memory for the matching lists of context %d", ctx);
 	p2p_ctx[ctx] = m;
 	return m;
 }
 
-static inline struct match_ctx *p2p_match(int ctx)
+struct match_ctx *p2p_match(int ctx)
 {
 	struct match_ctx *m = p2p_ctx[ctx];
 
@@ -519,13 +509,18 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 	} else if (n) {
 		smpi_type_copy((void *)r->buf, r->count, r->type, data, n, MPI_BYTE);
 	}
-	smpi_status_set(&r->status, r->comm->from_local[src], tag, err, n);
+	p2p_complete(r, p2p_base + src, tag, err, n);
+}
+
+void p2p_complete(struct smpi_req *r, int wsrc, int tag, int err, uint64_t n)
+{
+	smpi_status_set(&r->status, r->comm->from_world[wsrc], tag, err, n);
 	r->state = SMPI_ST_DONE;
 	if (r->freed)
 		smpi_req_free(r);
 }
 
-static struct p2p_unexp *p2p_unexp_get(void)
+struct p2p_unexp *p2p_unexp_get(void)
 {
 	struct p2p_unexp *u = p2p_unexp_free;
 	int i;
@@ -542,9 +537,9 @@ static struct p2p_unexp *p2p_unexp_get(void)
 	return u;
 }
 
-static void p2p_unexp_put(struct p2p_unexp *u)
+void p2p_unexp_put(struct p2p_unexp *u)
 {
-	if (u->kind == P2P_MSG_EAGER)
+	if (u->kind == P2P_MSG_EAGER || u->kind == P2P_MSG_NET_EAGER)
 		free(u->data);
 	u->next = p2p_unexp_free;
 	p2p_unexp_free = u;
@@ -555,7 +550,7 @@ static void p2p_keep(struct match_ctx *m, int src, const struct p2p_slot *s, con
 {
 	struct p2p_unexp *u = p2p_unexp_get();
 
-	u->m.src = src;
+	u->m.src = p2p_base + src;
 	u->m.tag = s->tag;
 	u->kind = s->kind;
 	u->tag = s->tag;
@@ -591,7 +586,7 @@ static void p2p_arrive(int src, uint64_t seq, const struct p2p_slot *s, struct s
 	if (!r) {
 		struct match_ctx *m = p2p_match(s->ctx);
 
-		r = (struct smpi_req *)match_arrive(m, src, s->tag);
+		r = (struct smpi_req *)match_arrive(m, p2p_base + src, s->tag);
 		if (!r)
 			p2p_keep(m, src, s, data);
 	}
@@ -685,19 +680,24 @@ void smpi_progress(void)
 		p2p_reap(&p2p_orphans);
 	if (p2p_withdrawn)
 		p2p_reap(&p2p_withdrawn);
+	if (p2p_net)
+		net_progress();
 }
 
 /* Hands an unexpected message to the receive r. */
 static void p2p_take_unexp(struct smpi_req *r, struct p2p_unexp *u)
 {
-	p2p_deliver(r, u->m.src, u->kind, u->tag, u->len, u->data, &u->rndv);
+	if (u->kind == P2P_MSG_NET_EAGER || u->kind == P2P_MSG_NET_RTS)
+		smpi_pnet_deliver(r, u);
+	else
+		p2p_deliver(r, u->m.src - p2p_base, u->kind, u->tag, u->len, u->data, &u->rndv);
 	p2p_unexp_put(u);
 }
 
 static void p2p_recv_start(struct smpi_req *r)
 {
 	struct match_ctx *m = p2p_match(r->ctx);
-	int src = r->peer == MPI_ANY_SOURCE ? MATCH_ANY : r->comm->local[r->peer];
+	int src = r->peer == MPI_ANY_SOURCE ? MATCH_ANY : r->comm->group->world[r->peer];
 	struct match_entry *e = m->nunexp ? match_find(m, src, r->tag, 1) : NULL;
 
 	if (e) {
@@ -737,6 +737,10 @@ void smpi_p2p_start(struct smpi_req *r)
 	}
 	smpi_status_set(&r->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
 	r->lpeer = r->comm->local[r->peer];
+	if (r->lpeer < 0) {
+		smpi_pnet_send(r);
+		return;
+	}
 	o = p2p_peer(r->lpeer);
 	if (o->qhead || !p2p_post(o, r, P2P_SHORT, 1))
 		p2p_queue(o, r);
@@ -813,6 +817,8 @@ static __attribute__((noinline)) int p2p_send_eager(const void *buf, int64_t cou
 int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
 		      MPI_Comm comm, int ctx, int mode)
 {
+	if (comm->local[peer] < 0)
+		return smpi_pnet_send_now(buf, count, type, peer, tag, comm, ctx, mode);
 	if (p2p_send_inline(buf, count, type, peer, tag, comm, ctx, mode))
 		return 1;
 	return p2p_send_eager(buf, count, type, peer, tag, comm, ctx, mode);
@@ -926,14 +932,17 @@ void smpi_p2p_isend(struct smpi_req *r)
 {
 	uint64_t len = r->count * smpi_type_size(r->type);
 
-	r->withdraw = r->mode != SMPI_MODE_SYNC && len > P2P_SHORT && len <= p2p_eager_max;
+	r->withdraw = r->mode != SMPI_MODE_SYNC && len > P2P_SHORT && len <= p2p_eager_max &&
+		      r->comm->local[r->peer] >= 0;
 	smpi_p2p_start(r);
 }
 
 void smpi_p2p_send(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
 		   MPI_Comm comm, int ctx, int mode)
 {
-	if (!p2p_send_inline(buf, count, type, peer, tag, comm, ctx, mode))
+	if (comm->local[peer] < 0)
+		smpi_pnet_send_blocking(buf, count, type, peer, tag, comm, ctx, mode);
+	else if (!p2p_send_inline(buf, count, type, peer, tag, comm, ctx, mode))
 		p2p_send_slow(buf, count, type, peer, tag, comm, ctx, mode);
 }
 
@@ -958,7 +967,7 @@ static const struct p2p_slot *p2p_wait_match(int src, int ctx, int tag, struct m
 		}
 		if (++polls % P2P_POLL_ALL == 0) {
 			smpi_progress();
-			if (m->nunexp && match_find(m, src, tag, 0))
+			if (m->nunexp && match_find(m, p2p_base + src, tag, 0))
 				return NULL;
 		}
 		p2p_spin(&spins);
@@ -968,7 +977,9 @@ static const struct p2p_slot *p2p_wait_match(int src, int ctx, int tag, struct m
 /* Whether a receive from src on (ctx, tag) may wait on src's inbox alone. */
 static inline int p2p_direct(struct match_ctx *m, int src, int tag)
 {
-	return match_none_posted(m, src) && !(m->nunexp && match_find(m, src, tag, 0));
+	int w = p2p_base + src;
+
+	return match_none_posted(m, w) && !(m->nunexp && match_find(m, w, tag, 0));
 }
 
 /* An eager message's data out of the ring into buf, and the ring bytes
@@ -1012,7 +1023,7 @@ static __attribute__((noinline)) int p2p_recv_wait(void *buf, int64_t count, MPI
 	struct smpi_req r;
 	int src = peer == MPI_ANY_SOURCE ? MATCH_ANY : comm->local[peer];
 
-	if (src != MATCH_ANY && p2p_direct(m, src, tag)) {
+	if (src >= 0 && p2p_direct(m, src, tag)) {
 		s = p2p_wait_match(src, ctx, tag, m);
 		if (s && p2p_take_fast(s, src, buf, count, type, peer, status))
 			return MPI_SUCCESS;
@@ -1037,7 +1048,7 @@ int smpi_p2p_recv(void *buf, int64_t count, MPI_Datatype type, int peer, int tag
 	const struct p2p_slot *s;
 	int src;
 
-	if (!m || peer == MPI_ANY_SOURCE)
+	if (!m || peer == MPI_ANY_SOURCE || comm->local[peer] < 0)
 		return p2p_recv_wait(buf, count, type, peer, tag, comm, ctx, status);
 	src = comm->local[peer];
 	s = p2p_next(src);
@@ -1049,7 +1060,7 @@ int smpi_p2p_recv(void *buf, int64_t count, MPI_Datatype type, int peer, int tag
 
 int smpi_p2p_done(struct smpi_req *r)
 {
-	if (r->kind != SMPI_REQ_SEND || r->state != SMPI_ST_POSTED)
+	if (r->kind != SMPI_REQ_SEND || r->state != SMPI_ST_POSTED || r->net)
 		return 0;
 	if (__atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
 		p2p_help(r);
@@ -1094,7 +1105,7 @@ void smpi_p2p_orphan(struct smpi_req *r)
 
 int smpi_p2p_cancel(struct smpi_req *r)
 {
-	if (r->kind != SMPI_REQ_RECV || r->state != SMPI_ST_POSTED)
+	if (r->kind != SMPI_REQ_RECV || r->state != SMPI_ST_POSTED || r->net)
 		return 0;
 	match_cancel(p2p_match(r->ctx), &r->m);
 	smpi_status_set(&r->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
@@ -1105,7 +1116,7 @@ int smpi_p2p_cancel(struct smpi_req *r)
 
 int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status)
 {
-	int src = source == MPI_ANY_SOURCE ? MATCH_ANY : comm->local[source];
+	int src = source == MPI_ANY_SOURCE ? MATCH_ANY : comm->group->world[source];
 	struct match_entry *e;
 	struct p2p_unexp *u;
 
@@ -1115,7 +1126,7 @@ int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status)
 		return 0;
 	u = (struct p2p_unexp *)e;
 	if (status)
-		smpi_status_set(status, comm->from_local[u->m.src], u->tag, MPI_SUCCESS, u->len);
+		smpi_status_set(status, comm->from_world[u->m.src], u->tag, MPI_SUCCESS, u->len);
 	return 1;
 }
 
@@ -1130,4 +1141,6 @@ void smpi_p2p_finalize(void)
 		smpi_progress();
 		smpi_spin(&spins);
 	}
+	if (p2p_net)
+		net_quiet();
 }

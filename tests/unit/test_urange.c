@@ -20,8 +20,10 @@ int main(void)
 	      !range_within(0x500000, 0xFFFFFFFFFFB01000ull, lo, hi), "accepted");
 	CHECK("a length of 2^64-1 is not", !range_within(lo, UINT64_MAX, lo, hi), "accepted");
 	CHECK("an inverted window holds nothing", !range_within(0x500000, 0, hi, lo), "accepted");
-	CHECK("the whole address space holds [2^64-4096, 2^64)",
-	      range_within(0xFFFFFFFFFFFFF000ull, 0x1000, 0, UINT64_MAX), "refused");
+	CHECK("[2^64-8192, 2^64-4096) is below the exclusive bound 2^64-1",
+	      range_within(0xFFFFFFFFFFFFE000ull, 0x1000, 0, UINT64_MAX), "refused");
+	CHECK("[2^64-4096, 2^64) is not (its end is not representable)",
+	      !range_within(0xFFFFFFFFFFFFF000ull, 0x1000, 0, UINT64_MAX), "accepted");
 	CHECK("rounding 2^64-1 up to pages is 0 (too large)",
 	      round_up_or_zero(UINT64_MAX, 4096) == 0, "got %#lx",
 	      (unsigned long)round_up_or_zero(UINT64_MAX, 4096));

@@ -24,7 +24,10 @@ options:
   --time S            wall-time limit of the job in seconds: its ranks are
                       stopped when it passes (status 137)
   -e, --env K=V       set K=V in the ranks' environment (repeatable)
-  --nodes K           boot K QEMU nodes wired through the barrier hub
+  --nodes K           K nodes: QEMU nodes wired through the barrier hub and a
+                      switch, or with --host K groups of processes joined by
+                      sockets; ranks are node-major
+  --drop P            the wire between nodes loses P percent of frames
   -c, --cpus N        CPUs per QEMU node (default: the largest -n, at least 1)
   -m, --memory SIZE   RAM per QEMU node (default: enough for the jobs)
   --timeout S         kill everything after S seconds, exit 124 (default 300)
@@ -62,6 +65,7 @@ class Job:
 class Options:
     def __init__(self):
         self.nodes = 1
+        self.drop = 0.0         # percent of frames the wire loses (--drop)
         self.cpus = None
         self.memory = None
         self.timeout = 300.0
@@ -165,6 +169,14 @@ def parse_jobs(argv, opt, tool, usage, tool_option, program=lambda a: a):
 def lwkrun_option(opt, a, value):
     if a == "--nodes":
         opt.nodes = parse_int(value(a), a)
+    elif a == "--drop":
+        v = value(a)
+        try:
+            opt.drop = float(v)
+        except ValueError:
+            raise UsageError("--drop: expected a percentage, got '%s'" % v)
+        if not 0 <= opt.drop <= 100:
+            raise UsageError("--drop: a percentage from 0 to 100")
     elif a in ("-c", "--cpus"):
         opt.cpus = parse_int(value(a), a)
     elif a in ("-m", "--memory"):
@@ -216,9 +228,11 @@ def parse(argv):
         raise UsageError("--iso boots the jobs in the image's grub.cfg; give no program")
     if opt.iso and not os.path.isfile(opt.iso):
         raise UsageError("%s: no such file" % opt.iso)
-    if opt.host and (opt.nodes > 1 or opt.kvm or opt.icount or opt.uefi or opt.iso):
-        raise UsageError("--host runs Linux processes: --nodes, --kvm, --icount, --uefi and "
+    if opt.host and (opt.kvm or opt.icount or opt.uefi or opt.iso):
+        raise UsageError("--host runs Linux processes: --kvm, --icount, --uefi and "
                          "--iso do not apply")
+    if opt.drop and opt.nodes < 2:
+        raise UsageError("--drop: frames are lost between nodes; give --nodes 2 or more")
     if opt.icount and opt.kvm:
         raise UsageError("--icount is TCG's virtual time: it does not go with --kvm")
     for j in opt.jobs:

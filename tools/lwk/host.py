@@ -20,6 +20,7 @@ import os
 import resource
 import selectors
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -38,6 +39,12 @@ JOB_ABORT_OFFSET = 24
 JOB_READY_OFFSET = 12
 ABORT_SET = 1 << 63
 PAGE = 4096
+
+# --nodes: the engine's shared state (libsmap/net/hostnet.c maps a lock page
+# and kernel/net/engine.c's struct eng, well under this) and link buffers.
+ENGINE_BYTES = 8 << 20
+LINK_BUFFER = 4 << 20
+SO_SNDBUFFORCE = 32
 
 ADDR_NO_RANDOMIZE = 0x0040000
 PR_SET_PDEATHSIG = 1
@@ -73,6 +80,7 @@ class Rank:
         self.status = None      # ("exit", n) or ("signal", sig)
         self.killed = False     # ended by the launcher, not a failure of its own
         self.partial = {1: b"", 2: b""}
+        self.page = 0           # index of its node's job page
 
 
 class HostJob:
@@ -83,7 +91,7 @@ class HostJob:
         self.deadline = deadline
         self.limit = None  # the job's own time limit (--time), set in wait()
         self.ranks = []
-        self.page = None
+        self.pages = []     # one job page per node
         self.sel = selectors.DefaultSelector()
         self.closed = set()
         self.libc = ctypes.CDLL(None, use_errno=True)
@@ -98,13 +106,13 @@ class HostJob:
                           % (size >> 20, MAX_REGION >> 20))
         return size
 
-    def make_page(self, n, size, fds):
-        jfd = os.memfd_create("smapos-host-%d-job%d" % (os.getpid(), self.index))
+    def make_page(self, n, size, fds, node):
+        jfd = os.memfd_create("smapos-host-%d-job%d-node%d" % (os.getpid(), self.index, node))
         os.ftruncate(jfd, PAGE)
         page = mmap.mmap(jfd, PAGE)
         page[:JOB_HEADER.size] = JOB_HEADER.pack(JOB_MAGIC, JOB_VERSION, n, 0, size, 0, 0, 0, 0, 0)
         struct.pack_into("<%di" % n, page, JOB_HEADER.size, *fds)
-        self.page = page
+        self.pages.append(page)
         return jfd
 
     def child_setup(self, cpu):
@@ -118,46 +126,83 @@ class HostJob:
                 os.sched_setaffinity(0, {cpu})
         return setup
 
+    def links(self, nodes):
+        """One SOCK_SEQPACKET pair per pair of nodes: links[a][b] is node a's end."""
+        links = [[-1] * nodes for _ in range(nodes)]
+        for a in range(nodes):
+            for b in range(a + 1, nodes):
+                x, y = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                for so in (x, y):
+                    for opt in (SO_SNDBUFFORCE, socket.SO_SNDBUF):
+                        try:
+                            so.setsockopt(socket.SOL_SOCKET, opt, LINK_BUFFER)
+                            break
+                        except OSError:
+                            pass
+                links[a][b] = x.detach()
+                links[b][a] = y.detach()
+        return links
+
     def start(self):
         n = self.job.np
+        nodes = self.opt.nodes
         size = self.region_size()
         cpus = sorted(os.sched_getaffinity(0))
-        pinned = n <= len(cpus)
-        fds = []
-        jfd = None
+        pinned = n * nodes <= len(cpus)
+        owned = []
+        links = self.links(nodes) if nodes > 1 else None
+        if links:
+            owned += [fd for row in links for fd in row if fd >= 0]
         try:
-            for r in range(n):
-                fd = os.memfd_create("smapos-host-%d-job%d-rank%d" % (os.getpid(), self.index, r))
-                fds.append(fd)
-                os.ftruncate(fd, size)
-            jfd = self.make_page(n, size, fds)
             env = dict(os.environ)
             for kv in self.job.env:
                 k, v = kv.split("=", 1)
                 env[k] = v
             exe = os.path.abspath(self.job.prog)
-            for r in range(n):
-                cpu = cpus[r] if pinned else -1
-                env["SMAPOS_HOST"] = "%d:%d:%d:%d" % (jfd, r, cpu, self.index)
-                try:
-                    proc = subprocess.Popen(
-                        [self.job.prog] + self.job.args, executable=exe, env=env,
-                        pass_fds=fds + [jfd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                        stdin=None if r == 0 else subprocess.DEVNULL,
-                        preexec_fn=self.child_setup(cpu))
-                except OSError as e:
-                    raise Failure("%s: cannot execute: %s" % (self.job.prog, e.strerror))
-                rank = Rank(r, proc)
-                self.ranks.append(rank)
-                rank.pidfd = os.pidfd_open(proc.pid)
-                self.sel.register(rank.pidfd, selectors.EVENT_READ, (rank, 0))
-                self.sel.register(proc.stdout, selectors.EVENT_READ, (rank, 1))
-                self.sel.register(proc.stderr, selectors.EVENT_READ, (rank, 2))
+            for node in range(nodes):
+                fds = []
+                for r in range(n):
+                    fd = os.memfd_create("smapos-host-%d-job%d-node%d-rank%d"
+                                         % (os.getpid(), self.index, node, r))
+                    fds.append(fd)
+                    owned.append(fd)
+                    os.ftruncate(fd, size)
+                jfd = self.make_page(n, size, fds, node)
+                owned.append(jfd)
+                inherit = fds + [jfd]
+                if links:
+                    # The node's engine: state every rank of the node maps.
+                    efd = os.memfd_create("smapos-host-%d-job%d-node%d-engine"
+                                          % (os.getpid(), self.index, node))
+                    owned.append(efd)
+                    os.ftruncate(efd, ENGINE_BYTES)
+                    mine = [fd for fd in links[node] if fd >= 0]
+                    inherit += [efd] + mine
+                    env["SMAPOS_HOSTNET"] = "%d:%d:%s" % (
+                        efd, int(round(self.opt.drop * 10)), ",".join(str(fd) for fd in links[node]))
+                for r in range(n):
+                    world = node * n + r
+                    cpu = cpus[world] if pinned else -1
+                    env["SMAPOS_HOST"] = "%d:%d:%d:%d:%d:%d" % (jfd, r, cpu, self.index,
+                                                                node, nodes)
+                    try:
+                        proc = subprocess.Popen(
+                            [self.job.prog] + self.job.args, executable=exe, env=env,
+                            pass_fds=inherit, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=None if world == 0 else subprocess.DEVNULL,
+                            preexec_fn=self.child_setup(cpu))
+                    except OSError as e:
+                        raise Failure("%s: cannot execute: %s" % (self.job.prog, e.strerror))
+                    rank = Rank(world, proc)
+                    rank.page = len(self.pages) - 1
+                    self.ranks.append(rank)
+                    rank.pidfd = os.pidfd_open(proc.pid)
+                    self.sel.register(rank.pidfd, selectors.EVENT_READ, (rank, 0))
+                    self.sel.register(proc.stdout, selectors.EVENT_READ, (rank, 1))
+                    self.sel.register(proc.stderr, selectors.EVENT_READ, (rank, 2))
         finally:
-            for fd in fds:
+            for fd in owned:
                 os.close(fd)
-            if jfd is not None:
-                os.close(jfd)
 
     # -- running ---------------------------------------------------------
 
@@ -187,9 +232,10 @@ class HostJob:
                     pass
 
     def abort_record(self):
-        rec = struct.unpack_from("<Q", self.page, JOB_ABORT_OFFSET)[0]
-        if rec & ABORT_SET:
-            return (rec >> 8) & 0xFFFFFF, rec & 0xFF
+        for node, page in enumerate(self.pages):
+            rec = struct.unpack_from("<Q", page, JOB_ABORT_OFFSET)[0]
+            if rec & ABORT_SET:
+                return node * self.job.np + ((rec >> 8) & 0xFFFFFF), rec & 0xFF
         return None
 
     def reap(self, rank):
@@ -257,7 +303,7 @@ class HostJob:
             if v != 0:
                 say("rank %d exited with status %d" % (rank.r, v))
                 return v
-        ready = struct.unpack_from("<I", self.page, JOB_READY_OFFSET)[0]
+        ready = sum(struct.unpack_from("<I", page, JOB_READY_OFFSET)[0] for page in self.pages)
         if ready < len(self.ranks):
             say("%s: only %d of %d ranks started libsmap (is it built with tools/smapcc?)"
                 % (self.job.prog, ready, len(self.ranks)))
@@ -272,8 +318,8 @@ class HostJob:
             rank.proc.stdout.close()
             rank.proc.stderr.close()
         self.sel.close()
-        if self.page is not None:
-            self.page.close()
+        for page in self.pages:
+            page.close()
 
 
 def raise_fd_limit():

@@ -1,0 +1,1224 @@
+/*
+ * engine.c - the Portals-style network engine (see engine.h, proto.h and
+ * uapi/smapos_net.h for the contracts, docs/network.md for the design).
+ *
+ * Two layers in one file:
+ *   - a reliable channel per peer node: go-back-N over sequence numbers,
+ *     cumulative acknowledgements piggybacked on data, NAK on a gap,
+ *     retransmission on an RFC 6298 timer, silence-only death;
+ *   - operations: commands taken from the ranks' areas and the answers
+ *     they need, each an entry of one table, queued per destination node
+ *     in FIFO order (so a signal put after a data put lands after it).
+ *
+ * Payloads are never staged: a frame's body points into rank memory and
+ * stays there until the peer acknowledges it; received payloads are
+ * copied once, straight into the destination rank's memory.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "engine.h"
+#include "proto.h"
+#include "smapos_net.h"
+
+#define ENG_NOPS	2048
+/* Slots only answers (GETDATA streams, AMO replies, acks, errors) may
+ * take: a node whose table is full of its own commands can still answer
+ * its peers, so two nodes can never wait on each other. */
+#define ENG_RESERVE	512
+#define ENG_MAX_RANKS	512
+#define ENG_NONE	0xffffu
+
+#define RTO_INIT	20000u		/* us */
+#define RTO_MIN		2000u
+#define RTO_MAX		1000000u
+
+enum op_kind {
+	OK_MSG = 1,	/* eager message: done when acknowledged */
+	OK_RTS,		/* announce; done when the peer's GETREQ was served */
+	OK_GET,		/* GETREQ sent; done on the last GETDATA */
+	OK_PUT,		/* PUT stream; done on ACKOP */
+	OK_AMO,		/* done on AMOREPLY */
+	OK_SERVE,	/* GETDATA stream answering a peer */
+	OK_ANSWER,	/* one frame (AMOREPLY, ACKOP, ERR): done when acknowledged */
+};
+
+enum op_state {
+	OS_FREE = 0,
+	OS_QUEUED,	/* frames left to send */
+	OS_SENT,	/* every frame sent; waiting for acks or an answer */
+};
+
+struct eop {
+	uint16_t next;		/* send queue or free list */
+	uint16_t gen;
+	uint8_t kind;
+	uint8_t state;
+	uint8_t issuer;		/* an event is owed to lrank */
+	uint8_t reserved;
+	uint16_t node;		/* the peer */
+	uint16_t reserved2;
+	uint32_t lrank;		/* local rank: issuer, or target of a SERVE */
+	uint32_t inflight;	/* frames sent and not yet acknowledged */
+	uint64_t uid;		/* the rank's command id */
+	uint64_t laddr;		/* local buffer in lrank's memory */
+	uint64_t len;
+	uint64_t sent;		/* bytes put on the wire */
+	uint64_t rts;		/* OK_SERVE: handle of the RTS it serves, or 0 */
+	struct snet_op w;	/* what goes on the wire */
+};
+
+struct txslot {
+	struct snet_op w;
+	const void *body;
+	uint32_t blen;
+	uint16_t opi;
+	uint8_t has_op;
+	uint8_t retx;
+	uint64_t at;
+};
+
+struct chan {
+	uint32_t next_seq;	/* next DATA sequence to send */
+	uint32_t una;		/* oldest unacknowledged */
+	uint32_t expect;	/* next DATA sequence to receive */
+	uint32_t peer_window;
+	uint32_t nak_for;	/* expect value a NAK was last sent for, +1 */
+	uint16_t qhead, qtail;	/* operations with frames to send */
+	uint32_t waiting;	/* operations waiting for an answer from this node */
+	bool ack_due;
+	bool gone;		/* the platform saw the node leave */
+	bool refused;		/* we refused a frame: advertise a closed window */
+	uint64_t heard;		/* last valid frame from the node */
+	uint64_t rto;
+	uint64_t srtt, rttvar;	/* us, RFC 6298 */
+	uint64_t retx_at;	/* when the oldest unacknowledged frame times out */
+	uint64_t pinged;
+	struct txslot tx[ENG_WINDOW];
+};
+
+struct erank {
+	struct snet_area *area;
+	uint64_t cmd_next;
+	uint64_t ev_head;
+	uint64_t owed;		/* commands taken whose event is not written yet */
+	uint64_t inbox_bytes;
+};
+
+struct eng {
+	unsigned mtu;
+	uint32_t max_chunk;	/* payload bytes per DATA frame */
+	bool live;		/* a job is running and its ranks may be touched */
+	bool have_job;
+	bool aborted;
+	struct eng_job job;
+	unsigned nlocal;
+	unsigned rr;		/* round robin over ranks taking commands */
+	uint16_t free_head;
+	uint32_t nfree;
+	char what[96];
+	struct chan ch[ENG_MAX_NODES];
+	struct erank rk[ENG_MAX_RANKS];
+	struct eop op[ENG_NOPS];
+};
+
+size_t eng_size(void)
+{
+	return sizeof(struct eng);
+}
+
+static inline bool seq_lt(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+/* ---- small helpers ---- */
+
+static void what_add(struct eng *e, const char *s)
+{
+	size_t n = strlen(e->what);
+
+	while (*s && n + 1 < sizeof(e->what))
+		e->what[n++] = *s++;
+	e->what[n] = 0;
+}
+
+static void what_num(struct eng *e, uint64_t v)
+{
+	char buf[24];
+	int i = sizeof(buf) - 1;
+
+	buf[i] = 0;
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && i > 0);
+	what_add(e, buf + i);
+}
+
+static const char *op_name(const struct eop *o)
+{
+	switch (o->kind) {
+	case OK_MSG: return "message";
+	case OK_RTS: return "rendezvous send";
+	case OK_GET: return "get";
+	case OK_PUT: return "put";
+	case OK_AMO: return "atomic";
+	case OK_SERVE: return "rendezvous reply";
+	default: return "acknowledgement";
+	}
+}
+
+static unsigned node_of(const struct eng *e, uint32_t world)
+{
+	unsigned lo = 0, hi = e->job.nnodes;
+
+	while (hi - lo > 1) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (world >= e->job.first_rank[mid])
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static uint32_t my_world(const struct eng *e, unsigned lrank)
+{
+	return e->job.first_rank[e->job.node] + lrank;
+}
+
+/* The local rank a world rank names, or -1 if it is not one of ours. */
+static int local_of(const struct eng *e, uint32_t world)
+{
+	uint32_t first = e->job.first_rank[e->job.node];
+
+	if (world < first || world - first >= e->nlocal)
+		return -1;
+	return (int)(world - first);
+}
+
+/* ---- operation table ---- */
+
+static struct eop *op_alloc(struct eng *e, bool answer)
+{
+	struct eop *o;
+
+	if (e->free_head == ENG_NONE || (!answer && e->nfree <= ENG_RESERVE))
+		return NULL;
+	o = &e->op[e->free_head];
+	e->free_head = o->next;
+	e->nfree--;
+	uint16_t gen = (uint16_t)(o->gen + 1);
+	memset(o, 0, sizeof(*o));
+	o->gen = gen ? gen : 1;
+	o->next = ENG_NONE;
+	return o;
+}
+
+static uint16_t op_index(const struct eng *e, const struct eop *o)
+{
+	return (uint16_t)(o - e->op);
+}
+
+static uint64_t op_handle(const struct eng *e, const struct eop *o)
+{
+	return (uint64_t)o->gen << 16 | op_index(e, o);
+}
+
+static struct eop *op_lookup(struct eng *e, uint64_t h, unsigned node, uint8_t kind)
+{
+	uint64_t i = h & 0xffff;
+	struct eop *o;
+
+	if (i >= ENG_NOPS)
+		return NULL;
+	o = &e->op[i];
+	if (o->state == OS_FREE || o->gen != (uint16_t)(h >> 16) || o->node != node ||
+	    o->kind != kind)
+		return NULL;
+	return o;
+}
+
+static void op_free(struct eng *e, struct eop *o)
+{
+	o->state = OS_FREE;
+	o->next = e->free_head;
+	e->free_head = op_index(e, o);
+	e->nfree++;
+}
+
+static void enqueue(struct eng *e, struct eop *o)
+{
+	struct chan *c = &e->ch[o->node];
+	uint16_t i = op_index(e, o);
+
+	o->state = OS_QUEUED;
+	o->next = ENG_NONE;
+	if (c->qhead == ENG_NONE)
+		c->qhead = i;
+	else
+		e->op[c->qtail].next = i;
+	c->qtail = i;
+}
+
+/* ---- events to ranks ---- */
+
+static void post_event(struct eng *e, unsigned lrank, uint64_t id, int status, int64_t value,
+		       uint64_t len)
+{
+	struct erank *r = &e->rk[lrank];
+	struct snet_ev *ev;
+
+	if (!r->area)
+		return;
+	ev = &r->area->ev[r->ev_head % SNET_NEV];
+	ev->status = status;
+	ev->id = id;
+	ev->value = value;
+	ev->len = len;
+	__atomic_store_n(&ev->ticket, (uint32_t)(r->ev_head + 1), __ATOMIC_RELEASE);
+	r->ev_head++;
+	if (r->owed)
+		r->owed--;
+}
+
+static void fail_state(struct eng *e, unsigned node)
+{
+	for (unsigned i = 0; i < e->nlocal; i++) {
+		struct snet_area *a = e->rk[i].area;
+
+		if (a) {
+			a->down_node = node;
+			__atomic_store_n(&a->state, SNET_FAILED, __ATOMIC_RELEASE);
+		}
+	}
+}
+
+/* An operation is over: its issuer learns how it went. */
+static void op_complete(struct eng *e, struct eop *o, int status, int64_t value, uint64_t len)
+{
+	struct chan *c = &e->ch[o->node];
+
+	if (o->kind == OK_RTS || o->kind == OK_GET || o->kind == OK_PUT || o->kind == OK_AMO) {
+		if (c->waiting)
+			c->waiting--;
+	}
+	if (o->issuer && e->live)
+		post_event(e, o->lrank, o->uid, status, value, len);
+	op_free(e, o);
+}
+
+/* ---- the reliable channel: sending ---- */
+
+static int xmit(struct eng *e, unsigned node, uint8_t kind, uint8_t flags, uint32_t seq,
+		const struct snet_op *w, const void *body, uint32_t blen)
+{
+	struct chan *c = &e->ch[node];
+	struct snet_hdr h;
+	struct eng_frag f[3];
+	unsigned nf = 1;
+	uint32_t crc;
+
+	memset(&h, 0, sizeof(h));
+	h.version = SNET_VERSION;
+	h.kind = kind;
+	h.flags = flags;
+	h.src = (uint16_t)e->job.node;
+	h.dst = (uint16_t)node;
+	h.job = e->job.id;
+	h.seq = seq;
+	h.ack = c->expect;
+	h.window = c->refused ? 0 : ENG_WINDOW;
+	h.len = (w ? sizeof(*w) : 0) + blen;
+	crc = 0;
+	if (w)
+		crc = eng_plat_crc32c(crc, w, sizeof(*w));
+	if (blen)
+		crc = eng_plat_crc32c(crc, body, blen);
+	h.crc = eng_plat_crc32c(crc, &h, sizeof(h));
+	f[0] = (struct eng_frag){ &h, sizeof(h) };
+	if (w)
+		f[nf++] = (struct eng_frag){ w, sizeof(*w) };
+	if (blen)
+		f[nf++] = (struct eng_frag){ body, blen };
+	int rc = eng_plat_tx(e, node, f, nf);
+	if (rc == 0)
+		c->ack_due = false;
+	return rc;
+}
+
+static void send_ack(struct eng *e, unsigned node, uint8_t flags)
+{
+	xmit(e, node, SNET_ACK, flags, 0, NULL, NULL, 0);
+}
+
+/* Queue one DATA frame: returns false if the window is closed or the
+ * wire is busy. */
+static bool send_data(struct eng *e, unsigned node, const struct snet_op *w, const void *body,
+		      uint32_t blen, struct eop *o, uint64_t now)
+{
+	struct chan *c = &e->ch[node];
+	uint32_t inflight = c->next_seq - c->una;
+	struct txslot *s;
+
+	if (inflight >= ENG_WINDOW || (inflight > 0 && inflight >= c->peer_window))
+		return false;
+	s = &c->tx[c->next_seq % ENG_WINDOW];
+	s->w = *w;
+	s->body = body;
+	s->blen = blen;
+	s->has_op = o != NULL;
+	s->opi = o ? op_index(e, o) : ENG_NONE;
+	s->retx = 0;
+	s->at = now;
+	if (xmit(e, node, SNET_DATA, 0, c->next_seq, w, body, blen) != 0)
+		return false;
+	if (c->next_seq == c->una)
+		c->retx_at = now + c->rto;
+	c->next_seq++;
+	if (o)
+		o->inflight++;
+	return true;
+}
+
+static void rtt_sample(struct chan *c, uint64_t r)
+{
+	if (!c->srtt) {
+		c->srtt = r;
+		c->rttvar = r / 2;
+	} else {
+		uint64_t d = c->srtt > r ? c->srtt - r : r - c->srtt;
+
+		c->rttvar = (3 * c->rttvar + d) / 4;
+		c->srtt = (7 * c->srtt + r) / 8;
+	}
+	c->rto = c->srtt + 4 * c->rttvar;
+	if (c->rto < RTO_MIN)
+		c->rto = RTO_MIN;
+	if (c->rto > RTO_MAX)
+		c->rto = RTO_MAX;
+}
+
+static void frame_acked(struct eng *e, struct txslot *s)
+{
+	struct eop *o;
+
+	if (!s->has_op)
+		return;
+	o = &e->op[s->opi];
+	if (o->inflight)
+		o->inflight--;
+	if (o->state != OS_SENT || o->inflight)
+		return;
+	if (o->kind == OK_MSG || o->kind == OK_ANSWER) {
+		op_complete(e, o, 0, 0, o->len);
+	} else if (o->kind == OK_SERVE) {
+		struct eop *r = o->rts ? op_lookup(e, o->rts, o->node, OK_RTS) : NULL;
+
+		if (r && r->state == OS_SENT)
+			op_complete(e, r, 0, 0, o->len);
+		op_free(e, o);
+	}
+}
+
+static void take_ack(struct eng *e, unsigned node, uint32_t ack, uint64_t now)
+{
+	struct chan *c = &e->ch[node];
+
+	if (seq_lt(c->next_seq, ack) || !seq_lt(c->una, ack))
+		return;
+	while (c->una != ack) {
+		struct txslot *s = &c->tx[c->una % ENG_WINDOW];
+
+		if (!s->retx)
+			rtt_sample(c, now - s->at);
+		c->una++;
+		frame_acked(e, s);
+	}
+	c->retx_at = now + c->rto;
+}
+
+/* Go back N: send every unacknowledged frame again. */
+static void resend(struct eng *e, unsigned node, uint64_t now)
+{
+	struct chan *c = &e->ch[node];
+
+	for (uint32_t q = c->una; q != c->next_seq; q++) {
+		struct txslot *s = &c->tx[q % ENG_WINDOW];
+
+		s->retx = 1;
+		if (xmit(e, node, SNET_DATA, 0, q, &s->w, s->body, s->blen) != 0)
+			break;
+	}
+	c->retx_at = now + c->rto;
+}
+
+/* ---- operations: sending ---- */
+
+static const void *rank_ptr(struct eng *e, unsigned lrank, uint64_t a, uint64_t n, int wr)
+{
+	if (!e->live || lrank >= e->nlocal)
+		return NULL;
+	return eng_plat_rank_mem(e, lrank, a, n ? n : 1, wr);
+}
+
+/* Put as many of o's frames on the wire as the window takes; true when
+ * all of them went. */
+static bool op_send(struct eng *e, struct eop *o, uint64_t now)
+{
+	switch (o->kind) {
+	case OK_MSG: {
+		const void *p = o->len ? rank_ptr(e, o->lrank, o->laddr, o->len, 0) : NULL;
+
+		if (o->len && !p) {
+			op_complete(e, o, -EFAULT, 0, 0);
+			return true;
+		}
+		if (!send_data(e, o->node, &o->w, p, (uint32_t)o->len, o, now))
+			return false;
+		o->state = OS_SENT;
+		return true;
+	}
+	case OK_RTS:
+	case OK_GET:
+	case OK_AMO:
+	case OK_ANSWER:
+		if (!send_data(e, o->node, &o->w, NULL, 0, o, now))
+			return false;
+		o->state = OS_SENT;
+		return true;
+	case OK_PUT:
+	case OK_SERVE:
+		do {
+			uint64_t n = o->len - o->sent;
+			const void *p = NULL;
+
+			if (n > e->max_chunk)
+				n = e->max_chunk;
+			if (n) {
+				p = rank_ptr(e, o->lrank, o->laddr + o->sent, n, 0);
+				if (!p) {
+					/* the job ended under us */
+					o->state = OS_SENT;
+					if (o->kind == OK_SERVE && !o->inflight)
+						op_free(e, o);
+					return true;
+				}
+			}
+			o->w.off = o->sent;
+			o->w.flags = o->sent + n == o->len ? SNOP_F_LAST : 0;
+			if (!send_data(e, o->node, &o->w, p, (uint32_t)n, o, now))
+				return false;
+			o->sent += n;
+		} while (o->sent < o->len);
+		o->state = OS_SENT;
+		return true;
+	}
+	return true;
+}
+
+static void chan_pump(struct eng *e, unsigned node, uint64_t now)
+{
+	struct chan *c = &e->ch[node];
+
+	while (c->qhead != ENG_NONE) {
+		struct eop *o = &e->op[c->qhead];
+		uint16_t next = o->next;
+
+		if (!op_send(e, o, now))
+			return;
+		c->qhead = next;
+		if (next == ENG_NONE)
+			c->qtail = ENG_NONE;
+	}
+}
+
+/* An answer to a peer: one frame, no payload. */
+static bool answer(struct eng *e, unsigned node, uint8_t opcode, const struct snet_op *req,
+		   int64_t value)
+{
+	struct eop *o = op_alloc(e, true);
+
+	if (!o)
+		return false;
+	o->kind = OK_ANSWER;
+	o->node = (uint16_t)node;
+	o->w.op = opcode;
+	o->w.src = req->dst;
+	o->w.dst = req->src;
+	o->w.id = req->id;
+	o->w.arg[0] = value;
+	enqueue(e, o);
+	return true;
+}
+
+/* ---- commands from ranks ---- */
+
+static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *cmd)
+{
+	struct erank *r = &e->rk[lrank];
+	uint32_t me = my_world(e, lrank);
+	uint32_t world = e->job.first_rank[e->job.nnodes];
+	unsigned node;
+	struct eop *o;
+	int err = 0;
+
+	r->owed++;
+	if (cmd->dst >= world || local_of(e, cmd->dst) >= 0) {
+		post_event(e, lrank, cmd->id, -EINVAL, 0, 0);
+		return;
+	}
+	node = node_of(e, cmd->dst);
+	if (e->ch[node].gone) {
+		e->what[0] = 0;
+		what_add(e, "command from rank ");
+		what_num(e, me);
+		what_add(e, " to rank ");
+		what_num(e, cmd->dst);
+		what_add(e, " after its node left");
+		fail_state(e, node);
+		e->live = false;
+		eng_plat_fail(e, node, e->what);
+		return;
+	}
+	o = op_alloc(e, false);
+	if (!o) {
+		/* cannot happen: the table holds more than every rank's queue */
+		post_event(e, lrank, cmd->id, -EAGAIN, 0, 0);
+		return;
+	}
+	o->issuer = 1;
+	o->lrank = lrank;
+	o->node = (uint16_t)node;
+	o->uid = cmd->id;
+	o->laddr = cmd->laddr;
+	o->len = cmd->len;
+	o->w.op = cmd->op;
+	o->w.amo = cmd->amo;
+	o->w.ctx = cmd->ctx;
+	o->w.src = me;
+	o->w.dst = cmd->dst;
+	o->w.id = op_handle(e, o);
+	o->w.addr = cmd->raddr;
+	o->w.len = cmd->len;
+	o->w.arg[0] = cmd->arg[0];
+	o->w.arg[1] = cmd->arg[1];
+	switch (cmd->op) {
+	case SNOP_MSG:
+		o->kind = OK_MSG;
+		if (cmd->len > e->max_chunk)
+			err = -EINVAL;
+		else if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0))
+			err = -EFAULT;
+		break;
+	case SNOP_RTS:
+		o->kind = OK_RTS;
+		o->w.addr = cmd->laddr;
+		if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0))
+			err = -EFAULT;
+		break;
+	case SNOP_GETREQ:
+		o->kind = OK_GET;
+		if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 1))
+			err = -EFAULT;
+		break;
+	case SNOP_PUT:
+		o->kind = OK_PUT;
+		if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0))
+			err = -EFAULT;
+		break;
+	case SNOP_AMO:
+		o->kind = OK_AMO;
+		break;
+	default:
+		err = -EINVAL;
+	}
+	if (err) {
+		o->issuer = 0;
+		op_free(e, o);
+		post_event(e, lrank, cmd->id, err, 0, 0);
+		return;
+	}
+	if (o->kind != OK_MSG)
+		e->ch[node].waiting++;
+	enqueue(e, o);
+}
+
+/* Copy new commands of every attached rank, as long as events can be
+ * promised for them. */
+static bool take_commands(struct eng *e)
+{
+	bool did = false;
+
+	for (unsigned k = 0; k < e->nlocal; k++) {
+		unsigned lrank = (e->rr + k) % e->nlocal;
+		struct erank *r = &e->rk[lrank];
+		struct snet_area *a = r->area;
+
+		if (!a)
+			continue;
+		for (int n = 0; n < 16; n++) {
+			struct snet_cmd *slot = &a->cmd[r->cmd_next % SNET_NCMD];
+			struct snet_cmd cmd;
+			uint64_t taken = __atomic_load_n(&a->ev_taken, __ATOMIC_ACQUIRE);
+
+			if (__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE) !=
+			    (uint32_t)(r->cmd_next + 1))
+				break;
+			if (r->ev_head + r->owed + 1 - taken > SNET_NEV || e->nfree <= ENG_RESERVE)
+				break;
+			memcpy(&cmd, slot, sizeof(cmd));
+			r->cmd_next++;
+			__atomic_store_n(&a->cmd_taken, r->cmd_next, __ATOMIC_RELEASE);
+			take_command(e, lrank, &cmd);
+			did = true;
+		}
+	}
+	e->rr++;
+	return did;
+}
+
+/* ---- operations: receiving ---- */
+
+/* Deliver an eager message or a rendezvous announce to the inbox of
+ * world rank dst. */
+static int to_inbox(struct eng *e, const struct snet_op *w, const void *body, uint32_t blen,
+		    uint64_t rts_id)
+{
+	int l = local_of(e, w->dst);
+	struct erank *r;
+	struct snet_area *a;
+	struct snet_inrec rec;
+	uint64_t need, head, tail, pos, room;
+
+	if (l < 0)
+		return -EINVAL;
+	r = &e->rk[l];
+	a = r->area;
+	if (!a)
+		return -EAGAIN;		/* not attached yet: the peer retries */
+	need = (sizeof(rec) + blen + 63) & ~63ull;
+	head = a->inbox_head;
+	tail = __atomic_load_n(&a->inbox_tail, __ATOMIC_ACQUIRE);
+	if (tail > head || head - tail > r->inbox_bytes)
+		return -EAGAIN;		/* the rank broke its own inbox */
+	pos = head % r->inbox_bytes;
+	room = r->inbox_bytes - pos;
+	if (room < need) {
+		/* a record never wraps: skip the tail of the ring */
+		if (r->inbox_bytes - (head - tail) < room + need)
+			return -EAGAIN;
+		struct snet_inrec *skip = (struct snet_inrec *)(a->inbox + pos);
+
+		skip->size = (uint32_t)room;
+		skip->op = 0;
+		head += room;
+		pos = 0;
+	} else if (r->inbox_bytes - (head - tail) < need) {
+		return -EAGAIN;
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.size = (uint32_t)need;
+	rec.op = w->op;
+	rec.ctx = w->ctx;
+	rec.src = w->src;
+	rec.tag = w->arg[0];
+	rec.seq = w->arg[1];
+	rec.len = w->len;
+	rec.addr = w->addr;
+	rec.id = rts_id;
+	memcpy(a->inbox + pos, &rec, sizeof(rec));
+	if (blen)
+		memcpy(a->inbox + pos + sizeof(rec), body, blen);
+	__atomic_store_n(&a->inbox_head, head + need, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int64_t do_amo(uint8_t kind, void *p, int64_t a0, int64_t a1)
+{
+	if (kind & SNAMO_32) {
+		int32_t *q = p, v0 = (int32_t)a0, v1 = (int32_t)a1;
+
+		switch (kind & ~SNAMO_32) {
+		case SNAMO_ADD: return __atomic_fetch_add(q, v0, __ATOMIC_SEQ_CST);
+		case SNAMO_SWAP: return __atomic_exchange_n(q, v0, __ATOMIC_SEQ_CST);
+		case SNAMO_CAS:
+			__atomic_compare_exchange_n(q, &v1, v0, false, __ATOMIC_SEQ_CST,
+						    __ATOMIC_SEQ_CST);
+			return v1;
+		case SNAMO_AND: return __atomic_fetch_and(q, v0, __ATOMIC_SEQ_CST);
+		case SNAMO_OR: return __atomic_fetch_or(q, v0, __ATOMIC_SEQ_CST);
+		case SNAMO_XOR: return __atomic_fetch_xor(q, v0, __ATOMIC_SEQ_CST);
+		case SNAMO_FETCH: return __atomic_load_n(q, __ATOMIC_SEQ_CST);
+		default: return __atomic_exchange_n(q, v0, __ATOMIC_SEQ_CST);
+		}
+	}
+	int64_t *q = p;
+
+	switch (kind) {
+	case SNAMO_ADD: return __atomic_fetch_add(q, a0, __ATOMIC_SEQ_CST);
+	case SNAMO_SWAP: return __atomic_exchange_n(q, a0, __ATOMIC_SEQ_CST);
+	case SNAMO_CAS:
+		__atomic_compare_exchange_n(q, &a1, a0, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		return a1;
+	case SNAMO_AND: return __atomic_fetch_and(q, a0, __ATOMIC_SEQ_CST);
+	case SNAMO_OR: return __atomic_fetch_or(q, a0, __ATOMIC_SEQ_CST);
+	case SNAMO_XOR: return __atomic_fetch_xor(q, a0, __ATOMIC_SEQ_CST);
+	case SNAMO_FETCH: return __atomic_load_n(q, __ATOMIC_SEQ_CST);
+	default: return __atomic_exchange_n(q, a0, __ATOMIC_SEQ_CST);
+	}
+}
+
+static bool amo_valid(uint8_t kind)
+{
+	uint8_t k = kind & (uint8_t)~SNAMO_32;
+
+	return k >= SNAMO_ADD && k <= SNAMO_SET;
+}
+
+/* A peer asks us to read memory: a rendezvous fetch names the RTS it
+ * answers (and can read nothing else), a one-sided get names an address. */
+static int serve_get(struct eng *e, unsigned node, const struct snet_op *w)
+{
+	int l = local_of(e, w->dst);
+	struct eop *o, *rts = NULL;
+	uint64_t addr = w->addr, len = w->len;
+
+	if (l < 0)
+		return answer(e, node, SNOP_ERR, w, -EINVAL) ? 0 : -EAGAIN;
+	if (w->arg[0]) {
+		rts = op_lookup(e, (uint64_t)w->arg[0], (uint16_t)node, OK_RTS);
+		if (!rts || rts->lrank != (unsigned)l || rts->w.dst != w->src ||
+		    rts->state != OS_SENT)
+			return answer(e, node, SNOP_ERR, w, -ENOENT) ? 0 : -EAGAIN;
+		addr = rts->laddr;
+		if (len > rts->len)
+			len = rts->len;
+	} else if (len && !rank_ptr(e, (unsigned)l, addr, len, 0)) {
+		return answer(e, node, SNOP_ERR, w, -EFAULT) ? 0 : -EAGAIN;
+	}
+	o = op_alloc(e, true);
+	if (!o)
+		return -EAGAIN;
+	o->kind = OK_SERVE;
+	o->node = (uint16_t)node;
+	o->lrank = (unsigned)l;
+	o->laddr = addr;
+	o->len = len;
+	o->rts = rts ? op_handle(e, rts) : 0;
+	o->w.op = SNOP_GETDATA;
+	o->w.src = w->dst;
+	o->w.dst = w->src;
+	o->w.id = w->id;
+	o->w.len = len;
+	enqueue(e, o);
+	return 0;
+}
+
+static int take_put(struct eng *e, unsigned node, const struct snet_op *w, const void *body,
+		    uint32_t blen)
+{
+	int l = local_of(e, w->dst);
+	bool last = w->flags & SNOP_F_LAST;
+	void *p;
+
+	if (w->off == 0 && (l < 0 || (w->len && !rank_ptr(e, (unsigned)l, w->addr, w->len, 1))))
+		return answer(e, node, SNOP_ERR, w, l < 0 ? -EINVAL : -EFAULT) ? 0 : -EAGAIN;
+	if (l < 0)
+		return 0;	/* the error went with the first chunk */
+	p = blen ? (void *)rank_ptr(e, (unsigned)l, w->addr + w->off, blen, 1) : NULL;
+	if (blen && !p)
+		return 0;	/* the error went with the first chunk */
+	if (last && e->nfree == 0)
+		return -EAGAIN;
+	if (blen)
+		memcpy(p, body, blen);
+	if (last)
+		answer(e, node, SNOP_ACKOP, w, 0);
+	return 0;
+}
+
+static int take_amo(struct eng *e, unsigned node, const struct snet_op *w)
+{
+	int l = local_of(e, w->dst);
+	unsigned size = w->amo & SNAMO_32 ? 4 : 8;
+	void *p;
+	int64_t old;
+
+	if (e->nfree == 0)
+		return -EAGAIN;
+	if (l < 0 || !amo_valid(w->amo) || (w->addr & (size - 1)))
+		return answer(e, node, SNOP_ERR, w, -EINVAL), 0;
+	p = (void *)rank_ptr(e, (unsigned)l, w->addr, size, 1);
+	if (!p)
+		return answer(e, node, SNOP_ERR, w, -EFAULT), 0;
+	old = do_amo(w->amo, p, w->arg[0], w->arg[1]);
+	answer(e, node, SNOP_AMOREPLY, w, old);
+	return 0;
+}
+
+static void take_getdata(struct eng *e, unsigned node, const struct snet_op *w, const void *body,
+			 uint32_t blen)
+{
+	struct eop *o = op_lookup(e, w->id, (uint16_t)node, OK_GET);
+
+	if (!o || o->state != OS_SENT)
+		return;
+	if (blen && w->off + blen <= o->len) {
+		void *p = (void *)rank_ptr(e, o->lrank, o->laddr + w->off, blen, 1);
+
+		if (p)
+			memcpy(p, body, blen);
+	}
+	if (w->flags & SNOP_F_LAST)
+		op_complete(e, o, 0, 0, w->len);
+}
+
+static void take_answer(struct eng *e, unsigned node, const struct snet_op *w)
+{
+	static const uint8_t kinds[] = { OK_GET, OK_PUT, OK_AMO, OK_RTS };
+	struct eop *o = NULL;
+
+	if (w->op == SNOP_ACKOP) {
+		o = op_lookup(e, w->id, (uint16_t)node, OK_PUT);
+		if (o)
+			op_complete(e, o, 0, 0, o->len);
+		return;
+	}
+	if (w->op == SNOP_AMOREPLY) {
+		o = op_lookup(e, w->id, (uint16_t)node, OK_AMO);
+		if (o)
+			op_complete(e, o, 0, w->arg[0], 0);
+		return;
+	}
+	for (unsigned i = 0; i < sizeof(kinds) && !o; i++)
+		o = op_lookup(e, w->id, (uint16_t)node, kinds[i]);
+	if (o && o->state == OS_SENT)
+		op_complete(e, o, (int)w->arg[0], 0, 0);
+}
+
+/* One in-order DATA body.  0: consumed; -EAGAIN: no room now, the peer
+ * must send it again. */
+static int deliver(struct eng *e, unsigned node, const uint8_t *body, uint32_t len)
+{
+	struct snet_op w;
+	const void *payload = body + sizeof(w);
+	uint32_t plen;
+
+	if (len < sizeof(w))
+		return 0;
+	memcpy(&w, body, sizeof(w));
+	plen = len - (uint32_t)sizeof(w);
+	if (!e->live)
+		return 0;
+	if (node_of(e, w.src) != node)
+		return 0;	/* a node speaks only for its own ranks */
+	switch (w.op) {
+	case SNOP_MSG:
+		if (plen != w.len)
+			return 0;
+		return to_inbox(e, &w, payload, plen, 0) == -EAGAIN ? -EAGAIN : 0;
+	case SNOP_RTS:
+		return to_inbox(e, &w, NULL, 0, w.id) == -EAGAIN ? -EAGAIN : 0;
+	case SNOP_GETREQ:
+		return serve_get(e, node, &w);
+	case SNOP_GETDATA:
+		take_getdata(e, node, &w, payload, plen);
+		return 0;
+	case SNOP_PUT:
+		return take_put(e, node, &w, payload, plen);
+	case SNOP_AMO:
+		return take_amo(e, node, &w);
+	case SNOP_AMOREPLY:
+	case SNOP_ACKOP:
+	case SNOP_ERR:
+		take_answer(e, node, &w);
+		return 0;
+	}
+	return 0;
+}
+
+void eng_input(struct eng *e, const void *frame, size_t len)
+{
+	const struct snet_hdr *hp = frame;
+	struct snet_hdr h;
+	const uint8_t *body = (const uint8_t *)frame + sizeof(h);
+	struct chan *c;
+	uint64_t now;
+	uint32_t crc;
+
+	if (len < sizeof(h) || !e->have_job)
+		return;
+	memcpy(&h, hp, sizeof(h));
+	if (h.version != SNET_VERSION || h.len > len - sizeof(h) || h.job != e->job.id ||
+	    h.dst != e->job.node || h.src >= e->job.nnodes || h.src == e->job.node)
+		return;
+	crc = h.crc;
+	h.crc = 0;
+	if (eng_plat_crc32c(eng_plat_crc32c(0, body, h.len), &h, sizeof(h)) != crc)
+		return;		/* corrupt: the sender's timer recovers it */
+	now = eng_plat_now(e);
+	c = &e->ch[h.src];
+	c->heard = now;
+	if (h.kind == SNET_ABORT) {
+		struct snet_abort ab;
+
+		if (h.len >= sizeof(ab) && !e->aborted) {
+			memcpy(&ab, body, sizeof(ab));
+			e->aborted = true;
+			eng_plat_abort(e, ab.rank, ab.status);
+		}
+		return;
+	}
+	c->peer_window = h.window ? h.window : 1;
+	take_ack(e, h.src, h.ack, now);
+	if (h.kind == SNET_ACK) {
+		if ((h.flags & SNET_F_NAK) && c->una != c->next_seq)
+			resend(e, h.src, now);
+		if (h.flags & SNET_F_PING)
+			c->ack_due = true;
+		return;
+	}
+	if (h.kind != SNET_DATA)
+		return;
+	if (h.seq == c->expect) {
+		if (deliver(e, h.src, body, h.len) == 0) {
+			c->expect++;
+			c->refused = false;
+		} else {
+			c->refused = true;
+		}
+		c->ack_due = true;
+	} else if (seq_lt(h.seq, c->expect)) {
+		c->ack_due = true;	/* a duplicate: our ack was lost */
+	} else if (c->nak_for != c->expect + 1) {
+		c->nak_for = c->expect + 1;
+		send_ack(e, h.src, SNET_F_NAK);
+	}
+}
+
+/* ---- time ---- */
+
+
+static void chan_fail(struct eng *e, unsigned node)
+{
+	struct chan *c = &e->ch[node];
+	const struct eop *o = NULL;
+
+	for (unsigned i = 0; i < ENG_NOPS && !o; i++)
+		if (e->op[i].state != OS_FREE && e->op[i].node == node &&
+		    e->op[i].kind != OK_ANSWER)
+			o = &e->op[i];
+	if (!o && c->una != c->next_seq && c->tx[c->una % ENG_WINDOW].has_op)
+		o = &e->op[c->tx[c->una % ENG_WINDOW].opi];
+	e->what[0] = 0;
+	if (o) {
+		what_add(e, op_name(o));
+		what_add(e, " from rank ");
+		what_num(e, o->w.src);
+		what_add(e, " to rank ");
+		what_num(e, o->w.dst);
+	} else {
+		what_add(e, "acknowledgement");
+	}
+	fail_state(e, node);
+	e->live = false;
+	eng_plat_fail(e, node, e->what);
+}
+
+static void timers(struct eng *e, uint64_t now)
+{
+	for (unsigned n = 0; n < e->job.nnodes; n++) {
+		struct chan *c = &e->ch[n];
+		bool busy = c->una != c->next_seq || c->waiting;
+
+		if (n == e->job.node)
+			continue;
+		if (!busy)
+			c->heard = now;
+		else if (e->job.dead_us && now - c->heard > e->job.dead_us && e->live) {
+			chan_fail(e, n);
+			return;
+		}
+		if (c->una != c->next_seq && (int64_t)(now - c->retx_at) >= 0) {
+			c->rto = c->rto * 2 > RTO_MAX ? RTO_MAX : c->rto * 2;
+			c->nak_for = 0;
+			resend(e, n, now);
+		} else if (c->una == c->next_seq && c->waiting &&
+			   now - c->heard > c->rto && now - c->pinged > c->rto) {
+			/* waiting on an answer with nothing to resend: make
+			 * sure the node is still there */
+			c->pinged = now;
+			send_ack(e, n, SNET_F_PING);
+		}
+		if (c->ack_due)
+			send_ack(e, n, 0);
+	}
+}
+
+int eng_poll(struct eng *e)
+{
+	uint64_t now;
+	bool did = false;
+
+	if (!e->have_job)
+		return 0;
+	now = eng_plat_now(e);
+	if (e->live)
+		did = take_commands(e);
+	for (unsigned n = 0; n < e->job.nnodes; n++)
+		if (e->ch[n].qhead != ENG_NONE) {
+			chan_pump(e, n, now);
+			did = true;
+		}
+	timers(e, now);
+	return did;
+}
+
+/* ---- lifecycle ---- */
+
+void eng_init(struct eng *e, unsigned mtu)
+{
+	e->mtu = mtu;
+	e->max_chunk = mtu - (uint32_t)(sizeof(struct snet_hdr) + sizeof(struct snet_op));
+	e->max_chunk &= ~63u;
+}
+
+int eng_job_begin(struct eng *e, const struct eng_job *j)
+{
+	if (j->nnodes == 0 || j->nnodes > ENG_MAX_NODES || j->node >= j->nnodes)
+		return -EINVAL;
+	for (unsigned n = 0; n < j->nnodes; n++)
+		if (j->first_rank[n + 1] < j->first_rank[n])
+			return -EINVAL;
+	if (j->first_rank[j->node + 1] - j->first_rank[j->node] > ENG_MAX_RANKS)
+		return -EINVAL;
+	unsigned mtu = e->mtu;
+	uint32_t chunk = e->max_chunk;
+
+	memset(e, 0, sizeof(*e));
+	e->mtu = mtu;
+	e->max_chunk = chunk;
+	e->job = *j;
+	e->nlocal = j->first_rank[j->node + 1] - j->first_rank[j->node];
+	for (unsigned i = 0; i < ENG_NOPS; i++) {
+		e->op[i].next = i + 1 < ENG_NOPS ? (uint16_t)(i + 1) : ENG_NONE;
+		e->op[i].gen = 1;
+	}
+	e->free_head = 0;
+	e->nfree = ENG_NOPS;
+	for (unsigned n = 0; n < ENG_MAX_NODES; n++) {
+		struct chan *c = &e->ch[n];
+
+		c->next_seq = c->una = c->expect = 1;
+		c->qhead = c->qtail = ENG_NONE;
+		c->rto = RTO_INIT;
+		c->peer_window = ENG_WINDOW;
+	}
+	e->have_job = true;
+	e->live = true;
+	return 0;
+}
+
+int eng_attach(struct eng *e, unsigned lrank, uint64_t area)
+{
+	struct snet_area *a;
+	uint64_t inbox;
+
+	if (!e->live || lrank >= e->nlocal)
+		return -EINVAL;
+	a = (struct snet_area *)rank_ptr(e, lrank, area, sizeof(*a), 1);
+	if (!a)
+		return -EFAULT;
+	inbox = a->inbox_bytes;
+	if (a->magic != SNET_AREA_MAGIC || a->version != SNET_AREA_VERSION || inbox < 4096 ||
+	    inbox % 64 || inbox > (1ull << 32))
+		return -EINVAL;
+	if (!rank_ptr(e, lrank, area, sizeof(*a) + inbox, 1))
+		return -EFAULT;
+	e->rk[lrank] = (struct erank){ .area = a, .inbox_bytes = inbox };
+	a->cmd_taken = 0;
+	a->inbox_head = 0;
+	a->down_node = 0;
+	a->nnodes = e->job.nnodes;
+	a->max_payload = e->max_chunk;
+	__atomic_store_n(&a->state, SNET_UP, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void eng_job_end(struct eng *e)
+{
+	e->live = false;
+	for (unsigned i = 0; i < ENG_MAX_RANKS; i++)
+		e->rk[i].area = NULL;
+	/* Nothing may point into rank memory any more: drop every operation
+	 * and every frame not yet acknowledged (their payloads live there). */
+	for (unsigned n = 0; n < ENG_MAX_NODES; n++) {
+		struct chan *c = &e->ch[n];
+
+		c->qhead = c->qtail = ENG_NONE;
+		c->una = c->next_seq;
+		c->waiting = 0;
+	}
+	for (unsigned i = 0; i < ENG_NOPS; i++)
+		if (e->op[i].state != OS_FREE)
+			op_free(e, &e->op[i]);
+}
+
+void eng_job_abort(struct eng *e, unsigned rank, int status)
+{
+	struct snet_abort ab = { .rank = rank, .status = status };
+
+	if (!e->have_job || e->aborted)
+		return;
+	e->aborted = true;
+	for (int k = 0; k < 3; k++)
+		for (unsigned n = 0; n < e->job.nnodes; n++) {
+			struct snet_hdr h;
+			struct eng_frag f[2];
+
+			if (n == e->job.node)
+				continue;
+			memset(&h, 0, sizeof(h));
+			h.version = SNET_VERSION;
+			h.kind = SNET_ABORT;
+			h.src = (uint16_t)e->job.node;
+			h.dst = (uint16_t)n;
+			h.job = e->job.id;
+			h.len = sizeof(ab);
+			h.crc = eng_plat_crc32c(eng_plat_crc32c(0, &ab, sizeof(ab)), &h, sizeof(h));
+			f[0] = (struct eng_frag){ &h, sizeof(h) };
+			f[1] = (struct eng_frag){ &ab, sizeof(ab) };
+			eng_plat_tx(e, n, f, 2);
+		}
+}
+
+void eng_node_gone(struct eng *e, unsigned node)
+{
+	if (!e->live || node >= e->job.nnodes || node == e->job.node)
+		return;
+	e->ch[node].gone = true;
+	/* Answers and replies to it no longer matter; our own requests do. */
+	for (unsigned i = 0; i < ENG_NOPS; i++) {
+		const struct eop *o = &e->op[i];
+
+		if (o->state != OS_FREE && o->node == node && o->issuer) {
+			chan_fail(e, node);
+			return;
+		}
+	}
+}
+
+int eng_idle(struct eng *e)
+{
+	for (unsigned n = 0; n < e->job.nnodes; n++) {
+		const struct chan *c = &e->ch[n];
+
+		if (c->una != c->next_seq || c->qhead != ENG_NONE || c->ack_due)
+			return 0;
+	}
+	return 1;
+}

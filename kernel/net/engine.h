@@ -1,0 +1,89 @@
+/*
+ * engine.h - the Portals-style network engine, one per node.
+ *
+ * The engine is portable C with no knowledge of where it runs: the kernel
+ * runs it on a CPU of its own over the NIC driver (kernel/net/knet.c), and
+ * libsmap's host mode runs the same code over Unix sockets
+ * (libsmap/net/hostnet.c).  A platform provides the hooks below and drives
+ * the engine: eng_input() for every frame of the project ethertype that is
+ * not HELLO, eng_poll() whenever it is idle.
+ *
+ * Ranks talk to the engine only through the area in their own memory
+ * (kernel/uapi/smapos_net.h); the engine reaches rank memory through
+ * eng_plat_rank_mem(), so nothing is ever pinned or registered.
+ */
+#ifndef SMAPOS_NET_ENGINE_H
+#define SMAPOS_NET_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ENG_MAX_NODES	64
+/* Frames a sender may have in flight to one node. */
+#define ENG_WINDOW	64
+
+struct eng;
+
+struct eng_frag {
+	const void *base;
+	uint32_t len;
+};
+
+/* What a job looks like to the engine: ranks are node-major, node n holds
+ * world ranks first_rank[n] .. first_rank[n + 1] - 1. */
+struct eng_job {
+	uint32_t id;
+	uint32_t node;
+	uint32_t nnodes;
+	uint32_t first_rank[ENG_MAX_NODES + 1];
+	uint64_t dead_us;	/* silence from a peer node that declares it dead; 0: never */
+};
+
+/* ---- platform hooks (exactly one platform per binary) ---- */
+
+/* Monotonic microseconds. */
+uint64_t eng_plat_now(struct eng *e);
+/* Send one frame to node: the frags are the snet_hdr, then the body.  The
+ * first two frags (headers, at most 128 bytes together) are copied before
+ * the call returns; later ones stay valid until the frame is on the wire,
+ * because the engine releases no payload before the peer acknowledges it.
+ * Returns 0, or -EAGAIN when the transmit ring is full. */
+int eng_plat_tx(struct eng *e, unsigned node, const struct eng_frag *f, unsigned nf);
+/* Where len bytes at uaddr of local rank lrank are, or NULL if the range is
+ * not wholly inside that rank's memory (write: and writable). */
+void *eng_plat_rank_mem(struct eng *e, unsigned lrank, uint64_t uaddr, uint64_t len, int write);
+uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n);
+/* node stopped answering (or sent garbage it cannot stop sending) while
+ * `what` was outstanding: the job must end everywhere. */
+void eng_plat_fail(struct eng *e, unsigned node, const char *what);
+/* Another node reports that world rank `rank` failed with `status`. */
+void eng_plat_abort(struct eng *e, unsigned rank, int status);
+
+/* ---- engine entry points ---- */
+
+size_t eng_size(void);
+/* e: eng_size() zeroed bytes.  mtu: largest snet_hdr + body the platform
+ * can send in one frame. */
+void eng_init(struct eng *e, unsigned mtu);
+/* A new job: forgets the previous one's channels and ranks. */
+int eng_job_begin(struct eng *e, const struct eng_job *j);
+/* Local rank lrank's area (struct snet_area) is at area in its memory.
+ * 0, -EFAULT (not in the rank's memory), -EINVAL (bad magic or sizes). */
+int eng_attach(struct eng *e, unsigned lrank, uint64_t area);
+/* One received frame, starting at its snet_hdr. */
+void eng_input(struct eng *e, const void *frame, size_t len);
+/* Commands, retransmissions, acknowledgements: call whenever idle.
+ * Returns nonzero if it did anything. */
+int eng_poll(struct eng *e);
+/* The job's ranks have ended: stop touching their memory; keep
+ * acknowledging peers for a while so their last frames complete. */
+void eng_job_end(struct eng *e);
+/* World rank `rank` of this node failed: tell every node. */
+void eng_job_abort(struct eng *e, unsigned rank, int status);
+/* The platform knows node is gone (its link closed): a failure if this
+ * node still expects something of it, else later commands to it fail. */
+void eng_node_gone(struct eng *e, unsigned node);
+/* Nothing to send, resend or acknowledge: a leaving node may stop. */
+int eng_idle(struct eng *e);
+
+#endif

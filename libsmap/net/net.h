@@ -1,0 +1,72 @@
+/*
+ * net.h - libsmap's side of the network engine (docs/network.md).
+ *
+ * One area per rank (uapi/smapos_net.h) carries commands to the node's
+ * engine and brings back events and incoming messages.  Everything above
+ * (MPI point-to-point, RMA windows, SHMEM) talks to ranks on other nodes
+ * through the few calls below; ranks on this node never come here.
+ */
+#ifndef SMAP_NET_H
+#define SMAP_NET_H
+
+#include <stdint.h>
+#include "smapos_net.h"
+#include "../../kernel/net/proto.h"
+
+/* Matching context of the library's own messages (never a communicator's). */
+#define NET_CTX_LIB	0xffff0000u
+
+struct net_op;
+typedef void net_done_fn(struct net_op *op);
+
+/* One command in flight; lives until its event arrived (complete set). */
+struct net_op {
+	net_done_fn *done;	/* called by progress on completion, or NULL */
+	void *arg;		/* the caller's */
+	int complete;
+	int status;		/* 0 or -errno */
+	int64_t value;		/* atomics: the old value */
+	uint64_t len;		/* bytes moved */
+	uint32_t bounce;	/* 1 + index of its bounce buffer, or 0 */
+};
+
+/* Attaches this rank to its node's engine (once; every user calls it).
+ * 0, or -ENODEV on a single node, or the reason the network is missing. */
+int net_init(void);
+int net_up(void);
+/* Bytes an eager message (SNOP_MSG) may carry. */
+uint64_t net_eager_max(void);
+
+/* A command: opc is SNOP_MSG, SNOP_RTS, SNOP_GETREQ, SNOP_PUT or SNOP_AMO
+ * (see uapi/smapos_net.h for the fields).  An eager message's payload,
+ * and a put's of up to net_eager_max() bytes, are copied at once, so the
+ * buffer is free on return; for the others it must stay until the op
+ * completes.  Waits for a command slot if all are in use. */
+void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst,
+	     const void *laddr, uint64_t raddr, uint64_t len, int64_t a0, int64_t a1);
+/* The same for a command nobody waits for (net_quiet completes it): an
+ * error ends the job, naming `what` (a call name, kept by reference). */
+void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const void *laddr,
+		   uint64_t raddr, uint64_t len, int64_t a0, int64_t a1, const char *what);
+/* Events, incoming messages, and (host mode) the engine itself. */
+void net_progress(void);
+/* Progress until op completes; returns its status. */
+int net_wait(struct net_op *op);
+/* Progress until every command of this rank has completed. */
+void net_quiet(void);
+
+/* Who gets the inbox: MPI's matching (messages and rendezvous announces).
+ * payload is NULL for an RTS. */
+typedef void net_inbox_fn(const struct snet_inrec *rec, const void *payload);
+void net_set_inbox(net_inbox_fn *fn);
+
+/* The whole job's barrier between nodes, for the one rank per node that
+ * smap_barrier elects, when there is no hardware barrier. */
+void net_node_barrier(void);
+
+/* Host mode's engine (hostnet.c): the platform half of net.c there. */
+int hostnet_attach(struct snet_area *area);
+void hostnet_drive(void);
+void hostnet_exit(void);
+
+#endif

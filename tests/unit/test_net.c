@@ -1,0 +1,612 @@
+/*
+ * test_net.c - the network engine (kernel/net/engine.c) on a simulated
+ * wire: several nodes in one process, a virtual clock, and a wire that
+ * loses, duplicates, reorders and corrupts frames on demand.  The ranks'
+ * side is played by hand through the areas of uapi/smapos_net.h.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "unit.h"
+
+#include "../../kernel/net/engine.h"
+#include "../../kernel/net/proto.h"
+#include "smapos_net.h"
+
+#define NODES		3
+#define RANKS		2		/* per node */
+#define RMEM		(8u << 20)	/* bytes of each rank's memory */
+#define RBASE		0x10000000ull	/* its first user address */
+#define RO_BYTES	0x10000u	/* read-only at the bottom, like text */
+#define AREA_OFF	0x10000u
+#define INBOX		(64u << 10)
+#define MTU		9000u
+#define RTO_SLACK	50000u
+
+struct frame {
+	struct frame *next;
+	unsigned to;
+	uint64_t at;
+	size_t len;
+	uint8_t data[];
+};
+
+static struct eng *E[NODES];
+static uint8_t *mem[NODES][RANKS];
+static uint64_t now_us;
+static struct frame *wire;
+static unsigned drop_pm, dup_pm, corrupt_pm, jitter_us;
+static int dead_node = -1;	/* this node neither sends nor receives */
+static unsigned long frames_sent, frames_lost;
+static int failed_node = -1, failed_by = -1, aborted_rank = -1, aborted_status;
+static char failed_what[128];
+
+static unsigned node_of_eng(struct eng *e)
+{
+	for (unsigned n = 0; n < NODES; n++)
+		if (E[n] == e)
+			return n;
+	abort();
+}
+
+uint64_t eng_plat_now(struct eng *e)
+{
+	(void)e;
+	return now_us;
+}
+
+static unsigned rnd(unsigned n)
+{
+	return (unsigned)(random() % n);
+}
+
+static void wire_put(unsigned to, const uint8_t *p, size_t len)
+{
+	struct frame *f = malloc(sizeof(*f) + len);
+
+	f->to = to;
+	f->at = now_us + 5 + (jitter_us ? rnd(jitter_us) : 0);
+	f->len = len;
+	memcpy(f->data, p, len);
+	if (corrupt_pm && rnd(1000) < corrupt_pm)
+		f->data[rnd((unsigned)len)] ^= (uint8_t)(1 + rnd(255));
+	f->next = wire;
+	wire = f;
+}
+
+int eng_plat_tx(struct eng *e, unsigned node, const struct eng_frag *f, unsigned nf)
+{
+	static uint8_t buf[MTU];
+	size_t len = 0;
+
+	for (unsigned i = 0; i < nf; i++) {
+		if (len + f[i].len > MTU)
+			abort();
+		memcpy(buf + len, f[i].base, f[i].len);
+		len += f[i].len;
+	}
+	frames_sent++;
+	if ((int)node_of_eng(e) == dead_node || (int)node == dead_node ||
+	    (drop_pm && rnd(1000) < drop_pm)) {
+		frames_lost++;
+		return 0;
+	}
+	wire_put(node, buf, len);
+	if (dup_pm && rnd(1000) < dup_pm)
+		wire_put(node, buf, len);
+	return 0;
+}
+
+void *eng_plat_rank_mem(struct eng *e, unsigned lrank, uint64_t a, uint64_t n, int write)
+{
+	unsigned node = node_of_eng(e);
+
+	if (lrank >= RANKS || a < RBASE || n > RMEM || a - RBASE > RMEM - n)
+		return NULL;
+	if (write && a - RBASE < RO_BYTES)
+		return NULL;
+	return mem[node][lrank] + (a - RBASE);
+}
+
+uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	crc = ~crc;
+	while (n--) {
+		crc ^= *b++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0x82f63b78u & -(crc & 1));
+	}
+	return ~crc;
+}
+
+void eng_plat_fail(struct eng *e, unsigned node, const char *what)
+{
+	failed_by = (int)node_of_eng(e);
+	failed_node = (int)node;
+	snprintf(failed_what, sizeof(failed_what), "%s", what);
+}
+
+void eng_plat_abort(struct eng *e, unsigned rank, int status)
+{
+	(void)e;
+	aborted_rank = (int)rank;
+	aborted_status = status;
+}
+
+/* ---- the simulated world ---- */
+
+static void step(void)
+{
+	struct frame **pp = &wire, *due = NULL;
+
+	while (*pp) {
+		struct frame *f = *pp;
+
+		if (f->at <= now_us) {
+			*pp = f->next;
+			f->next = due;
+			due = f;
+		} else {
+			pp = &f->next;
+		}
+	}
+	while (due) {
+		struct frame *f = due;
+
+		due = f->next;
+		if ((int)f->to != dead_node)
+			eng_input(E[f->to], f->data, f->len);
+		free(f);
+	}
+	for (unsigned n = 0; n < NODES; n++)
+		if ((int)n != dead_node)
+			eng_poll(E[n]);
+	now_us += 3;
+}
+
+static struct snet_area *area(unsigned node, unsigned r)
+{
+	return (struct snet_area *)(mem[node][r] + AREA_OFF);
+}
+
+static uint64_t uaddr(unsigned off)
+{
+	return RBASE + off;
+}
+
+static uint8_t *at(unsigned node, unsigned r, unsigned off)
+{
+	return mem[node][r] + off;
+}
+
+static unsigned world(unsigned node, unsigned r)
+{
+	return node * RANKS + r;
+}
+
+static uint64_t cmd_n[NODES][RANKS], ev_n[NODES][RANKS];
+
+static void job_begin(uint32_t id, uint64_t dead_us)
+{
+	while (wire) {
+		struct frame *f = wire;
+
+		wire = f->next;
+		free(f);
+	}
+	for (unsigned n = 0; n < NODES; n++) {
+		struct eng_job j = { .id = id, .node = n, .nnodes = NODES, .dead_us = dead_us };
+
+		for (unsigned k = 0; k <= NODES; k++)
+			j.first_rank[k] = k * RANKS;
+		if (eng_job_begin(E[n], &j) != 0)
+			abort();
+		for (unsigned r = 0; r < RANKS; r++) {
+			struct snet_area *a = area(n, r);
+
+			memset(mem[n][r], 0, RMEM);
+			a->magic = SNET_AREA_MAGIC;
+			a->version = SNET_AREA_VERSION;
+			a->inbox_bytes = INBOX;
+			cmd_n[n][r] = ev_n[n][r] = 0;
+			if (eng_attach(E[n], r, uaddr(AREA_OFF)) != 0)
+				abort();
+		}
+	}
+	dead_node = failed_node = failed_by = aborted_rank = -1;
+}
+
+static void post(unsigned node, unsigned r, uint8_t op, uint8_t amo, unsigned dst, uint64_t laddr,
+		 uint64_t raddr, uint64_t len, int64_t a0, int64_t a1, uint64_t id)
+{
+	struct snet_area *a = area(node, r);
+	struct snet_cmd *c;
+
+	while (cmd_n[node][r] - a->cmd_taken >= SNET_NCMD)
+		step();
+	c = &a->cmd[cmd_n[node][r] % SNET_NCMD];
+	c->op = op;
+	c->amo = amo;
+	c->ctx = 7;
+	c->dst = dst;
+	c->id = id;
+	c->laddr = laddr;
+	c->raddr = raddr;
+	c->len = len;
+	c->arg[0] = a0;
+	c->arg[1] = a1;
+	c->ticket = (uint32_t)++cmd_n[node][r];
+}
+
+/* The next event of a rank, waiting up to limit steps; NULL if none. */
+static struct snet_ev *event(unsigned node, unsigned r, long limit)
+{
+	struct snet_area *a = area(node, r);
+	struct snet_ev *ev = &a->ev[ev_n[node][r] % SNET_NEV];
+
+	for (long i = 0; ev->ticket != (uint32_t)(ev_n[node][r] + 1); i++) {
+		if (i >= limit)
+			return NULL;
+		step();
+	}
+	ev_n[node][r]++;
+	a->ev_taken = ev_n[node][r];
+	return ev;
+}
+
+/* The next inbox record of a rank; the caller consumes it with
+ * inbox_pop(). */
+static struct snet_inrec *inbox_peek(unsigned node, unsigned r, long limit)
+{
+	struct snet_area *a = area(node, r);
+
+	for (long i = 0;; i++) {
+		if (a->inbox_head != a->inbox_tail) {
+			struct snet_inrec *rec = (void *)(a->inbox + a->inbox_tail % INBOX);
+
+			if (rec->op)
+				return rec;
+			a->inbox_tail += rec->size;
+			continue;
+		}
+		if (i >= limit)
+			return NULL;
+		step();
+	}
+}
+
+static void inbox_pop(unsigned node, unsigned r)
+{
+	struct snet_area *a = area(node, r);
+	struct snet_inrec *rec = (void *)(a->inbox + a->inbox_tail % INBOX);
+
+	a->inbox_tail += rec->size;
+}
+
+static void fill(uint8_t *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(i * 7 + seed + (i >> 11));
+}
+
+static int same(const uint8_t *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != (uint8_t)(i * 7 + seed + (i >> 11)))
+			return 0;
+	return 1;
+}
+
+#define DATA	0x100000u	/* offsets of buffers in rank memory */
+#define DATA2	0x500000u
+
+static void test_eager(const char *name)
+{
+	char nm[96];
+	int ok = 1;
+
+	for (unsigned i = 0; i < 200; i++) {
+		unsigned len = (i * 97) % 8000;
+
+		fill(at(0, 1, DATA), len, i);
+		post(0, 1, SNOP_MSG, 0, world(2, 0), uaddr(DATA), 0, len, 40 + i, i, 1000 + i);
+		struct snet_ev *ev = event(0, 1, 200000);
+		struct snet_inrec *rec = inbox_peek(2, 0, 200000);
+
+		if (!ev || ev->status || ev->id != 1000 + i || !rec || rec->op != SNOP_MSG ||
+		    rec->src != world(0, 1) || rec->tag != 40 + i || rec->len != len ||
+		    rec->ctx != 7 || !same((uint8_t *)(rec + 1), len, i)) {
+			ok = 0;
+			break;
+		}
+		inbox_pop(2, 0);
+	}
+	snprintf(nm, sizeof(nm), "%s: 200 eager messages arrive whole, in order, once", name);
+	CHECK(nm, ok, "message broke");
+}
+
+static void test_rendezvous(const char *name, size_t len)
+{
+	char nm[96];
+	struct snet_ev *ev;
+	struct snet_inrec *rec;
+
+	fill(at(1, 0, DATA), len, 3);
+	post(1, 0, SNOP_RTS, 0, world(0, 1), uaddr(DATA), 0, len, 5, 0, 77);
+	rec = inbox_peek(0, 1, 400000);
+	snprintf(nm, sizeof(nm), "%s: rendezvous announce reaches the receiver", name);
+	CHECK(nm, rec && rec->op == SNOP_RTS && rec->len == len && rec->id, "no RTS");
+	if (!rec)
+		return;
+	uint64_t rts = rec->id;
+
+	inbox_pop(0, 1);
+	post(0, 1, SNOP_GETREQ, 0, world(1, 0), uaddr(DATA2), 0, len, (int64_t)rts, 0, 78);
+	ev = event(0, 1, 4000000);
+	snprintf(nm, sizeof(nm), "%s: receiver's get of %zu bytes lands intact", name, len);
+	CHECK(nm, ev && ev->status == 0 && ev->id == 78 && ev->len == len &&
+		  same(at(0, 1, DATA2), len, 3), "get failed: %d", ev ? ev->status : 999);
+	ev = event(1, 0, 400000);
+	snprintf(nm, sizeof(nm), "%s: the sender's rendezvous completes after the fetch", name);
+	CHECK(nm, ev && ev->status == 0 && ev->id == 77 && ev->len == len, "no completion");
+}
+
+static void test_put_get(void)
+{
+	size_t len = 1536 * 1024;
+	struct snet_ev *ev;
+
+	fill(at(0, 0, DATA), len, 9);
+	post(0, 0, SNOP_PUT, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), len, 0, 0, 1);
+	ev = event(0, 0, 4000000);
+	CHECK("put of 1.5 MiB to a third node completes",
+	      ev && ev->status == 0 && ev->id == 1, "status %d", ev ? ev->status : 999);
+	CHECK("the put's bytes are at the target", same(at(2, 1, DATA2), len, 9), "corrupt");
+	post(1, 1, SNOP_GETREQ, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), len, 0, 0, 2);
+	ev = event(1, 1, 4000000);
+	CHECK("get of 1.5 MiB from a third node completes",
+	      ev && ev->status == 0 && ev->id == 2, "status %d", ev ? ev->status : 999);
+	CHECK("the get's bytes are those of the target", same(at(1, 1, DATA), len, 9), "corrupt");
+}
+
+static void test_errors(void)
+{
+	struct snet_ev *ev;
+
+	post(0, 0, SNOP_PUT, 0, world(1, 0), uaddr(DATA), uaddr(0x100), 64, 0, 0, 11);
+	ev = event(0, 0, 400000);
+	CHECK("a put into the target's read-only memory fails with EFAULT",
+	      ev && ev->status == -EFAULT && ev->id == 11, "status %d", ev ? ev->status : 999);
+	post(0, 0, SNOP_PUT, 0, world(1, 0), uaddr(DATA), RBASE + RMEM - 8, 64, 0, 0, 12);
+	ev = event(0, 0, 400000);
+	CHECK("a put past the end of the target's memory fails with EFAULT",
+	      ev && ev->status == -EFAULT, "status %d", ev ? ev->status : 999);
+	post(0, 0, SNOP_GETREQ, 0, world(1, 0), uaddr(DATA), UINT64_MAX - 16, 64, 0, 0, 13);
+	ev = event(0, 0, 400000);
+	CHECK("a get whose range wraps fails with EFAULT",
+	      ev && ev->status == -EFAULT, "status %d", ev ? ev->status : 999);
+	post(0, 0, SNOP_PUT, 0, world(0, 1), uaddr(DATA), uaddr(DATA), 64, 0, 0, 14);
+	ev = event(0, 0, 1000);
+	CHECK("a command for a rank of the same node is refused (EINVAL)",
+	      ev && ev->status == -EINVAL, "status %d", ev ? ev->status : 999);
+	post(0, 0, SNOP_PUT, 0, world(1, 0), RBASE - 4096, uaddr(DATA), 64, 0, 0, 15);
+	ev = event(0, 0, 1000);
+	CHECK("a command whose local buffer is outside the rank fails with EFAULT",
+	      ev && ev->status == -EFAULT, "status %d", ev ? ev->status : 999);
+	post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 0), 0, uaddr(DATA + 3), 0, 1, 0, 16);
+	ev = event(0, 0, 400000);
+	CHECK("a misaligned atomic fails with EINVAL",
+	      ev && ev->status == -EINVAL, "status %d", ev ? ev->status : 999);
+	post(0, 0, SNOP_GETREQ, 0, world(1, 0), uaddr(DATA), 0, 64, 12345, 0, 17);
+	ev = event(0, 0, 400000);
+	CHECK("a rendezvous fetch that names no announce fails",
+	      ev && ev->status == -ENOENT, "status %d", ev ? ev->status : 999);
+}
+
+static void test_amo(const char *name)
+{
+	char nm[96];
+	int64_t *word = (int64_t *)at(1, 1, DATA);
+	int ok = 1;
+	unsigned n = 300;
+
+	*word = 0;
+	for (unsigned i = 0; i < n; i++) {
+		post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 1), 0, uaddr(DATA), 0, 1, 0, i);
+		post(2, 1, SNOP_AMO, SNAMO_ADD, world(1, 1), 0, uaddr(DATA), 0, 2, 0, i);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct snet_ev *a = event(0, 0, 4000000), *b = event(2, 1, 4000000);
+
+		if (!a || !b || a->status || b->status)
+			ok = 0;
+	}
+	snprintf(nm, sizeof(nm), "%s: %u remote fetch-adds from two nodes apply exactly once", name,
+		 2 * n);
+	CHECK(nm, ok && *word == 3 * (int64_t)n, "word %ld", (long)*word);
+	post(0, 1, SNOP_AMO, SNAMO_CAS, world(1, 1), 0, uaddr(DATA), 0, 42, 3 * (int64_t)n, 9);
+	struct snet_ev *ev = event(0, 1, 400000);
+
+	snprintf(nm, sizeof(nm), "%s: remote compare-and-swap returns the old value", name);
+	CHECK(nm, ev && ev->value == 3 * (int64_t)n && *word == 42, "cas");
+}
+
+/* A put, then a flag set by an atomic: when the flag is seen, the data is
+ * there (OpenSHMEM's put-with-signal relies on it). */
+static void test_order(void)
+{
+	size_t len = 256 * 1024;
+	volatile int64_t *flag = (int64_t *)at(2, 0, DATA);
+	int ok = 0;
+
+	fill(at(0, 1, DATA), len, 21);
+	*flag = 0;
+	post(0, 1, SNOP_PUT, 0, world(2, 0), uaddr(DATA), uaddr(DATA2), len, 0, 0, 1);
+	post(0, 1, SNOP_AMO, SNAMO_SET, world(2, 0), 0, uaddr(DATA), 0, 1, 0, 2);
+	for (long i = 0; i < 4000000 && !*flag; i++)
+		step();
+	if (*flag)
+		ok = same(at(2, 0, DATA2), len, 21);
+	CHECK("a flag set after a put is never seen before the put's data", ok, "order broken");
+	event(0, 1, 400000);
+	event(0, 1, 400000);
+}
+
+/* The receiver's inbox holds a few messages only: the sender must wait,
+ * nothing may be lost. */
+static void test_flow(void)
+{
+	unsigned n = 400, got = 0, next_post = 0, done = 0;
+	int ok = 1;
+
+	for (long i = 0; i < 20000000 && got < n; i++) {
+		if (next_post < n && next_post - done < 64) {	/* 64 buffers, reused once sent */
+			unsigned len = 4000;
+
+			fill(at(1, 0, DATA + 4096 * (next_post % 64)), len, next_post);
+			post(1, 0, SNOP_MSG, 0, world(0, 0), uaddr(DATA + 4096 * (next_post % 64)), 0,
+			     len, next_post, 0, next_post);
+			next_post++;
+		}
+		while (event(1, 0, 0))
+			done++;
+		if (i % 50 == 0) {	/* a slow receiver */
+			struct snet_inrec *rec = inbox_peek(0, 0, 0);
+
+			if (rec) {
+				if (rec->tag != got || !same((uint8_t *)(rec + 1), 4000, got))
+					ok = 0;
+				inbox_pop(0, 0);
+				got++;
+			}
+		}
+		step();
+	}
+	CHECK("a slow receiver gets 400 messages in order, none lost", ok && got == n,
+	      "got %u", got);
+}
+
+static void test_dead(void)
+{
+	uint64_t t0;
+
+	job_begin(9, 200000);
+	post(0, 0, SNOP_GETREQ, 0, world(1, 0), uaddr(DATA), uaddr(DATA2), 4096, 0, 0, 1);
+	dead_node = 1;
+	t0 = now_us;
+	for (long i = 0; i < 400000 && failed_node < 0; i++)
+		step();
+	CHECK("a node that stops answering is declared dead", failed_node == 1 && failed_by == 0,
+	      "failed %d by %d", failed_node, failed_by);
+	CHECK("within the dead time and a retransmission of it",
+	      failed_node == 1 && now_us - t0 <= 200000 + RTO_SLACK, "after %lu us",
+	      (unsigned long)(now_us - t0));
+	CHECK("the failure names the operation and ranks",
+	      strstr(failed_what, "get from rank 0 to rank 2") != NULL, "what: %s", failed_what);
+	CHECK("the ranks see the network failed and where",
+	      area(0, 0)->state == SNET_FAILED && area(0, 0)->down_node == 1, "state %u",
+	      area(0, 0)->state);
+}
+
+static void test_idle_alive(void)
+{
+	job_begin(10, 50000);
+	for (long i = 0; i < 100000; i++)
+		step();
+	CHECK("idle nodes are not declared dead", failed_node < 0, "failed %d", failed_node);
+	fill(at(0, 1, DATA), 100, 1);
+	post(0, 1, SNOP_RTS, 0, world(1, 0), uaddr(DATA), 0, 100, 0, 0, 1);
+	for (long i = 0; i < 100000; i++)
+		step();
+	CHECK("a rendezvous nobody fetches yet keeps the peer alive by pings", failed_node < 0,
+	      "failed %d", failed_node);
+}
+
+static void test_foreign(void)
+{
+	uint8_t frame[256];
+	struct snet_hdr *h = (void *)frame;
+	struct snet_op *w = (void *)(h + 1);
+	struct snet_area *a = area(1, 0);
+	uint64_t head = a->inbox_head;
+
+	memset(frame, 0, sizeof(frame));
+	h->version = SNET_VERSION;
+	h->kind = SNET_DATA;
+	h->src = 0;
+	h->dst = 1;
+	h->job = 10;
+	h->seq = 1;
+	h->len = sizeof(*w);
+	w->op = SNOP_MSG;
+	w->src = world(0, 0);
+	w->dst = world(1, 0);
+	h->crc = 0;
+	h->crc = eng_plat_crc32c(eng_plat_crc32c(0, w, sizeof(*w)), h, sizeof(*h));
+	h->job = 11;	/* crc now wrong, and another job's */
+	eng_input(E[1], frame, sizeof(*h) + sizeof(*w));
+	h->job = 10;
+	w->arg[0] = 1;	/* crc wrong */
+	eng_input(E[1], frame, sizeof(*h) + sizeof(*w));
+	CHECK("frames with a bad CRC or another job's id are dropped", a->inbox_head == head,
+	      "delivered");
+	w->arg[0] = 0;
+	w->src = world(2, 0);	/* node 0 speaking for a rank of node 2 */
+	h->crc = 0;
+	h->crc = eng_plat_crc32c(eng_plat_crc32c(0, w, sizeof(*w)), h, sizeof(*h));
+	eng_input(E[1], frame, sizeof(*h) + sizeof(*w));
+	CHECK("a node cannot speak for another node's ranks", a->inbox_head == head, "spoofed");
+}
+
+static void test_abort(void)
+{
+	eng_job_abort(E[2], world(2, 1), 7);
+	for (int i = 0; i < 100; i++)
+		step();
+	CHECK("a failed rank's status reaches the other nodes", aborted_rank == (int)world(2, 1) &&
+	      aborted_status == 7, "rank %d status %d", aborted_rank, aborted_status);
+}
+
+int main(void)
+{
+	srandom(1);
+	for (unsigned n = 0; n < NODES; n++) {
+		E[n] = calloc(1, eng_size());
+		eng_init(E[n], MTU);
+		for (unsigned r = 0; r < RANKS; r++)
+			mem[n][r] = malloc(RMEM);
+	}
+
+	job_begin(1, 0);
+	test_eager("clean wire");
+	test_rendezvous("clean wire", 3u << 20);
+	test_rendezvous("zero bytes", 0);
+	test_put_get();
+	test_errors();
+	test_amo("clean wire");
+	test_order();
+	test_flow();
+
+	job_begin(2, 0);
+	drop_pm = 50;
+	jitter_us = 40;
+	dup_pm = 20;
+	corrupt_pm = 20;
+	test_eager("5% loss, dups, reordering, corruption");
+	test_rendezvous("5% loss, dups, reordering, corruption", 3u << 20);
+	unsigned long lost = frames_lost;
+	drop_pm = 20;
+	test_amo("2% loss, dups, reordering, corruption");
+	CHECK("the faulty wire really lost frames", lost > 50, "lost %lu", lost);
+	drop_pm = dup_pm = corrupt_pm = jitter_us = 0;
+
+	test_dead();
+	test_idle_alive();
+	test_foreign();
+	test_abort();
+	printf("# %lu frames sent, %lu lost\n", frames_sent, frames_lost);
+	return unit_failed;
+}
