@@ -48,8 +48,12 @@ _Noreturn void core_fatal(const char *fmt, ...)
 /* The same line without ending anything. */
 void core_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Spin-wait step: pause, and on Linux give the core away after a while. */
+/* Spin-wait step: pause, and on Linux give the core away after a while.
+ * Drives core_progress, when set, at every step. */
 void core_spin(unsigned *spins);
+/* Host mode's network engine runs in whichever rank waits (hostnet.c):
+ * set once the network is up; never allocates, so any wait may call it. */
+extern void (*core_progress)(void);
 
 /* A spin lock for the allocator's and the page source's tables. */
 static inline void core_lock(int *l)

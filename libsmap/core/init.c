@@ -105,8 +105,12 @@ void core_fatal(const char *fmt, ...)
 	abort();
 }
 
+void (*core_progress)(void);
+
 void core_spin(unsigned *spins)
 {
+	if (core_progress)
+		core_progress();
 	if (++*spins < core.spin_limit) {
 		__builtin_ia32_pause();
 		return;

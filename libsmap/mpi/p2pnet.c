@@ -58,39 +58,13 @@ static int pnet_eager(uint64_t len, int mode)
 	return mode != SMPI_MODE_SYNC && len <= net_eager_max();
 }
 
-/* Eager messages are complete at once; their ops finish on their own. */
-struct pnet_fire {
-	struct net_op op;
-	struct pnet_fire *next;
-};
-static struct pnet_fire *pnet_fire_free;
-
-static void pnet_fire_done(struct net_op *op)
-{
-	struct pnet_fire *f = op->arg;
-
-	if (op->status < 0)
-		smpi_fatal("MPI: an eager message to another node failed: error %d", -op->status);
-	f->next = pnet_fire_free;
-	pnet_fire_free = f;
-}
-
 static void pnet_send_eager(const void *buf, int64_t count, MPI_Datatype type, uint64_t len,
 			    uint32_t dst, int tag, int ctx)
 {
-	struct pnet_fire *f = pnet_fire_free;
 	void *packed;
 	const void *data = pnet_pack(buf, count, type, len, &packed);
 
-	if (f) {
-		pnet_fire_free = f->next;
-	} else if (!(f = malloc(sizeof(*f)))) {
-		smpi_fatal("MPI: no memory for a message to another node");
-	}
-	memset(f, 0, sizeof(*f));
-	f->op.done = pnet_fire_done;
-	f->op.arg = f;
-	net_cmd(&f->op, SNOP_MSG, 0, (uint32_t)ctx, dst, data, 0, len, tag, 0);
+	net_cmd_async(SNOP_MSG, 0, (uint32_t)ctx, dst, data, 0, len, tag, 0, "an MPI message");
 	free(packed);
 }
 

@@ -100,6 +100,8 @@ int net_init(void)
 		core_spin(&spins);
 	net.area = a;
 	net.state = 1;
+	if (core.host)
+		core_progress = hostnet_drive;
 	atexit(net_exit);
 	return 0;
 }
@@ -225,7 +227,9 @@ void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t
 		net_events();
 		core_spin(&spins);
 	}
-	if (opc == SNOP_MSG && len) {
+	/* Eager messages and small puts leave a copy: the caller's buffer is
+	 * free at once, as the calls above promise. */
+	if (len && (opc == SNOP_MSG || (opc == SNOP_PUT && len <= net_eager_max()))) {
 		char *b = net_bounce_get(len, op);
 
 		memcpy(b, laddr, len);
@@ -247,6 +251,45 @@ void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t
 	net.cmd_n++;
 	if (core.host)
 		hostnet_drive();
+}
+
+/* Commands nobody waits for: completed by progress, their failure is the
+ * job's. */
+struct net_async {
+	struct net_op op;
+	struct net_async *next;
+	const char *what;
+	uint32_t dst;
+};
+static struct net_async *net_async_free;
+
+static void net_async_done(struct net_op *op)
+{
+	struct net_async *a = op->arg;
+
+	if (op->status < 0)
+		core_fatal("libsmap: rank %d: %s to rank %u failed: %s", smap_world_rank(), a->what,
+			   a->dst, strerror(-op->status));
+	a->next = net_async_free;
+	net_async_free = a;
+}
+
+void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const void *laddr,
+		   uint64_t raddr, uint64_t len, int64_t a0, int64_t a1, const char *what)
+{
+	struct net_async *a = net_async_free;
+
+	if (a)
+		net_async_free = a->next;
+	else if (!(a = malloc(sizeof(*a))))
+		core_fatal("libsmap: rank %d: %s: no memory for a network command",
+			   smap_world_rank(), what);
+	memset(a, 0, sizeof(*a));
+	a->op.done = net_async_done;
+	a->op.arg = a;
+	a->what = what;
+	a->dst = dst;
+	net_cmd(&a->op, opc, amo, ctx, dst, laddr, raddr, len, a0, a1);
 }
 
 int net_wait(struct net_op *op)

@@ -38,11 +38,16 @@ int net_up(void);
 uint64_t net_eager_max(void);
 
 /* A command: opc is SNOP_MSG, SNOP_RTS, SNOP_GETREQ, SNOP_PUT or SNOP_AMO
- * (see uapi/smapos_net.h for the fields).  An eager message's payload is
- * copied at once, so buf is free on return; for the others it must stay
- * until the op completes.  Waits for a command slot if all are in use. */
+ * (see uapi/smapos_net.h for the fields).  An eager message's payload,
+ * and a put's of up to net_eager_max() bytes, are copied at once, so the
+ * buffer is free on return; for the others it must stay until the op
+ * completes.  Waits for a command slot if all are in use. */
 void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst,
 	     const void *laddr, uint64_t raddr, uint64_t len, int64_t a0, int64_t a1);
+/* The same for a command nobody waits for (net_quiet completes it): an
+ * error ends the job, naming `what` (a call name, kept by reference). */
+void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const void *laddr,
+		   uint64_t raddr, uint64_t len, int64_t a0, int64_t a1, const char *what);
 /* Events, incoming messages, and (host mode) the engine itself. */
 void net_progress(void);
 /* Progress until op completes; returns its status. */

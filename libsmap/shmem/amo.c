@@ -6,7 +6,11 @@
  * xchg, cmpxchg (or cmpxchg loop for fetch-and/or/xor), or an aligned mov
  * for fetch and set, which x86 makes atomic.  Atomics from every PE on one
  * word therefore serialise in the cache-coherence protocol, exactly as
- * threads' atomics do.  The _nbi forms complete before they return.
+ * threads' atomics do.  The _nbi forms complete before they return.  On a
+ * PE of another node the target's network engine runs the same operation
+ * with the same atomic instructions (kernel/net/engine.c), so atomics from
+ * both sides of the seam serialise on the word too; the non-fetching ones
+ * complete at quiet.
  */
 #include "shmemi.h"
 
@@ -27,57 +31,142 @@
 #define AMO_OR(T, p, v)		__atomic_or_fetch((p), (v), __ATOMIC_SEQ_CST)
 #define AMO_XOR(T, p, v)	__atomic_xor_fetch((p), (v), __ATOMIC_SEQ_CST)
 
-/* The signatures.  NAME is the routine's full name. */
+/* Beyond the node the same operations run in the target's engine: its
+ * kind for each operation above, with the word's size. */
+#define AMO_K_AMO_LOAD	SNAMO_FETCH
+#define AMO_K_AMO_STORE	SNAMO_SET
+#define AMO_K_AMO_SWAP	SNAMO_SWAP
+#define AMO_K_AMO_FADD	SNAMO_ADD
+#define AMO_K_AMO_FAND	SNAMO_AND
+#define AMO_K_AMO_FOR	SNAMO_OR
+#define AMO_K_AMO_FXOR	SNAMO_XOR
+#define AMO_K_AMO_ADD	SNAMO_ADD
+#define AMO_K_AMO_AND	SNAMO_AND
+#define AMO_K_AMO_OR	SNAMO_OR
+#define AMO_K_AMO_XOR	SNAMO_XOR
+#define AMO_KIND(T, OP)	((uint8_t)(AMO_K_##OP | (sizeof(T) == 4 ? SNAMO_32 : 0)))
+/* A value of T as the engine's 64-bit operand, and back (bit for bit:
+ * floating-point words are swapped and set, never added). */
+#define AMO_BITS(T, v)	({ union { T t_; int64_t i_; } u_ = { .i_ = 0 }; u_.t_ = (v); u_.i_; })
+#define AMO_UNBITS(T, v) ({ union { T t_; int64_t i_; } u_; u_.i_ = (v); u_.t_; })
+#define AMO_NET(T, OP, dest, a0, a1, pe)				\
+	AMO_UNBITS(T, shmemi_net_fetch(AMO_KIND(T, OP), (void *)(dest), AMO_BITS(T, a0), \
+				       AMO_BITS(T, a1), pe, __func__))
+
+/* The signatures.  NAME is the routine's full name; each takes the
+ * operation on the word where this PE reaches it, or to the network. */
 #define AMO_FETCH_DEF(F, T, NAME)					\
 T NAME(SHMEMI_PARAM_##F const T *source, int pe)			\
 {									\
-	return AMO_LOAD(T, (const T *)SHMEMI_ADDR(F, source, pe));	\
+	int w_ = SHMEMI_PE_##F(pe);					\
+	const T *p_ = shmemi_local(source, w_, __func__);		\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		return AMO_LOAD(T, p_);					\
+	return AMO_NET(T, AMO_LOAD, source, (T)0, (T)0, w_);		\
 }
 #define AMO_FETCH_NBI_DEF(F, T, NAME)					\
 void NAME(SHMEMI_PARAM_##F T *fetch, const T *source, int pe)		\
 {									\
-	*fetch = AMO_LOAD(T, (const T *)SHMEMI_ADDR(F, source, pe));	\
+	int w_ = SHMEMI_PE_##F(pe);					\
+	const T *p_ = shmemi_local(source, w_, __func__);		\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		*fetch = AMO_LOAD(T, p_);				\
+	else								\
+		*fetch = AMO_NET(T, AMO_LOAD, source, (T)0, (T)0, w_);	\
 }
 /* dest, value -> T (RET) or nothing (VOID) */
 #define AMO_RET_DEF(F, T, NAME, OP)					\
 T NAME(SHMEMI_PARAM_##F T *dest, T value, int pe)			\
 {									\
-	return OP(T, (T *)SHMEMI_ADDR(F, dest, pe), value);		\
+	int w_ = SHMEMI_PE_##F(pe);					\
+	T *p_ = shmemi_local(dest, w_, __func__);			\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		return OP(T, p_, value);				\
+	return AMO_NET(T, OP, dest, value, (T)0, w_);			\
 }
 #define AMO_VOID_DEF(F, T, NAME, OP)					\
 void NAME(SHMEMI_PARAM_##F T *dest, T value, int pe)			\
 {									\
-	OP(T, (T *)SHMEMI_ADDR(F, dest, pe), value);			\
+	int w_ = SHMEMI_PE_##F(pe);					\
+	T *p_ = shmemi_local(dest, w_, __func__);			\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		OP(T, p_, value);					\
+	else								\
+		shmemi_net_post(AMO_KIND(T, OP), dest, AMO_BITS(T, value), w_, __func__); \
 }
 #define AMO_NBI_DEF(F, T, NAME, OP)					\
 void NAME(SHMEMI_PARAM_##F T *fetch, T *dest, T value, int pe)		\
 {									\
-	*fetch = OP(T, (T *)SHMEMI_ADDR(F, dest, pe), value);		\
+	int w_ = SHMEMI_PE_##F(pe);					\
+	T *p_ = shmemi_local(dest, w_, __func__);			\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		*fetch = OP(T, p_, value);				\
+	else								\
+		*fetch = AMO_NET(T, OP, dest, value, (T)0, w_);		\
 }
 #define AMO_FINC_DEF(F, T, NAME)					\
 T NAME(SHMEMI_PARAM_##F T *dest, int pe)				\
 {									\
-	return AMO_FADD(T, (T *)SHMEMI_ADDR(F, dest, pe), (T)1);	\
+	int w_ = SHMEMI_PE_##F(pe);					\
+	T *p_ = shmemi_local(dest, w_, __func__);			\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		return AMO_FADD(T, p_, (T)1);				\
+	return AMO_NET(T, AMO_FADD, dest, (T)1, (T)0, w_);		\
 }
 #define AMO_INC_DEF(F, T, NAME)						\
 void NAME(SHMEMI_PARAM_##F T *dest, int pe)				\
 {									\
-	AMO_ADD(T, (T *)SHMEMI_ADDR(F, dest, pe), (T)1);		\
+	int w_ = SHMEMI_PE_##F(pe);					\
+	T *p_ = shmemi_local(dest, w_, __func__);			\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		AMO_ADD(T, p_, (T)1);					\
+	else								\
+		shmemi_net_post(AMO_KIND(T, AMO_ADD), dest, 1, w_, __func__); \
 }
 #define AMO_FINC_NBI_DEF(F, T, NAME)					\
 void NAME(SHMEMI_PARAM_##F T *fetch, T *dest, int pe)			\
 {									\
-	*fetch = AMO_FADD(T, (T *)SHMEMI_ADDR(F, dest, pe), (T)1);	\
+	int w_ = SHMEMI_PE_##F(pe);					\
+	T *p_ = shmemi_local(dest, w_, __func__);			\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		*fetch = AMO_FADD(T, p_, (T)1);				\
+	else								\
+		*fetch = AMO_NET(T, AMO_FADD, dest, (T)1, (T)0, w_);	\
 }
+/* The engine's compare-and-swap takes the new value first, then the
+ * condition. */
+#define AMO_CSWAP_NET(T, dest, cond, value, pe)				\
+	AMO_UNBITS(T, shmemi_net_fetch((uint8_t)(SNAMO_CAS | (sizeof(T) == 4 ? SNAMO_32 : 0)), \
+				       (void *)(dest), AMO_BITS(T, value), AMO_BITS(T, cond), \
+				       pe, __func__))
 #define AMO_CSWAP_DEF(F, T, NAME)					\
 T NAME(SHMEMI_PARAM_##F T *dest, T cond, T value, int pe)		\
 {									\
-	return AMO_CSWAP(T, (T *)SHMEMI_ADDR(F, dest, pe), cond, value); \
+	int w_ = SHMEMI_PE_##F(pe);					\
+	T *p_ = shmemi_local(dest, w_, __func__);			\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		return AMO_CSWAP(T, p_, cond, value);			\
+	return AMO_CSWAP_NET(T, dest, cond, value, w_);			\
 }
 #define AMO_CSWAP_NBI_DEF(F, T, NAME)					\
 void NAME(SHMEMI_PARAM_##F T *fetch, T *dest, T cond, T value, int pe)	\
 {									\
-	*fetch = AMO_CSWAP(T, (T *)SHMEMI_ADDR(F, dest, pe), cond, value); \
+	int w_ = SHMEMI_PE_##F(pe);					\
+	T *p_ = shmemi_local(dest, w_, __func__);			\
+									\
+	if (__builtin_expect(p_ != NULL, 1))				\
+		*fetch = AMO_CSWAP(T, p_, cond, value);			\
+	else								\
+		*fetch = AMO_CSWAP_NET(T, dest, cond, value, w_);	\
 }
 
 /* Extended AMO types: fetch, set, swap. */

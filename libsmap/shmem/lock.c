@@ -10,8 +10,8 @@
  * on locally.  A PE asking swaps itself into the tail, links itself behind
  * its predecessor and spins on its own memory until the predecessor hands
  * over, so waiters never hammer PE 0's line and the lock is granted in
- * arrival order.  Every step is one locked instruction through SMARTMAP,
- * so the lock works for PE 0's node only (the job's single node today).
+ * arrival order.  Every step is one locked instruction, through SMARTMAP
+ * on the node or in the target's network engine beyond it (lock_amo).
  */
 #include "../core/core.h"
 #include "shmemi.h"
@@ -29,13 +29,29 @@ static struct lock_words lock_words(long *lock, const char *fn)
 	uint32_t *w = (uint32_t *)lock;
 
 	shmemi_check_ready(fn);
-	return (struct lock_words){ shmemi_addr(&w[0], 0, fn), &w[1], (uint32_t)shmemi.me + 1 };
+	return (struct lock_words){ &w[0], &w[1], (uint32_t)shmemi.me + 1 };
 }
 
-/* The queue node of PE pe1 - 1. */
-static uint32_t *lock_node_of(long *lock, uint32_t pe1, const char *fn)
+/* One atomic on word w of PE pe: the old value. */
+static uint32_t lock_amo(uint8_t kind, uint32_t *w, int pe, uint32_t v, uint32_t cond,
+			 const char *fn)
 {
-	return shmemi_addr((uint32_t *)lock + 1, (int)pe1 - 1, fn);
+	uint32_t *p = shmemi_local(w, pe, fn);
+
+	if (!p)
+		return (uint32_t)shmemi_net_fetch(kind | SNAMO_32, w, (int32_t)v, (int32_t)cond, pe,
+						  fn);
+	switch (kind) {
+	case SNAMO_SWAP:
+		return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
+	case SNAMO_OR:
+		return __atomic_fetch_or(p, v, __ATOMIC_RELEASE);
+	case SNAMO_AND:
+		return __atomic_fetch_and(p, v, __ATOMIC_RELEASE);
+	default:
+		__atomic_compare_exchange_n(p, &cond, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+		return cond;
+	}
 }
 
 void shmem_set_lock(long *lock)
@@ -45,10 +61,10 @@ void shmem_set_lock(long *lock)
 	uint32_t pred;
 
 	__atomic_store_n(l.node, LOCK_WAIT, __ATOMIC_RELAXED);
-	pred = __atomic_exchange_n(l.tail, l.me, __ATOMIC_ACQ_REL);
+	pred = lock_amo(SNAMO_SWAP, l.tail, 0, l.me, 0, __func__);
 	if (!pred)
 		return;
-	__atomic_fetch_or(lock_node_of(lock, pred, __func__), l.me, __ATOMIC_RELEASE);
+	lock_amo(SNAMO_OR, l.node, (int)pred - 1, l.me, 0, __func__);
 	while (__atomic_load_n(l.node, __ATOMIC_ACQUIRE) & LOCK_WAIT)
 		core_spin(&spins);
 }
@@ -56,26 +72,26 @@ void shmem_set_lock(long *lock)
 int shmem_test_lock(long *lock)
 {
 	struct lock_words l = lock_words(lock, __func__);
-	uint32_t free = 0;
 
 	__atomic_store_n(l.node, 0, __ATOMIC_RELAXED);
-	return !__atomic_compare_exchange_n(l.tail, &free, l.me, 0, __ATOMIC_ACQ_REL,
-					    __ATOMIC_RELAXED);
+	return lock_amo(SNAMO_CAS, l.tail, 0, l.me, 0, __func__) != 0;
 }
 
 /* The locked instructions also complete this PE's stores (the quiet the
- * specification asks for) before the next holder can see the lock. */
+ * specification asks for) before the next holder can see the lock; puts
+ * to other nodes complete in the quiet first. */
 void shmem_clear_lock(long *lock)
 {
 	struct lock_words l = lock_words(lock, __func__);
 	uint32_t next = __atomic_load_n(l.node, __ATOMIC_ACQUIRE) & ~LOCK_WAIT;
 	unsigned spins = 0;
 
+	if (net_up())
+		net_quiet();
 	if (!next) {
-		uint32_t me = l.me;
+		uint32_t me = lock_amo(SNAMO_CAS, l.tail, 0, 0, l.me, __func__);
 
-		if (__atomic_compare_exchange_n(l.tail, &me, 0, 0, __ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE))
+		if (me == l.me)
 			return;
 		if (me == 0)
 			shmemi_fail(__func__, "the lock is not held");
@@ -84,5 +100,5 @@ void shmem_clear_lock(long *lock)
 			core_spin(&spins);
 	}
 	__atomic_store_n(l.node, 0, __ATOMIC_RELAXED);
-	__atomic_fetch_and(lock_node_of(lock, next, __func__), ~LOCK_WAIT, __ATOMIC_RELEASE);
+	lock_amo(SNAMO_AND, l.node, (int)next - 1, ~LOCK_WAIT, 0, __func__);
 }

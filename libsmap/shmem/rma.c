@@ -2,9 +2,11 @@
  * rma.c - remote memory access: put, get, p, g, iput, iget, their _nbi and
  * put-with-signal forms (typed, sized, mem), and fence and quiet.
  *
- * A put is what Catamount's was: memcpy to remote_address(pe, dest).  The
- * copy is done when the call returns, so the _nbi forms are the blocking
- * ones and quiet has nothing pending to wait for but the store buffer.
+ * A put to a PE of this node is what Catamount's was: memcpy to
+ * remote_address(pe, dest).  The copy is done when the call returns, so the
+ * _nbi forms are the blocking ones and quiet has nothing pending to wait for
+ * but the store buffer.  A PE on another node is reached through the
+ * network (netrma.c): there quiet waits for the engine's acknowledgements.
  *
  * Ordering: every store here is an ordinary write-back store (musl's memcpy
  * is rep movs; nothing uses non-temporal stores), and x86 makes those
@@ -24,16 +26,82 @@ static inline void rma_check_sig_op(int sig_op, const char *fn)
 		shmemi_fail(fn, "unknown signal operation %d (SHMEM_SIGNAL_SET or _ADD)", sig_op);
 }
 
-/* The data first, then the signal: the release keeps the compiler from
- * moving the signal store above the copy; x86 keeps the order after that. */
-static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uint64_t *sig,
-				  uint64_t signal, int sig_op)
+/* The seam: load/store on this node, the network beyond it. */
+static inline void rma_put(void *dest, const void *src, size_t n, int pe, int nbi,
+			   const char *fn)
 {
-	memcpy(dest, src, bytes);
-	if (sig_op == SHMEM_SIGNAL_SET)
-		__atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+	void *d = shmemi_local(dest, pe, fn);
+
+	if (__builtin_expect(d != NULL, 1))
+		memcpy(d, src, n);
 	else
-		__atomic_fetch_add(sig, signal, __ATOMIC_RELEASE);
+		shmemi_net_put(dest, src, n, pe, nbi, fn);
+}
+
+static inline void rma_get(void *dest, const void *src, size_t n, int pe, int nbi,
+			   const char *fn)
+{
+	const void *s = shmemi_local(src, pe, fn);
+
+	if (__builtin_expect(s != NULL, 1))
+		memcpy(dest, s, n);
+	else
+		shmemi_net_get(dest, src, n, pe, nbi, fn);
+}
+
+/* The data first, then the signal: the release keeps the compiler from
+ * moving the signal store above the copy; x86 keeps the order after that,
+ * and the network engine keeps a PE's operations to one node in order. */
+static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uint64_t *sig,
+				  uint64_t signal, int sig_op, int pe, int nbi, const char *fn)
+{
+	void *d = shmemi_local(dest, pe, fn);
+	uint64_t *s;
+
+	rma_check_sig_op(sig_op, fn);
+	if (!d) {
+		shmemi_net_put(dest, src, bytes, pe, nbi, fn);
+		shmemi_net_post(sig_op == SHMEM_SIGNAL_SET ? SNAMO_SET : SNAMO_ADD, sig,
+				(int64_t)signal, pe, fn);
+		return;
+	}
+	s = shmemi_local(sig, pe, fn);
+	memcpy(d, src, bytes);
+	if (sig_op == SHMEM_SIGNAL_SET)
+		__atomic_store_n(s, signal, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_add(s, signal, __ATOMIC_RELEASE);
+}
+
+/* Strided: element by element beyond the node (each a small put, or a
+ * get completed by the quiet at the end). */
+static inline void rma_iput(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t n,
+			    size_t es, int pe, const char *fn)
+{
+	void *d = shmemi_local(dest, pe, fn);
+
+	if (d) {
+		shmemi_strided(d, src, dst, sst, n, es);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		shmemi_net_put((char *)dest + (ptrdiff_t)i * dst * (ptrdiff_t)es,
+			       (const char *)src + (ptrdiff_t)i * sst * (ptrdiff_t)es, es, pe, 0, fn);
+}
+
+static inline void rma_iget(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t n,
+			    size_t es, int pe, const char *fn)
+{
+	const void *s = shmemi_local(src, pe, fn);
+
+	if (s) {
+		shmemi_strided(dest, s, dst, sst, n, es);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		shmemi_net_get((char *)dest + (ptrdiff_t)i * dst * (ptrdiff_t)es,
+			       (const char *)src + (ptrdiff_t)i * sst * (ptrdiff_t)es, es, pe, 1, fn);
+	net_quiet();
 }
 
 /* Shared by the typed, sized and mem families: PUT and friends are the
@@ -41,45 +109,43 @@ static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uin
 #define RMA_CONTIG(F, PUT, PUT_NBI, GET, GET_NBI, SIG, SIG_NBI, T, BYTES) \
 void PUT(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems, int pe) \
 {									\
-	memcpy(SHMEMI_ADDR(F, dest, pe), source, BYTES);		\
+	rma_put(dest, source, BYTES, SHMEMI_PE_##F(pe), 0, __func__);	\
 }									\
 void PUT_NBI(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems, int pe) \
 {									\
-	memcpy(SHMEMI_ADDR(F, dest, pe), source, BYTES);		\
+	rma_put(dest, source, BYTES, SHMEMI_PE_##F(pe), 1, __func__);	\
 }									\
 void GET(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems, int pe) \
 {									\
-	memcpy(dest, SHMEMI_ADDR(F, source, pe), BYTES);		\
+	rma_get(dest, source, BYTES, SHMEMI_PE_##F(pe), 0, __func__);	\
 }									\
 void GET_NBI(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems, int pe) \
 {									\
-	memcpy(dest, SHMEMI_ADDR(F, source, pe), BYTES);		\
+	rma_get(dest, source, BYTES, SHMEMI_PE_##F(pe), 1, __func__);	\
 }									\
 void SIG(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems,	\
 	 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)	\
 {									\
-	rma_check_sig_op(sig_op, __func__);				\
-	rma_put_signal(SHMEMI_ADDR(F, dest, pe), source, BYTES,	\
-		       SHMEMI_ADDR(F, sig_addr, pe), signal, sig_op);	\
+	rma_put_signal(dest, source, BYTES, sig_addr, signal, sig_op,	\
+		       SHMEMI_PE_##F(pe), 0, __func__);			\
 }									\
 void SIG_NBI(SHMEMI_PARAM_##F T *dest, const T *source, size_t nelems,	\
 	     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)	\
 {									\
-	rma_check_sig_op(sig_op, __func__);				\
-	rma_put_signal(SHMEMI_ADDR(F, dest, pe), source, BYTES,	\
-		       SHMEMI_ADDR(F, sig_addr, pe), signal, sig_op);	\
+	rma_put_signal(dest, source, BYTES, sig_addr, signal, sig_op,	\
+		       SHMEMI_PE_##F(pe), 1, __func__);			\
 }
 
 #define RMA_STRIDED(F, IPUT, IGET, T, ES)				\
 void IPUT(SHMEMI_PARAM_##F T *dest, const T *source, ptrdiff_t dst,	\
 	  ptrdiff_t sst, size_t nelems, int pe)				\
 {									\
-	shmemi_strided(SHMEMI_ADDR(F, dest, pe), source, dst, sst, nelems, ES); \
+	rma_iput(dest, source, dst, sst, nelems, ES, SHMEMI_PE_##F(pe), __func__); \
 }									\
 void IGET(SHMEMI_PARAM_##F T *dest, const T *source, ptrdiff_t dst,	\
 	  ptrdiff_t sst, size_t nelems, int pe)				\
 {									\
-	shmemi_strided(dest, SHMEMI_ADDR(F, source, pe), dst, sst, nelems, ES); \
+	rma_iget(dest, source, dst, sst, nelems, ES, SHMEMI_PE_##F(pe), __func__); \
 }
 
 /* shmem_int_put, shmem_ctx_int_put, ... */
@@ -91,11 +157,22 @@ RMA_CONTIG(F, SHMEMI_FN(F, N, _put), SHMEMI_FN(F, N, _put_nbi),	\
 RMA_STRIDED(F, SHMEMI_FN(F, N, _iput), SHMEMI_FN(F, N, _iget), T, sizeof(T)) \
 void SHMEMI_FN(F, N, _p)(SHMEMI_PARAM_##F T *dest, T value, int pe)	\
 {									\
-	*(volatile T *)SHMEMI_ADDR(F, dest, pe) = value;		\
+	T *d_ = SHMEMI_LOCAL(F, dest, pe);				\
+									\
+	if (__builtin_expect(d_ != NULL, 1))				\
+		*(volatile T *)d_ = value;				\
+	else								\
+		shmemi_net_put(dest, &value, sizeof(T), SHMEMI_PE_##F(pe), 0, __func__); \
 }									\
 T SHMEMI_FN(F, N, _g)(SHMEMI_PARAM_##F const T *source, int pe)	\
 {									\
-	return *(const volatile T *)SHMEMI_ADDR(F, source, pe);	\
+	const T *s_ = SHMEMI_LOCAL(F, source, pe);			\
+	T v_;								\
+									\
+	if (__builtin_expect(s_ != NULL, 1))				\
+		return *(const volatile T *)s_;				\
+	shmemi_net_get(&v_, source, sizeof(T), SHMEMI_PE_##F(pe), 0, __func__); \
+	return v_;							\
 }
 #define RMA_TYPED_BOTH(T, N)	SHMEMI_BOTH(RMA_TYPED, T, N)
 SHMEMI_RMA_TYPES(RMA_TYPED_BOTH)
@@ -126,6 +203,8 @@ static inline void rma_fence(void)
 static inline void rma_quiet(void)
 {
 	__asm__ volatile("lock orq $0, (%%rsp)" ::: "memory", "cc");
+	if (net_up())
+		net_quiet();
 }
 
 void shmem_fence(void)

@@ -52,9 +52,8 @@ void shmemi_pe_fail(const char *fn, int pe)
 	shmemi_check_ready(fn);
 	if (pe < 0 || pe >= shmemi.npes)
 		shmemi_fail(fn, "PE %d does not exist (the job has PEs 0..%d)", pe, shmemi.npes - 1);
-	shmemi_fail(fn, "PE %d is on node %d; this node reaches PEs %d..%d only "
-		    "(no inter-node data path yet)", pe, pe / (int)shmemi.node_npes,
-		    shmemi.node_first, shmemi.node_first + (int)shmemi.node_npes - 1);
+	shmemi_fail(fn, "PE %d is on node %d, and this node has no network to reach it",
+		    pe, pe / (int)shmemi.node_npes);
 }
 
 /*
@@ -159,6 +158,10 @@ static void setup_init(const char *fn)
 	shmemi.node_npes = (unsigned)smap_size();
 	shmemi.node_me = (unsigned)smap_rank();
 	shmemi.node_first = shmemi.node * (int)shmemi.node_npes;
+	/* PEs on other nodes go through the network; without one they fail
+	 * where they are named (shmemi_pe_fail). */
+	if (shmemi.nnodes > 1)
+		net_init();
 	setup_heap();
 	shmemi_team_init();
 	shmemi.stage = SHMEMI_READY;
@@ -200,6 +203,7 @@ void start_pes(int npes)
 void shmem_finalize(void)
 {
 	shmemi_check_ready(__func__);
+	shmem_quiet();
 	shmem_barrier_all();
 	shmemi_team_fini();
 	smap_sym_release(shmemi.heap_base, shmemi.heap_size);
@@ -243,7 +247,9 @@ int _num_pes(void)
 int shmem_pe_accessible(int pe)
 {
 	shmemi_check_ready(__func__);
-	return (unsigned)pe - (unsigned)shmemi.node_first < shmemi.node_npes;
+	if ((unsigned)pe >= (unsigned)shmemi.npes)
+		return 0;
+	return (unsigned)pe - (unsigned)shmemi.node_first < shmemi.node_npes || net_up();
 }
 
 int shmem_addr_accessible(const void *addr, int pe)

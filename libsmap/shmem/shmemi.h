@@ -19,6 +19,7 @@
 #include "smap.h"
 #include "heap.h"
 #include "../coll/coll.h"
+#include "../net/net.h"
 
 enum shmemi_stage { SHMEMI_NONE, SHMEMI_READY, SHMEMI_DONE };
 
@@ -64,8 +65,35 @@ _Noreturn void shmemi_pe_fail(const char *fn, int pe);
 /* Fails unless shmem_init has run and shmem_finalize has not. */
 void shmemi_check_ready(const char *fn);
 
-/* Where this PE reaches p of world PE `pe`: p itself for this PE, the
- * SMARTMAP address for another PE of the node. */
+/*
+ * The transport seam: where this PE reaches p of world PE `pe` by loads and
+ * stores - p itself for this PE, the SMARTMAP address for another PE of the
+ * node - or NULL for a PE on another node, which the routines then reach
+ * through the network (netrma.c).
+ */
+static inline void *shmemi_local(const volatile void *p, int pe, const char *fn)
+{
+	unsigned r = (unsigned)pe - (unsigned)shmemi.node_first;
+
+	if (__builtin_expect(r >= shmemi.node_npes, 0)) {
+		if ((unsigned)pe >= (unsigned)shmemi.npes || !net_up())
+			shmemi_pe_fail(fn, pe);
+		return NULL;
+	}
+	if (r == shmemi.node_me)
+		return (void *)p;
+	return remote_address(r, (void *)p);
+}
+
+/* Off the node (netrma.c): nbi leaves completion to quiet. */
+void shmemi_net_put(void *dest, const void *src, size_t n, int pe, int nbi, const char *fn);
+void shmemi_net_get(void *dest, const void *src, size_t n, int pe, int nbi, const char *fn);
+/* An atomic (SNAMO_* kind, SNAMO_32 for 4-byte words) on dest of pe:
+ * the old value (fetch), or nothing waited for (post). */
+int64_t shmemi_net_fetch(uint8_t kind, void *dest, int64_t a0, int64_t a1, int pe, const char *fn);
+void shmemi_net_post(uint8_t kind, void *dest, int64_t a0, int pe, const char *fn);
+
+/* Where this PE reaches p of a PE of this node (fails for another node). */
 static inline void *shmemi_addr(const volatile void *p, int pe, const char *fn)
 {
 	unsigned r = (unsigned)pe - (unsigned)shmemi.node_first;
@@ -106,6 +134,7 @@ static inline int shmemi_ctx_pe(shmem_ctx_t ctx, int pe, const char *fn)
 #define SHMEMI_PE_world(pe)	(pe)
 #define SHMEMI_PE_ctx(pe)	shmemi_ctx_pe(ctx, pe, __func__)
 #define SHMEMI_ADDR(F, p, pe)	shmemi_addr(p, SHMEMI_PE_##F(pe), __func__)
+#define SHMEMI_LOCAL(F, p, pe)	shmemi_local(p, SHMEMI_PE_##F(pe), __func__)
 #define SHMEMI_BOTH(DEF, ...)	DEF(world, __VA_ARGS__) DEF(ctx, __VA_ARGS__)
 
 /* Teams (team.c). */

@@ -6,12 +6,14 @@ way (--drop); and a node that dies."""
 import harness
 
 P2P_CHECKS = 15
+# TAP lines of the SHMEM programs, from the first PE of each node.
+SHMEM_CHECKS = {"shmem_rma": 20, "shmem_amo": 12, "shmem_sync": 10}
 
 
-def host(name, nodes, n, prog, extra=(), **kw):
+def host(name, nodes, n, prog, extra=(), pargs=(), **kw):
     args = ["--host", "--nodes", str(nodes), "-n", str(n)] + list(extra)
     kw.setdefault("timeout", 120)
-    return harness.lwkrun(name, args + [harness.build("user", prog)], **kw)
+    return harness.lwkrun(name, args + [harness.build("user", prog)] + list(pargs), **kw)
 
 
 def cases():
@@ -20,4 +22,8 @@ def cases():
         host("net_host_p2p_3x1", 3, 1, "mpit_p2p", tap=True, min_tap=P2P_CHECKS),
         host("net_host_p2p_2x1_drop2", 2, 1, "mpit_p2p", ["--drop", "2"], tap=True,
              min_tap=P2P_CHECKS),
-    ]
+        host("net_host_shmem_nodes_2x2", 2, 2, "shmem_nodes", [], ["net"], tap=True,
+             min_tap=2 * 5),
+    ] + [host("net_host_%s_%s" % (p, shape), k, n, p, extra, tap=True, min_tap=k * c)
+         for p, c in sorted(SHMEM_CHECKS.items())
+         for shape, k, n, extra in (("2x2", 2, 2, []), ("3x1_drop2", 3, 1, ["--drop", "2"]))]

@@ -1,17 +1,21 @@
 /*
  * shmem_nodes.c - OpenSHMEM on a job of several nodes (lwkrun --nodes K):
- * PEs are world ranks, the PEs of other nodes are honestly inaccessible,
+ * PEs are world ranks, shmem_ptr gives addresses on this node only, every
+ * PE it calls accessible really is (puts and gets through the network),
  * SHMEM_TEAM_SHARED is the node, collectives on it work, and barrier_all
  * spans the nodes.  On one node it checks the same things of a single node.
  * TAP lines from the first PE of each node.
  *
- * usage: shmem_nodes [off_node]   (off_node: a put to the next node's first
- *                                  PE, which must fail naming the call)
+ * usage: shmem_nodes [net | off_node]
+ *   net       every PE must be accessible (the nodes have a network)
+ *   off_node  a put to the next node's first PE, which must fail naming
+ *             the call (nodes without a network)
  */
 #include <string.h>
 #include "shmemtest.h"
 
 static long x;
+static long from[T_MAX_PES];
 
 int main(int argc, char **argv)
 {
@@ -28,12 +32,29 @@ int main(int argc, char **argv)
 
 	for (pe = 0; pe < npes; pe++) {
 		int here = pe / per == node;
+		int net = argc > 1 && !strcmp(argv[1], "net");
 
-		EXPECT(shmem_pe_accessible(pe) == here, "expected pe_accessible(%d) = %d", pe, here);
+		EXPECT(shmem_pe_accessible(pe) == (here || net), "expected pe_accessible(%d) = %d",
+		       pe, here || net);
 		EXPECT((shmem_ptr(&x, pe) != NULL) == here, "expected ptr(%d) %s", pe,
 		       here ? "non-NULL" : "NULL");
 	}
-	t_case("only_the_pes_of_this_node_are_accessible");
+	t_case("ptr_on_this_node_only_accessible_where_reachable");
+
+	for (pe = 0; pe < npes; pe++)
+		if (shmem_pe_accessible(pe))
+			shmem_long_p(&from[me], me + 1, pe);
+	shmem_barrier_all();
+	for (pe = 0; pe < npes; pe++) {
+		long want = shmem_pe_accessible(pe) ? pe + 1 : 0, got = 0;
+
+		EXPECT(from[pe] == want, "expected from[%d] == %ld, got %ld", pe, want, from[pe]);
+		if (shmem_pe_accessible(pe))
+			shmem_long_get(&got, &from[me], 1, pe);
+		want = shmem_pe_accessible(pe) ? me + 1 : 0;
+		EXPECT(got == want, "expected PE %d's from[%d] == %ld, got %ld", pe, me, want, got);
+	}
+	t_case("every_accessible_pe_takes_puts_and_gets");
 
 	if (argc > 1 && !strcmp(argv[1], "off_node"))
 		shmem_long_p(&x, 1, (first + per) % npes);

@@ -1,0 +1,68 @@
+/*
+ * netrma.c - OpenSHMEM's remote accesses to PEs on other nodes, through the
+ * network engine (the off-node half of the seam in shmemi.h).
+ *
+ * Symmetric objects have the same address on every PE of the job (same
+ * binary, same region layout, the same deterministic heap), so the remote
+ * address is the caller's pointer; the target's engine checks it against
+ * the target's memory.  A put of up to net_eager_max() bytes is copied at
+ * once and completes at quiet; larger blocking puts wait until the target
+ * has the data (the caller's buffer is then free), their _nbi forms leave
+ * that to quiet.  The engine keeps one PE's operations to one node in
+ * order, which is all fence and put-with-signal need.
+ */
+#include <errno.h>
+#include <string.h>
+#include "shmemi.h"
+
+static _Noreturn void netrma_fail(const char *fn, int pe, int status)
+{
+	shmemi_fail(fn, "PE %d on node %d: %s", pe, pe / (int)shmemi.node_npes,
+		    status == -EFAULT ? "the address is outside that PE's memory" :
+		    strerror(-status));
+}
+
+void shmemi_net_put(void *dest, const void *src, size_t n, int pe, int nbi, const char *fn)
+{
+	struct net_op op = { 0 };
+
+	if (!n)
+		return;
+	if (nbi || n <= net_eager_max()) {
+		net_cmd_async(SNOP_PUT, 0, 0, (uint32_t)pe, src, (uintptr_t)dest, n, 0, 0, fn);
+		return;
+	}
+	net_cmd(&op, SNOP_PUT, 0, 0, (uint32_t)pe, src, (uintptr_t)dest, n, 0, 0);
+	if (net_wait(&op) < 0)
+		netrma_fail(fn, pe, op.status);
+}
+
+void shmemi_net_get(void *dest, const void *src, size_t n, int pe, int nbi, const char *fn)
+{
+	struct net_op op = { 0 };
+
+	if (!n)
+		return;
+	if (nbi) {
+		net_cmd_async(SNOP_GETREQ, 0, 0, (uint32_t)pe, dest, (uintptr_t)src, n, 0, 0, fn);
+		return;
+	}
+	net_cmd(&op, SNOP_GETREQ, 0, 0, (uint32_t)pe, dest, (uintptr_t)src, n, 0, 0);
+	if (net_wait(&op) < 0)
+		netrma_fail(fn, pe, op.status);
+}
+
+int64_t shmemi_net_fetch(uint8_t kind, void *dest, int64_t a0, int64_t a1, int pe, const char *fn)
+{
+	struct net_op op = { 0 };
+
+	net_cmd(&op, SNOP_AMO, kind, 0, (uint32_t)pe, NULL, (uintptr_t)dest, 0, a0, a1);
+	if (net_wait(&op) < 0)
+		netrma_fail(fn, pe, op.status);
+	return op.value;
+}
+
+void shmemi_net_post(uint8_t kind, void *dest, int64_t a0, int pe, const char *fn)
+{
+	net_cmd_async(SNOP_AMO, kind, 0, (uint32_t)pe, NULL, (uintptr_t)dest, 0, a0, 0, fn);
+}
