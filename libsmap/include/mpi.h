@@ -630,6 +630,22 @@ SMPI_API(int, Win_flush_local, (int rank, MPI_Win win))
 SMPI_API(int, Win_flush_local_all, (MPI_Win win))
 SMPI_API(int, Win_sync, (MPI_Win win))
 
+/* Handles as Fortran integers (libsmap/lang, docs/languages.md). */
+#define SMPI_HANDLE_F(N, T) SMPI_API(MPI_Fint, N##_c2f, (MPI_##T handle)) \
+	SMPI_API(MPI_##T, N##_f2c, (MPI_Fint handle))
+SMPI_HANDLE_F(Comm, Comm)
+SMPI_HANDLE_F(Type, Datatype)
+SMPI_HANDLE_F(Group, Group)
+SMPI_HANDLE_F(Op, Op)
+SMPI_HANDLE_F(Info, Info)
+SMPI_HANDLE_F(Request, Request)
+SMPI_HANDLE_F(Win, Win)
+SMPI_HANDLE_F(Errhandler, Errhandler)
+SMPI_HANDLE_F(Message, Message)
+#undef SMPI_HANDLE_F
+SMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+SMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+
 #undef SMPI_API
 
 #ifdef __cplusplus

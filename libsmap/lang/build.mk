@@ -7,15 +7,38 @@
 # B=$(B)/glibc and MUSLCC=$(CC), so every object any fragment adds to
 # libsmap.a (wherever its source lives) is in both archives.  The copy only
 # happens when the archive changed, so programs relink only then.
-# tools/smapcxx and tools/smapfort (links to tools/smapcc) link with it.
+#
+# The Fortran bindings, the handle tables, mpif.h and the mpi module are
+# generated from mpi.h by genf.py at build time (nothing generated is
+# committed), so a C function added to mpi.h is bound at the next make.
 
 LIBSMAP_GLIBC := $(B)/lib/libsmap-glibc.a
 SMAPCXX := tools/smapcxx
 SMAPFORT := tools/smapfort
 SMAPCXX_DEPS := tools/smapcc tools/smapcxx $(LIBSMAP_GLIBC)
+SMAPFORT_DEPS := tools/smapcc tools/smapfort $(LIBSMAP_GLIBC) $(B)/include/mpif.h \
+	$(B)/include/mpi.mod
 
-# MPI handle conversion (C API) is part of libsmap proper.
-$(LIBSMAP): $(patsubst %.c,$(B)/%.o,$(wildcard libsmap/lang/*.c))
+LANG_GEN := $(B)/gen/lang
+LANG_GEN_OBJ := $(B)/libsmap/lang/gen/mpi_handles.o $(B)/libsmap/lang/gen/mpi_fortran.o
+
+$(LANG_GEN)/mpi_handles.c $(LANG_GEN)/mpi_fortran.c $(LANG_GEN)/mpi.f90 $(B)/include/mpif.h &: \
+		libsmap/include/mpi.h libsmap/lang/genf.py
+	@echo "  GENF    $(LANG_GEN)"
+	$(Q)$(PYTHON) libsmap/lang/genf.py libsmap/include/mpi.h $(LANG_GEN) $(B)/include
+
+$(B)/libsmap/lang/gen/%.o: $(LANG_GEN)/%.c | $(B)/.deps-build
+	@mkdir -p $(@D)
+	$(MUSLCC) $(LIBSMAP_CFLAGS) -Ilibsmap/lang -c -o $@ $<
+
+# The handle conversion (C API) and the bindings are part of libsmap.
+$(LIBSMAP): $(patsubst %.c,$(B)/%.o,$(wildcard libsmap/lang/*.c)) $(LANG_GEN_OBJ)
+
+# gfortran leaves an unchanged .mod alone: touch it so make sees it done.
+$(B)/include/mpi.mod: $(LANG_GEN)/mpi.f90 | $(B)/.deps-lang
+	@echo "  FC      $@"
+	$(Q)gfortran -c -J $(B)/include -o $(LANG_GEN)/mpi_mod.o $<
+	@touch $@
 
 .PHONY: libsmap-glibc-inner
 libsmap-glibc-inner: | $(B)/.deps-build
@@ -25,5 +48,5 @@ $(LIBSMAP_GLIBC): libsmap-glibc-inner
 	@mkdir -p $(@D)
 	@cmp -s $(B)/glibc/lib/libsmap.a $@ || cp $(B)/glibc/lib/libsmap.a $@
 
-ALL += $(LIBSMAP_GLIBC)
-TEST_DEPS += $(LIBSMAP_GLIBC)
+ALL += $(LIBSMAP_GLIBC) $(B)/include/mpi.mod
+TEST_DEPS += $(LIBSMAP_GLIBC) $(B)/include/mpi.mod

@@ -12,7 +12,9 @@ import harness  # noqa: E402
 ENOSYS = r"not supported \(ENOSYS\)"
 # Programs and their TAP lines (printed by rank 0 once for the job).
 PROGRAMS = {
-    "lang_cxx": 7,
+    "lang_cxx": 8,
+    "lang_fmod": 16,
+    "lang_fh": 2,
 }
 
 

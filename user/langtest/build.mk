@@ -2,11 +2,21 @@
 # tools/smapfort (tests/suites/lang.py), the same binaries on the kernel
 # and in host mode.
 
-LANGTEST := $(addprefix $(B)/user/,lang_cxx)
+LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_fmod lang_fh)
 
 $(B)/user/lang_cxx: user/langtest/lang_cxx.cc $(SMAPCXX_DEPS)
 	@mkdir -p $(@D)
 	$(SMAPCXX) -O2 $(WARN) -o $@ $<
+
+# -w: calls without explicit interfaces pass buffers of different types to
+# one routine, which every MPI program does; gfortran warns about each.
+$(B)/user/lang_fmod: user/langtest/lang_fmod.f90 $(SMAPFORT_DEPS)
+	@mkdir -p $(@D)
+	$(SMAPFORT) -O2 -w -J $(B)/user -o $@ $<
+
+$(B)/user/lang_fh: user/langtest/lang_fh.f $(SMAPFORT_DEPS)
+	@mkdir -p $(@D)
+	$(SMAPFORT) -O2 -Wall -Werror -o $@ $<
 
 ALL += $(LANGTEST)
 TEST_DEPS += $(LANGTEST)

@@ -112,6 +112,30 @@ int main(int argc, char **argv)
 	int seen = *(int *)remote_address((unsigned)peer, &mark);
 	report("cxx_remote_address", seen == 1000 + peer, "peer's static not seen");
 
+	// Handles as Fortran integers: stable numbers, round trips, NULL is 0.
+	MPI_Comm dup;
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+	MPI_Fint fdup = MPI_Comm_c2f(dup);
+	MPI_Datatype vec;
+	MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+	MPI_Request req;
+	MPI_Irecv(&code, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &req);
+	bool req_ok = MPI_Request_f2c(MPI_Request_c2f(req)) == req;
+	MPI_Status st, st2;
+	MPI_Wait(&req, &st);
+	MPI_Fint fst[sizeof(MPI_Status) / sizeof(MPI_Fint)];
+	MPI_Status_c2f(&st, fst);
+	MPI_Status_f2c(fst, &st2);
+	bool handles = MPI_Comm_c2f(MPI_COMM_WORLD) == 1 && MPI_Comm_f2c(1) == MPI_COMM_WORLD &&
+		       MPI_Comm_c2f(MPI_COMM_NULL) == 0 && MPI_Comm_f2c(fdup) == dup &&
+		       MPI_Comm_c2f(dup) == fdup && fdup > 2 && MPI_Type_f2c(MPI_Type_c2f(vec)) == vec &&
+		       MPI_Type_f2c(MPI_Type_c2f(MPI_DOUBLE)) == MPI_DOUBLE &&
+		       req_ok && MPI_Comm_f2c(1 << 30) == MPI_COMM_NULL &&
+		       st2.MPI_SOURCE == MPI_PROC_NULL && st2.MPI_TAG == MPI_ANY_TAG;
+	MPI_Comm_free(&dup);
+	MPI_Type_free(&vec);
+	report("cxx_handle_c2f_f2c", handles, "handle conversion wrong");
+
 	std::cout << std::flush;
 	MPI_Finalize();
 	return 0;

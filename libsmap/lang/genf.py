@@ -1,0 +1,621 @@
+#!/usr/bin/env python3
+"""genf.py - Fortran MPI bindings generated from mpi.h, the one table.
+
+    python3 libsmap/lang/genf.py libsmap/include/mpi.h GENDIR INCDIR
+
+reads every SMPI_API(ret, Name, (args)) prototype, every handle typedef,
+every predefined handle and every integer constant of mpi.h and writes
+
+    GENDIR/mpi_handles.c   MPI_<Handle>_c2f/_f2c for every handle type, the
+                           handle tables, MPI_Status_c2f/_f2c
+    GENDIR/mpi_fortran.c   pmpi_<name>_ (and weak mpi_<name>_) for gfortran
+    GENDIR/mpi.f90         module mpi (compiled into INCDIR/mpi.mod by make)
+    INCDIR/mpif.h          the same constants for INCLUDE 'mpif.h'
+
+so a function or a predefined handle added to mpi.h appears in Fortran at
+the next build, and nothing can drift.  Prototypes whose argument shapes
+have no rule here (callbacks, argv vectors) are listed at the top of
+mpi_fortran.c and in the docs' count instead of being bound wrongly.
+See docs/languages.md.
+"""
+
+import os
+import re
+import sys
+
+# Fortran datatypes and the C datatype each one is (gfortran: default
+# INTEGER, REAL and LOGICAL are 4 bytes, DOUBLE PRECISION 8).
+F_TYPES = [
+    ("MPI_INTEGER", "MPI_INT"), ("MPI_REAL", "MPI_FLOAT"),
+    ("MPI_DOUBLE_PRECISION", "MPI_DOUBLE"), ("MPI_COMPLEX", "MPI_C_FLOAT_COMPLEX"),
+    ("MPI_DOUBLE_COMPLEX", "MPI_C_DOUBLE_COMPLEX"), ("MPI_LOGICAL", "MPI_INT"),
+    ("MPI_CHARACTER", "MPI_CHAR"), ("MPI_INTEGER1", "MPI_INT8_T"),
+    ("MPI_INTEGER2", "MPI_INT16_T"), ("MPI_INTEGER4", "MPI_INT32_T"),
+    ("MPI_INTEGER8", "MPI_INT64_T"), ("MPI_REAL4", "MPI_FLOAT"), ("MPI_REAL8", "MPI_DOUBLE"),
+    ("MPI_2INTEGER", "MPI_2INT"), ("MPI_COMPLEX8", "MPI_C_FLOAT_COMPLEX"),
+    ("MPI_COMPLEX16", "MPI_C_DOUBLE_COMPLEX"),
+]
+# Arguments that are LOGICAL in Fortran (C int or int *).
+LOGICAL = {"flag", "commute", "reorder", "periods", "remain_dims"}
+# void * arguments the C function writes an address into: Fortran passes an
+# INTEGER(KIND=MPI_ADDRESS_KIND) to receive it.
+ADDRESS_OUT = {"baseptr", "buffer_addr"}
+# Sentinels: Fortran names a COMMON block, C the value it stands for.
+SENTINELS = [
+    # (Fortran name, common block, C macro, Fortran declaration suffix)
+    ("MPI_BOTTOM", "smpi_fbottom", "MPI_BOTTOM", ""),
+    ("MPI_IN_PLACE", "smpi_finplace", "MPI_IN_PLACE", ""),
+    ("MPI_STATUS_IGNORE", "smpi_fstatus_ignore", "MPI_STATUS_IGNORE", "(MPI_STATUS_SIZE)"),
+    ("MPI_STATUSES_IGNORE", "smpi_fstatuses_ignore", "MPI_STATUSES_IGNORE",
+     "(MPI_STATUS_SIZE,1)"),
+    ("MPI_ERRCODES_IGNORE", "smpi_ferrcodes_ignore", "MPI_ERRCODES_IGNORE", "(1)"),
+    ("MPI_UNWEIGHTED", "smpi_funweighted", "MPI_UNWEIGHTED", "(1)"),
+    ("MPI_WEIGHTS_EMPTY", "smpi_fweights_empty", "MPI_WEIGHTS_EMPTY", "(1)"),
+]
+# Fortran user functions of MPI_Op_create: a fixed pool of C trampolines.
+OP_SLOTS = 32
+
+
+def die(msg):
+    sys.stderr.write("genf.py: %s\n" % msg)
+    sys.exit(1)
+
+
+def strip_comments(text):
+    return re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+
+
+def split_args(s):
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+class Arg:
+    """One C parameter: its declaration, name and shape."""
+
+    def __init__(self, decl):
+        self.decl = " ".join(decl.split())
+        m = re.match(r"^(.*?)(\w+)\s*((?:\[[^\]]*\])*)$", self.decl)
+        if not m or "(" in self.decl:
+            self.name, self.base, self.ptr, self.arr, self.const = "", self.decl, 0, 0, False
+            self.fnptr = "(" in self.decl
+            return
+        self.fnptr = False
+        head, self.name, arrs = m.group(1), m.group(2), m.group(3)
+        self.const = "const" in head.split()
+        self.ptr = head.count("*")
+        self.arr = arrs.count("[")
+        self.base = " ".join(w for w in head.replace("*", " ").split() if w != "const")
+
+
+class Api:
+    def __init__(self, ret, name, args):
+        self.ret = ret.strip()
+        self.name = name.strip()
+        a = args.strip()[1:-1].strip()
+        self.args = [] if a in ("", "void") else [Arg(x) for x in split_args(a)]
+
+
+def parse(path):
+    text = strip_comments(open(path).read())
+    apis = []
+    for m in re.finditer(r"^SMPI_API\(\s*([^,]+),\s*(\w+),\s*(\(.*?\))\)\s*$", text, re.M | re.S):
+        apis.append(Api(m.group(1), m.group(2), m.group(3)))
+    handles = {}          # struct tag -> handle type
+    for m in re.finditer(r"typedef\s+struct\s+(\w+)\s*\*\s*(MPI_\w+)\s*;", text):
+        handles[m.group(1)] = m.group(2)
+    objs = {}             # predefined object -> handle type
+    for m in re.finditer(r"extern\s+struct\s+(\w+)\s+([^;]+);", text):
+        if m.group(1) in handles:
+            for o in m.group(2).split(","):
+                objs[o.strip()] = handles[m.group(1)]
+    ints, pre = {}, {}    # name -> value; handle type -> [(name, object)]
+    for m in re.finditer(r"^#define\s+(MPI_\w+)\s+(.+?)\s*$", text, re.M):
+        name, val = m.group(1), m.group(2).strip()
+        h = re.match(r"^\(&(\w+)\)$", val)
+        if h and h.group(1) in objs:
+            pre.setdefault(objs[h.group(1)], []).append((name, h.group(1)))
+            continue
+        n = re.match(r"^\(\((MPI_\w+)\)0\)$", val)
+        if n and n.group(1) in handles.values():
+            ints[name] = 0
+            continue
+        expr = re.sub(r"\b(MPI_\w+)\b", lambda x: str(ints.get(x.group(1), "X")), val)
+        if re.match(r"^[\s()0-9a-fA-FxX+\-*|<]+$", expr):
+            try:
+                v = eval(expr, {})
+            except Exception:
+                continue
+            if isinstance(v, int) and -2**31 <= v < 2**31:
+                ints[name] = v
+        elif val in dict((n, 1) for lst in pre.values() for n, _ in lst):
+            for t, lst in pre.items():
+                for n2, o in lst:
+                    if n2 == val:
+                        lst.append((name, o))
+                        break
+    status = re.search(r"typedef\s+struct\s+MPI_Status\s*\{(.*?)\}\s*MPI_Status\s*;", text, re.S)
+    if not status:
+        die("no struct MPI_Status in %s" % path)
+    fields, words = [], 0
+    for f in status.group(1).split(";"):
+        f = " ".join(f.split())
+        if not f:
+            continue
+        size = 2 if re.search(r"long long|MPI_Count|int64|MPI_Aint|MPI_Offset", f) else 1
+        if size == 2 and words % 2:
+            words += 1
+        fields.append((f.split()[-1], words))
+        words += size
+    return apis, handles, pre, ints, fields, words
+
+
+# ---------------------------------------------------------------- handles
+
+def kind_of(htype):
+    return htype[len("MPI_"):].lower()
+
+
+def gen_handles(handles, pre, ints):
+    types = sorted(set(handles.values()))
+    o = ["/* Generated by libsmap/lang/genf.py from mpi.h: do not edit. */",
+         '#include "mpi.h"', '#include "fhandle.h"', ""]
+    for t in types:
+        k = kind_of(t)
+        names = pre.get(t, [])
+        objs = []
+        for n, ob in names:
+            if ob not in objs:
+                objs.append(ob)
+        extra = [c for f, c in F_TYPES] if t == "MPI_Datatype" else []
+        o.append("static void *const fh_pre_%s[] = {" % k)
+        o.append("\tNULL,")
+        for ob in objs:
+            o.append("\t&%s," % ob)
+        for c in extra:
+            ob = dict(names).get(c)
+            if ob:
+                o.append("\t&%s,\t/* Fortran */" % ob)
+        o.append("};")
+        o.append("struct fh_table smpi_fh_%s = {" % k)
+        o.append("\t.pre = fh_pre_%s, .npre = sizeof(fh_pre_%s) / sizeof(void *)," % (k, k))
+        o.append("};")
+        c = "Type" if t == "MPI_Datatype" else t[4:]	# the standard's names
+        o.append("MPI_Fint PMPI_%s_c2f(%s h) { return smpi_fh_c2f(&smpi_fh_%s, h); }"
+                 % (c, t, k))
+        o.append("%s PMPI_%s_f2c(MPI_Fint f) { return (%s)smpi_fh_f2c(&smpi_fh_%s, f); }"
+                 % (t, c, t, k))
+        for s in ("c2f", "f2c"):
+            o.append('extern __typeof__(PMPI_%s_%s) MPI_%s_%s __attribute__((weak, alias("PMPI_%s_%s")));'
+                     % (c, s, c, s, c, s))
+        o.append("")
+    return "\n".join(o) + "\n"
+
+
+def handle_index(handles, pre):
+    """Fortran value of every predefined handle name, per the tables above."""
+    idx = {}
+    for t in sorted(set(handles.values())):
+        objs = []
+        for n, ob in pre.get(t, []):
+            if ob not in objs:
+                objs.append(ob)
+        for n, ob in pre.get(t, []):
+            idx[n] = objs.index(ob) + 1
+        if t == "MPI_Datatype":
+            i = len(objs) + 1
+            names = dict(pre.get(t, []))
+            for f, c in F_TYPES:
+                if c in names:
+                    idx[f] = i
+                    i += 1
+    return idx
+
+
+# ---------------------------------------------------------------- bindings
+
+HANDLE_FREE = ("free",)
+
+
+class Binding:
+    """C text of one Fortran binding, or the reason there is none."""
+
+    def __init__(self, api, htypes):
+        self.api, self.htypes = api, htypes
+        self.params, self.pre, self.call, self.post, self.lens = [], [], [], [], []
+        self.why = None
+        for i, a in enumerate(api.args):
+            self.arg(i, a)
+            if self.why:
+                return
+
+    def releases(self):
+        """1 when a handle the call turns to NULL was freed or completed, so
+        its Fortran number goes back to the table (never for outputs only:
+        their incoming value is garbage)."""
+        n = self.api.name
+        return int(n.endswith("_free") or re.match(r"^(Wait|Test)(all|any|some)?$", n) is not None)
+
+    def count_for(self, i):
+        """The C expression of the length of handle array argument i."""
+        names = [a.name for a in self.api.args]
+        if "comm" in names:
+            if self.api.name.lower().startswith(("alltoallw", "ialltoallw", "neighbor_alltoallw",
+                                                 "ineighbor_alltoallw")):
+                return "smpi_fh_comm_size(comm)"
+        for n in ("count", "incount", "n"):
+            if n in names[:i]:
+                return "(*%s)" % n
+        if "comm" in names and self.api.name.lower().startswith(("alltoallw", "ialltoallw")):
+            return "smpi_fh_comm_size(comm)"
+        self.why = "no count before handle array %s" % self.api.args[i].name
+        return None
+
+    def arg(self, i, a):
+        n = a.name
+        if a.fnptr or not n:
+            self.why = "callback argument"
+            return
+        if a.base == "char" and (a.ptr + a.arr) == 1:
+            self.params.append("%schar *%s" % ("const " if a.const else "", n))
+            self.lens.append("size_t %s_len" % n)
+            if a.const:
+                self.pre.append("\tchar *c_%s = smpi_fstr_in(%s, %s_len);" % (n, n, n))
+                self.call.append("c_%s" % n)
+                self.post.append("\tfree(c_%s);" % n)
+            else:
+                self.pre.append("\tchar *c_%s = smpi_fstr_buf(%s_len);" % (n, n))
+                self.call.append("c_%s" % n)
+                self.post.append("\tsmpi_fstr_out(%s, %s_len, c_%s);" % (n, n, n))
+            return
+        if a.base == "char":
+            self.why = "argument vector %s" % n
+            return
+        if a.base in self.htypes:
+            t = a.base
+            k = kind_of(t)
+            if a.ptr + a.arr == 0:
+                self.params.append("MPI_Fint *%s" % n)
+                self.pre.append("\t%s c_%s = (%s)smpi_fh_f2c(&smpi_fh_%s, *%s);" % (t, n, t, k, n))
+                self.call.append("c_%s" % n)
+            elif a.arr == 0 and a.ptr == 1:
+                self.params.append("MPI_Fint *%s" % n)
+                self.pre.append("\t%s c_%s = (%s)smpi_fh_f2c(&smpi_fh_%s, *%s);" % (t, n, t, k, n))
+                self.call.append("&c_%s" % n)
+                self.pre.append("\t%s o_%s = c_%s;" % (t, n, n))
+                self.post.append("\t*%s = smpi_fh_update(&smpi_fh_%s, *%s, o_%s, c_%s, %d);"
+                                 % (n, k, n, n, n, self.releases()))
+            else:
+                cnt = self.count_for(i)
+                if cnt is None:
+                    return
+                self.params.append("MPI_Fint *%s" % n)
+                self.pre.append("\tint n_%s = %s;" % (n, cnt))
+                self.pre.append("\t%s *c_%s = (%s *)smpi_fh_array(&smpi_fh_%s, %s, n_%s);"
+                                % (t, n, t, k, n, n))
+                self.call.append("c_%s" % n)
+                if not a.const:
+                    self.post.append("\tsmpi_fh_array_back(&smpi_fh_%s, %s, (void **)c_%s, n_%s, %d);"
+                                     % (k, n, n, n, self.releases()))
+                self.post.append("\tsmpi_fh_array_free(c_%s, n_%s);" % (n, n))
+            return
+        if a.base == "MPI_Status":
+            self.params.append("MPI_Fint *%s" % n)
+            ign = "MPI_STATUSES_IGNORE" if a.arr else "MPI_STATUS_IGNORE"
+            sent = "smpi_fstatuses_ignore_" if a.arr else "smpi_fstatus_ignore_"
+            self.call.append("(MPI_Status *)(%s == (MPI_Fint *)&%s ? (void *)%s : (void *)%s)"
+                             % (n, sent, ign, n))
+            return
+        if a.base == "void" and a.ptr == 1:
+            self.params.append("%svoid *%s" % ("const " if a.const else "", n))
+            if n in ADDRESS_OUT:
+                self.call.append(n)
+            elif n == "attribute_val":
+                self.why = "attribute value"
+            else:
+                self.call.append("smpi_fbuf(%s)" % n)
+            return
+        if a.base in ("int", "MPI_Aint", "MPI_Count", "MPI_Offset", "MPI_Fint"):
+            if a.ptr + a.arr == 0:
+                self.params.append("%s *%s" % ("MPI_Fint" if a.base == "int" else a.base, n))
+                self.call.append("*%s" % n)
+            else:
+                self.params.append("%s%s *%s" % ("const " if a.const else "", a.base, n))
+                if a.base == "int" and a.arr and a.arr == 2:
+                    self.call.append("(int (*)[3])%s" % n)
+                elif a.base == "int":
+                    self.call.append("(%sint *)smpi_fints(%s)" % ("const " if a.const else "", n))
+                else:
+                    self.call.append(n)
+            return
+        self.why = ("callback %s" % a.name) if a.base.endswith(("_function", "_fn")) \
+            else "argument type %s" % a.decl
+
+    def text(self):
+        api = self.api
+        low = api.name.lower()
+        ret = api.ret
+        ps = list(self.params)
+        if ret == "int":
+            ps.append("MPI_Fint *ierr")
+        ps += self.lens
+        proto = "%s pmpi_%s_(%s)" % ("void" if ret == "int" else ret, low,
+                                    ", ".join(ps) if ps else "void")
+        body = [proto, "{"]
+        body += self.pre
+        call = "PMPI_%s(%s)" % (api.name, ", ".join(self.call))
+        if ret == "int":
+            body.append("\tint err = %s;" % call)
+        else:
+            body.append("\t%s r = %s;" % (ret, call))
+        body += self.post
+        names = [a.name for a in api.args]
+        if re.match(r"^(Wait|Test)any$", api.name) and "index" in names:
+            body.append("\tif (err == MPI_SUCCESS && *index != MPI_UNDEFINED)\n\t\t(*index)++;")
+        if re.match(r"^(Wait|Test)some$", api.name) and "array_of_indices" in names:
+            body.append("\tif (err == MPI_SUCCESS && *outcount != MPI_UNDEFINED)\n"
+                        "\t\tfor (int i = 0; i < *outcount; i++)\n\t\t\tarray_of_indices[i]++;")
+        body.append("\t*ierr = err;" if ret == "int" else "\treturn r;")
+        body.append("}")
+        body.append('extern __typeof__(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));'
+                    % (low, low, low))
+        return "\n".join(body) + "\n"
+
+
+SPECIAL = {}
+
+
+def special(name):
+    def reg(fn):
+        SPECIAL[name] = fn
+        return fn
+    return reg
+
+
+@special("Init")
+def _init():
+    return """void pmpi_init_(MPI_Fint *ierr)
+{
+	*ierr = PMPI_Init(NULL, NULL);
+}
+"""
+
+
+@special("Init_thread")
+def _init_thread():
+    return """void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+	*ierr = PMPI_Init_thread(NULL, NULL, *required, provided);
+}
+"""
+
+
+@special("Op_create")
+def _op_create():
+    o = ["/* Fortran reduction functions: f(invec, inoutvec, len, datatype) with an",
+         " * INTEGER datatype; each gets one of a fixed pool of C trampolines. */",
+         "typedef void smpi_fop_fn(void *, void *, MPI_Fint *, MPI_Fint *);",
+         "static smpi_fop_fn *fop_fn[%d];" % OP_SLOTS]
+    for i in range(OP_SLOTS):
+        o.append("static void fop_%d(void *a, void *b, int *len, MPI_Datatype *t)" % i)
+        o.append("{\n\tMPI_Fint ft = smpi_fh_c2f(&smpi_fh_datatype, *t);\n")
+        o.append("\tfop_fn[%d](a, b, len, &ft);\n}" % i)
+    o.append("static MPI_User_function *const fop_tramp[%d] = {" % OP_SLOTS)
+    o.append("\t" + ", ".join("fop_%d" % i for i in range(OP_SLOTS)))
+    o.append("};")
+    o.append("""void pmpi_op_create_(smpi_fop_fn *fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+{
+	MPI_Op c_op = MPI_OP_NULL;
+	int i;
+
+	for (i = 0; i < %d && fop_fn[i] && fop_fn[i] != fn; i++)
+		;
+	if (i == %d) {
+		*ierr = PMPI_Op_create(NULL, *commute, &c_op);
+		*op = 0;
+		return;
+	}
+	fop_fn[i] = fn;
+	*ierr = PMPI_Op_create(fop_tramp[i], *commute, &c_op);
+	*op = smpi_fh_c2f(&smpi_fh_op, c_op);
+}""" % (OP_SLOTS, OP_SLOTS))
+    return "\n".join(o) + "\n"
+
+
+def attr_get(obj, keys):
+    return """void pmpi_%(o)s_get_attr_(MPI_Fint *%(o)s, MPI_Fint *keyval, MPI_Aint *attribute_val,
+			 MPI_Fint *flag, MPI_Fint *ierr)
+{
+	MPI_%(O)s c = (MPI_%(O)s)smpi_fh_f2c(&smpi_fh_%(o)s, *%(o)s);
+	void *v = NULL;
+
+	*ierr = PMPI_%(O)s_get_attr(c, *keyval, &v, flag);
+	if (*ierr != MPI_SUCCESS || !*flag)
+		return;
+	/* Predefined keys point at the value (C); Fortran gets the value. */
+	switch (*keyval) {
+%(keys)s
+	default:
+		*attribute_val = (MPI_Aint)v;
+	}
+}
+""" % {"o": obj, "O": obj.capitalize(), "keys": keys}
+
+
+def attr_set(obj):
+    return """void pmpi_%(o)s_set_attr_(MPI_Fint *%(o)s, MPI_Fint *keyval, MPI_Aint *attribute_val,
+			 MPI_Fint *ierr)
+{
+	MPI_%(O)s c = (MPI_%(O)s)smpi_fh_f2c(&smpi_fh_%(o)s, *%(o)s);
+
+	*ierr = PMPI_%(O)s_set_attr(c, *keyval, (void *)*attribute_val);
+}
+""" % {"o": obj, "O": obj.capitalize()}
+
+
+def keys_case(ints, names, how):
+    return "\n".join("\tcase %s:\n\t\t*attribute_val = %s;\n\t\tbreak;" % (k, how)
+                     for k in names if k in ints)
+
+
+def gen_fortran(apis, handles, ints):
+    htypes = set(handles.values())
+    done, skipped, body = [], [], []
+    comm_keys = ["MPI_TAG_UB", "MPI_HOST", "MPI_IO", "MPI_WTIME_IS_GLOBAL", "MPI_UNIVERSE_SIZE",
+                 "MPI_APPNUM", "MPI_LASTUSEDCODE"]
+    for api in apis:
+        n = api.name
+        if n.endswith("_c2f") or n.endswith("_f2c") or n.startswith("Status_c2f"):
+            continue
+        if n in SPECIAL:
+            body.append(SPECIAL[n]())
+            body.append('extern __typeof__(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'
+                        % (n.lower(), n.lower(), n.lower()))
+            done.append(n)
+            continue
+        if n in ("Comm_get_attr", "Win_get_attr", "Type_get_attr"):
+            obj = n.split("_")[0].lower()
+            if obj == "comm":
+                keys = keys_case(ints, comm_keys, "*(int *)v")
+            elif obj == "win":
+                keys = "\n".join([keys_case(ints, ["MPI_WIN_SIZE"], "*(MPI_Aint *)v"),
+                                  keys_case(ints, ["MPI_WIN_DISP_UNIT", "MPI_WIN_CREATE_FLAVOR",
+                                                   "MPI_WIN_MODEL"], "*(int *)v")])
+            else:
+                keys = ""
+            body.append(attr_get(obj, keys))
+        elif n in ("Comm_set_attr", "Win_set_attr", "Type_set_attr"):
+            body.append(attr_set(n.split("_")[0].lower()))
+        elif api.ret not in ("int", "double", "MPI_Aint"):
+            skipped.append((n, "returns %s" % api.ret))
+            continue
+        else:
+            b = Binding(api, htypes)
+            if b.why:
+                skipped.append((n, b.why))
+                continue
+            body.append(b.text())
+            done.append(n)
+            continue
+        body.append('extern __typeof__(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'
+                    % (n.lower(), n.lower(), n.lower()))
+        done.append(n)
+    head = ["/*", " * Generated by libsmap/lang/genf.py from mpi.h: do not edit.",
+            " * %d MPI functions bound for gfortran; not bound (no rule for their" % len(set(done)),
+            " * argument shapes):"]
+    for n, why in skipped:
+        head.append(" *   MPI_%s: %s" % (n, why))
+    head += [" */", '#include <stdlib.h>', '#include "mpi.h"', '#include "fhandle.h"', ""]
+    head += ["extern struct fh_table smpi_fh_%s;" % kind_of(t) for t in sorted(htypes)] + [""]
+    # Sentinel COMMON blocks: their addresses are what the bindings compare.
+    return "\n".join(head) + "\n" + "\n".join(body), len(set(done)), skipped
+
+
+# ---------------------------------------------------------------- Fortran
+
+def f_consts(ints, idx, fields, words):
+    c = dict(ints)
+    c.update(idx)
+    c["MPI_STATUS_SIZE"] = words
+    for name, off in fields:
+        if name.startswith("MPI_"):
+            c[name] = off + 1
+    c.update({"MPI_ADDRESS_KIND": 8, "MPI_OFFSET_KIND": 8, "MPI_COUNT_KIND": 8,
+              "MPI_INTEGER_KIND": 4})
+    return c
+
+
+def gen_mpif(c):
+    o = ["! mpif.h - MPI for Fortran (libsmap): generated by libsmap/lang/genf.py",
+         "! from mpi.h; do not edit.  Valid in fixed and free source form."]
+    for k in sorted(c):
+        o.append("      INTEGER %s" % k)
+        o.append("      PARAMETER (%s=%d)" % (k, c[k]))
+    for f, blk, _, dim in SENTINELS:
+        o.append("      INTEGER %s%s" % (f, dim))
+        o.append("      COMMON /%s/ %s" % (blk.upper(), f))
+    for f in ("MPI_WTIME", "MPI_WTICK", "PMPI_WTIME", "PMPI_WTICK"):
+        o.append("      DOUBLE PRECISION %s" % f)
+        o.append("      EXTERNAL %s" % f)
+    for f in ("MPI_AINT_ADD", "MPI_AINT_DIFF"):
+        o.append("      INTEGER(KIND=MPI_ADDRESS_KIND) %s" % f)
+        o.append("      EXTERNAL %s" % f)
+    for line in o:
+        if len(line) > 72:
+            die("mpif.h line longer than 72 columns: %s" % line)
+    return "\n".join(o) + "\n"
+
+
+def gen_module(c):
+    o = ["! module mpi (libsmap): generated by libsmap/lang/genf.py from mpi.h; do not edit.",
+         "! Constants, the special buffers and the typed functions; subroutines are",
+         "! called without explicit interfaces (choice buffers of any type).",
+         "module mpi", "  implicit none", "  public"]
+    kinds = ["MPI_ADDRESS_KIND", "MPI_OFFSET_KIND", "MPI_COUNT_KIND", "MPI_INTEGER_KIND"]
+    for k in kinds:
+        o.append("  integer, parameter :: %s = %d" % (k, c[k]))
+    for k in sorted(c):
+        if k not in kinds:
+            o.append("  integer, parameter :: %s = %d" % (k, c[k]))
+    for f, blk, _, dim in SENTINELS:
+        o.append("  integer :: %s%s" % (f, dim))
+        o.append("  common /%s/ %s" % (blk, f))
+    o += ["  interface",
+          "    double precision function MPI_WTIME()", "    end function",
+          "    double precision function MPI_WTICK()", "    end function",
+          "    double precision function PMPI_WTIME()", "    end function",
+          "    double precision function PMPI_WTICK()", "    end function",
+          "    integer(kind=8) function MPI_AINT_ADD(base, disp)",
+          "      integer(kind=8) :: base, disp", "    end function",
+          "    integer(kind=8) function MPI_AINT_DIFF(addr1, addr2)",
+          "      integer(kind=8) :: addr1, addr2", "    end function",
+          "  end interface",
+          "end module mpi"]
+    return "\n".join(o) + "\n"
+
+
+def gen_sentinels(words):
+    o = ["/* The Fortran sentinels' COMMON blocks, as large as Fortran declares them. */"]
+    for f, blk, cm, dim in SENTINELS:
+        o.append("MPI_Fint %s_[%d] __attribute__((aligned(16)));"
+                 % (blk, words if "STATUS" in f else 1))
+    return "\n".join(o) + "\n"
+
+
+def main():
+    if len(sys.argv) != 4:
+        die("usage: genf.py mpi.h GENDIR INCDIR")
+    apis, handles, pre, ints, fields, words = parse(sys.argv[1])
+    gen, inc = sys.argv[2], sys.argv[3]
+    os.makedirs(gen, exist_ok=True)
+    os.makedirs(inc, exist_ok=True)
+    idx = handle_index(handles, pre)
+    c = f_consts(ints, idx, fields, words)
+    fort, nbound, skipped = gen_fortran(apis, handles, ints)
+    files = {
+        os.path.join(gen, "mpi_handles.c"): gen_handles(handles, pre, ints) + "\n" + gen_sentinels(words),
+        os.path.join(gen, "mpi_fortran.c"): fort,
+        os.path.join(gen, "mpi.f90"): gen_module(c),
+        os.path.join(inc, "mpif.h"): gen_mpif(c),
+    }
+    for path, text in files.items():
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:
+            with open(path, "w") as f:
+                f.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+! lang_fmod.f90 - Fortran with `use mpi`, built by tools/smapfort: point-to-point
+! (blocking, nonblocking, probe, status), collectives, communicators, derived
+! types and a user reduction.  Rank 0 prints one TAP line per behaviour with
+! the verdicts of all ranks.
+module report_m
+  use mpi
+  implicit none
+contains
+  subroutine report(name, ok)
+    character(len=*), intent(in) :: name
+    logical, intent(in) :: ok
+    logical :: all
+    integer :: ierr, rank
+    call MPI_Allreduce(ok, all, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD, ierr)
+    call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+    if (rank == 0) then
+      if (all) then
+        write (*, '(A,A)') 'ok ', name
+      else
+        write (*, '(A,A,A)') 'not ok ', name, ' - a rank disagreed'
+      end if
+    end if
+  end subroutine
+end module
+
+subroutine absmax(invec, inoutvec, n, dtype)
+  implicit none
+  integer :: n, dtype, i
+  double precision :: invec(n), inoutvec(n)
+  do i = 1, n
+    inoutvec(i) = max(abs(invec(i)), abs(inoutvec(i)))
+  end do
+end subroutine
+
+program lang_fmod
+  use mpi
+  use report_m
+  implicit none
+  external absmax
+  integer :: ierr, rank, nranks, peer, from, i, n, newcomm, sub, subrank, vec, op
+  integer :: status(MPI_STATUS_SIZE), reqs(2), stats(MPI_STATUS_SIZE, 2), idx
+  integer :: ibuf(100), iget(100), counts(4)
+  double precision :: d(1000), dsum(1000), t0, t1
+  real :: r(10)
+  character(len=MPI_MAX_PROCESSOR_NAME) :: pname
+  character(len=MPI_MAX_ERROR_STRING) :: estr
+  logical :: flag, ok
+  integer(kind=MPI_ADDRESS_KIND) :: tagub, lb, extent
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
+  call report('f_init_rank_size', ierr == MPI_SUCCESS .and. rank >= 0 .and. rank < nranks)
+  peer = mod(rank + 1, nranks)
+  from = mod(rank + nranks - 1, nranks)
+
+  ! blocking ring with a status
+  ibuf = [(rank * 1000 + i, i = 1, 100)]
+  if (mod(rank, 2) == 0) then
+    call MPI_Send(ibuf, 100, MPI_INTEGER, peer, 7, MPI_COMM_WORLD, ierr)
+    call MPI_Recv(iget, 100, MPI_INTEGER, from, 7, MPI_COMM_WORLD, status, ierr)
+  else
+    call MPI_Recv(iget, 100, MPI_INTEGER, from, 7, MPI_COMM_WORLD, status, ierr)
+    call MPI_Send(ibuf, 100, MPI_INTEGER, peer, 7, MPI_COMM_WORLD, ierr)
+  end if
+  call MPI_Get_count(status, MPI_INTEGER, n, ierr)
+  call report('f_send_recv_status', iget(100) == from * 1000 + 100 .and. &
+              status(MPI_SOURCE) == from .and. status(MPI_TAG) == 7 .and. n == 100)
+
+  ! nonblocking with Waitall, reals, then MPI_STATUS_IGNORE
+  r = real(rank)
+  call MPI_Irecv(d, 10, MPI_REAL, from, 8, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Isend(r, 10, MPI_REAL, peer, 8, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_Waitall(2, reqs, stats, ierr)
+  ok = reqs(1) == MPI_REQUEST_NULL .and. reqs(2) == MPI_REQUEST_NULL .and. &
+       stats(MPI_SOURCE, 1) == from
+  call MPI_Isend(r, 1, MPI_REAL, peer, 9, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Recv(r, 1, MPI_REAL, from, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call MPI_Waitany(1, reqs, idx, status, ierr)
+  call report('f_isend_irecv_waitall_waitany', ok .and. idx == 1 .and. r(1) == real(from))
+
+  ! probe, then receive what the probe saw
+  call MPI_Send(ibuf, 3, MPI_INTEGER, peer, 11, MPI_COMM_WORLD, ierr)
+  call MPI_Probe(MPI_ANY_SOURCE, 11, MPI_COMM_WORLD, status, ierr)
+  call MPI_Get_count(status, MPI_INTEGER, n, ierr)
+  call MPI_Recv(iget, n, MPI_INTEGER, status(MPI_SOURCE), 11, MPI_COMM_WORLD, status, ierr)
+  call report('f_probe', n == 3 .and. iget(1) == from * 1000 + 1)
+
+  ! collectives
+  d = dble(rank + 1)
+  call MPI_Allreduce(d, dsum, 1000, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call report('f_allreduce_double', all(dsum == dble(nranks * (nranks + 1) / 2)))
+  dsum = d
+  call MPI_Allreduce(MPI_IN_PLACE, dsum, 1000, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD, ierr)
+  call report('f_allreduce_in_place', all(dsum == dble(nranks)))
+  i = 0
+  if (rank == 0) i = 4242
+  call MPI_Bcast(i, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  call report('f_bcast', i == 4242)
+  counts = 0
+  call MPI_Gather(rank, 1, MPI_INTEGER, counts, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  ok = .true.
+  if (rank == 0) ok = counts(nranks) == nranks - 1
+  call report('f_gather', ok)
+  call MPI_Allgather(rank * 2, 1, MPI_INTEGER, counts, 1, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  call report('f_allgather', counts(nranks) == 2 * (nranks - 1))
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+
+  ! communicators, a derived type, a user operation
+  call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), -rank, sub, ierr)
+  call MPI_Comm_rank(sub, subrank, ierr)
+  call MPI_Comm_dup(MPI_COMM_WORLD, newcomm, ierr)
+  call MPI_Comm_free(newcomm, ierr)
+  call report('f_comm_split_dup_free', subrank >= 0 .and. newcomm == MPI_COMM_NULL)
+  call MPI_Comm_free(sub, ierr)
+  call MPI_Type_vector(5, 1, 2, MPI_INTEGER, vec, ierr)
+  call MPI_Type_commit(vec, ierr)
+  call MPI_Type_get_extent(vec, lb, extent, ierr)
+  call MPI_Sendrecv(ibuf, 1, vec, peer, 12, iget, 5, MPI_INTEGER, from, 12, &
+                    MPI_COMM_WORLD, status, ierr)
+  call MPI_Type_free(vec, ierr)
+  call report('f_type_vector', extent == 36 .and. iget(5) == from * 1000 + 9 .and. &
+              vec == MPI_DATATYPE_NULL)
+  call MPI_Op_create(absmax, .true., op, ierr)
+  d = -dble(rank + 1)
+  call MPI_Allreduce(d, dsum, 1000, MPI_DOUBLE_PRECISION, op, MPI_COMM_WORLD, ierr)
+  call MPI_Op_free(op, ierr)
+  call report('f_user_op', all(abs(dsum) == dble(nranks)) .and. op == MPI_OP_NULL)
+
+  ! strings, attributes, time, error strings
+  call MPI_Get_processor_name(pname, n, ierr)
+  call MPI_Error_string(MPI_ERR_TRUNCATE, estr, i, ierr)
+  call report('f_strings', n > 0 .and. len_trim(pname) == n .and. i > 0 .and. len_trim(estr) == i)
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, tagub, flag, ierr)
+  call report('f_attr_tag_ub', flag .and. tagub >= 32767)
+  t0 = MPI_Wtime()
+  t1 = MPI_Wtime()
+  call report('f_wtime', t1 >= t0 .and. MPI_Wtick() > 0d0)
+  call MPI_Initialized(flag, ierr)
+  call report('f_initialized', flag)
+
+  call MPI_Finalize(ierr)
+end program
