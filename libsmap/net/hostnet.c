@@ -113,25 +113,51 @@ static void hn_gone(unsigned n)
 	eng_node_gone(eng, n);
 }
 
-static int hn_receive(void)
+/* One frame from node n's socket: 1, 0 when none waits, -1 when the node
+ * is gone.  The head comes first (a peek); a payload with a place in rank
+ * memory goes straight there, the rest whole through buf. */
+static int hn_receive_one(unsigned n)
 {
 	static char buf[HOSTNET_MTU];
+	enum { HEAD = sizeof(struct snet_hdr) + sizeof(struct snet_op) };
+	char head[HEAD];
+	uint32_t plen;
+	ssize_t r = recv(hn_fd[n], head, sizeof(head), MSG_DONTWAIT | MSG_PEEK);
+	void *at;
+
+	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR))
+		return -1;
+	if (r < 0)
+		return 0;
+	if (r == HEAD && (at = eng_rx_place(eng, head, HEAD, &plen))) {
+		struct iovec iov[2] = { { head, HEAD }, { at, plen } };
+		struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
+
+		if (recvmsg(hn_fd[n], &m, MSG_DONTWAIT) == (ssize_t)(HEAD + plen))
+			eng_input_placed(eng, head, at, plen);
+		return 1;
+	}
+	r = recv(hn_fd[n], buf, sizeof(buf), MSG_DONTWAIT);
+	if (r > 0)
+		eng_input(eng, buf, (size_t)r);
+	return 1;
+}
+
+static int hn_receive(void)
+{
 	int got = 0;
 
 	for (unsigned n = 0; n < core.ji.nnodes; n++) {
 		if (n == core.ji.node || (shm->gone & (1ull << n)))
 			continue;
 		for (int k = 0; k < 32; k++) {
-			ssize_t r = recv(hn_fd[n], buf, sizeof(buf), MSG_DONTWAIT);
+			int r = hn_receive_one(n);
 
-			if (r > 0) {
-				eng_input(eng, buf, (size_t)r);
-				got = 1;
-				continue;
-			}
-			if (r == 0 || (errno != EAGAIN && errno != EINTR))
+			if (r < 0)
 				hn_gone(n);
-			break;
+			if (r <= 0)
+				break;
+			got = 1;
 		}
 	}
 	return got;
