@@ -95,6 +95,14 @@ def cases():
         misuse("init_twice", r"shmem_init: called twice"),
         misuse("before_init", r"shmem PE [01]: shmem_putmem: called before shmem_init"),
         misuse("bad_root", r"shmem_long_broadcast: PE_root 2 is not in the team of 2 PEs"),
+        misuse("put_oob", r"shmem PE 0: shmem_putmem: 1099511627776 bytes at 0x[0-9a-f]+ on "
+               r"PE 1 are outside the PE's memory"),
+        misuse("get_oob", r"shmem PE 0: shmem_getmem: 8 bytes at 0x[0-9a-f]+ on PE 1 are "
+               r"outside the PE's memory"),
+        misuse("iput_oob", r"shmem PE 0: shmem_long_iput: \d+ bytes at 0x[0-9a-f]+ on PE 1 "
+               r"are outside the PE's memory"),
+        misuse("amo_oob", r"shmem PE 0: shmem_long_atomic_add: 8 bytes at 0x10 on PE 1 are "
+               r"outside the PE's memory"),
     ]
     if os.path.exists(os.path.join(harness.ROOT, "tools", "lwk", "nodes.py")):
         c += [
