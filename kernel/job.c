@@ -40,7 +40,6 @@ static uint64_t default_stack = 8ul << 20;
 KPARAM(stack, PARAM_SIZE, &default_stack, "stack size of each rank unless its job says stack=; default 8M");
 
 #define MIN_HEAP	(2ul << 20)
-#define NULL_GUARD	0x10000ul	/* like Linux's mmap_min_addr */
 
 /* Launch errors, with shell-like statuses (see docs/jobs.md). */
 #define STATUS_NOT_FOUND	127
@@ -349,20 +348,42 @@ static uint64_t build_stack(struct job *j, struct proc *p)
 	return sp;
 }
 
+/*
+ * No job sees another job's bytes: the whole region is mapped and readable
+ * by every rank of the job from its first instruction, so all of it must
+ * be zero before any rank runs, whatever an earlier job (or an earlier
+ * boot) left there.  Each CPU scrubs its own region, in parallel and
+ * NUMA-local.  A page is read first and written only when it is not
+ * already zero: reading is what scrubbing costs on memory nobody dirtied
+ * (and under QEMU it does not make the host commit the page, as a write
+ * would).  docs/jobs.md gives the cost.
+ */
+static void scrub_region(uint8_t *region, uint64_t size)
+{
+	for (uint64_t off = 0; off < size; off += PAGE_SIZE) {
+		const uint64_t *w = (const uint64_t *)(region + off);
+		uint64_t any = 0;
+
+		/* unrolled: under TCG the cost is per instruction */
+		for (unsigned i = 0; i < PAGE_SIZE / 8; i += 8)
+			any |= w[i] | w[i + 1] | w[i + 2] | w[i + 3] | w[i + 4] | w[i + 5] |
+			       w[i + 6] | w[i + 7];
+		if (any)
+			memset(region + off, 0, PAGE_SIZE);
+	}
+}
+
 uint64_t job_load_rank(struct proc *p, uint64_t *sp)
 {
 	struct job *j = p->job;
 	uint8_t *region = phys_to_virt(p->phys);
 
+	scrub_region(region, p->end - p->base);
 	for (unsigned i = 0; i < j->elf.nsegs; i++) {
 		const struct elf_seg *s = &j->elf.segs[i];
-		uint64_t lo = align_down(s->vaddr, PAGE_SIZE);
-		uint64_t hi = align_up(s->vaddr + s->memsz, PAGE_SIZE);
 
-		memset(region + (lo - p->base), 0, hi - lo);
 		memcpy(region + (s->vaddr - p->base), j->image + s->offset, s->filesz);
 	}
-	memset(region + (p->guard + PAGE_SIZE - p->base), 0, j->stack_size);
 	*sp = build_stack(j, p);
 
 	/* All ranks loaded before any runs: peers read each other's data. */

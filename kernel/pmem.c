@@ -115,6 +115,9 @@ void pmem_free(struct pmem *pm, uint64_t base, uint64_t size)
 
 int pmem_contains(const struct pmem *pm, uint64_t base, uint64_t end)
 {
+	/* An inverted range (a wrapped base + size) is not free memory */
+	if (end <= base)
+		return 0;
 	for (unsigned i = 0; i < pm->n; i++)
 		if (pm->r[i].base <= base && end <= pm->r[i].end)
 			return 1;

@@ -2,12 +2,7 @@
  * proc.c - a rank's life on its CPU: start, end (from a syscall, a fault
  * or a kill IPI, at any depth: the CPU resumes the context it saved before
  * entering user mode), its console output, and checked access to user
- * memory.
- *
- * User memory is never touched through user mappings: the kernel checks a
- * range against the rank's layout and uses the direct map of the region.
- * A bad pointer is therefore an -EFAULT decided up front, and the kernel
- * cannot fault on user memory at all.
+ * memory (uaccess.c).
  */
 #include <string.h>
 #include <arch/arch.h>
@@ -154,64 +149,4 @@ void proc_output_flush(struct proc *p)
 
 	flush_locked(p, p->outlen);
 	spin_unlock_irqrestore(&console_lock, f);
-}
-
-void *uaddr(struct proc *p, uint64_t addr, uint64_t len, int write)
-{
-	uint64_t slot, off, last;
-	struct proc *owner;
-
-	if (len == 0)
-		len = 1;
-	last = addr + len - 1;
-	if (last < addr || !pml4_canonical(addr) || !pml4_canonical(last))
-		return NULL;
-	slot = pml4_slot(addr);
-	if (slot != pml4_slot(last))
-		return NULL;
-	if (slot == 0)
-		owner = p;
-	else if (slot - 1 < p->job->nranks)
-		owner = p->job->procs[slot - 1];
-	else
-		return NULL;
-	off = addr & (PML4_SLOT_SIZE - 1);
-	last = last & (PML4_SLOT_SIZE - 1);
-	if (off < owner->base || last >= owner->end)
-		return NULL;
-	if (off < owner->guard + PAGE_SIZE && last >= owner->guard)
-		return NULL;
-	if (write)
-		for (unsigned i = 0; i < owner->nro; i++)
-			if (off < owner->ro[i].hi && last >= owner->ro[i].lo)
-				return NULL;
-	return phys_to_virt(owner->phys + (off - owner->base));
-}
-
-const char *ustring(struct proc *p, uint64_t addr, size_t max)
-{
-	const char *s = uaddr(p, addr, 1, 0);
-
-	for (size_t n = 0; s && n < max; n++) {
-		if (!uaddr(p, addr + n, 1, 0))
-			return NULL;
-		if (s[n] == '\0')
-			return s;
-	}
-	return NULL;
-}
-
-long copy_record(struct proc *p, uint64_t buf, uint64_t size, const void *rec, uint64_t len)
-{
-	void *out;
-
-	if (size > len)
-		size = len;
-	if (size) {
-		out = uaddr(p, buf, size, 1);
-		if (!out)
-			return -EFAULT;
-		memcpy(out, rec, size);
-	}
-	return (long)len;
 }

@@ -5,9 +5,12 @@
  * number per job.
  *
  * One rank per core and no other threads shape the answers: sched_yield
- * has nobody to yield to, futexes have nobody to wake, signals are never
- * delivered asynchronously (kill/tkill on oneself ends the rank with that
- * signal, as an unhandled signal would).
+ * has nobody to yield to, futexes have nobody to wake, and the only
+ * signals are the ones a rank sends itself (signal.c).
+ *
+ * Dispatch is a table: one line per call.  Every handler reaches user
+ * memory only through uaccess.h (checked ranges, structures copied in
+ * once), so a new call cannot skip the checks by forgetting them.
  */
 #include <string.h>
 #include <arch/arch.h>
@@ -27,6 +30,7 @@
 #include "random.h"
 #include "signal.h"
 #include "syscall.h"
+#include "uaccess.h"
 #include "time.h"
 #include "version.h"
 
@@ -35,6 +39,7 @@ enum {
 	SYS_mmap = 9, SYS_mprotect = 10, SYS_munmap = 11, SYS_brk = 12, SYS_mremap = 25,
 	SYS_rt_sigaction = 13, SYS_rt_sigprocmask = 14, SYS_ioctl = 16,
 	SYS_readv = 19, SYS_writev = 20, SYS_sched_yield = 24, SYS_madvise = 28,
+	SYS_rt_sigreturn = 15, SYS_rt_sigpending = 127, SYS_pause = 34,
 	SYS_nanosleep = 35, SYS_getpid = 39, SYS_exit = 60, SYS_kill = 62,
 	SYS_uname = 63, SYS_gettimeofday = 96, SYS_getrlimit = 97, SYS_getuid = 102,
 	SYS_getgid = 104, SYS_geteuid = 107, SYS_getegid = 108, SYS_getppid = 110,
@@ -67,8 +72,9 @@ static long pid_of(const struct proc *p)
 	return (long)(job_node * p->job->nranks + p->rank) + 1;
 }
 
-static long do_write(struct proc *p, uint64_t fd, uint64_t buf, uint64_t len)
+static long sys_write(struct proc *p, const uint64_t *a)
 {
+	uint64_t fd = a[0], buf = a[1], len = a[2];
 	const char *s;
 
 	if (fd != 1 && fd != 2)
@@ -77,52 +83,72 @@ static long do_write(struct proc *p, uint64_t fd, uint64_t buf, uint64_t len)
 		return 0;
 	if (len > (1ul << 30))
 		len = 1ul << 30;
-	s = uaddr(p, buf, len, 0);
+	s = uaddr(p, buf, len, 0);	/* bytes only: a peer changing them changes the text */
 	if (!s)
 		return -EFAULT;
 	proc_output(p, s, len);
 	return (long)len;
 }
 
-struct iovec_u {
-	uint64_t base, len;
-};
+#define UIO_MAXIOV	1024
 
-static long do_writev(struct proc *p, uint64_t fd, uint64_t iov, uint64_t cnt)
+/* Copy an iovec array into p->iov once; everything after uses the copy
+ * (a peer may rewrite the user's array through SMARTMAP at any time).
+ * Every buffer is checked before any byte moves. */
+static long iov_import(struct proc *p, uint64_t iov, uint64_t cnt, int write)
 {
-	const struct iovec_u *v;
-	long total = 0;
-
-	if (fd != 1 && fd != 2)
-		return -EBADF;
-	if (cnt > 1024)
+	if (cnt > UIO_MAXIOV)
 		return -EINVAL;
-	if (cnt == 0)
-		return 0;
-	v = uaddr(p, iov, cnt * sizeof(*v), 0);
-	if (!v)
+	if (copy_from_user(p, p->iov, iov, cnt * sizeof(p->iov[0])) < 0)
 		return -EFAULT;
 	for (uint64_t i = 0; i < cnt; i++)
-		if (v[i].len && !uaddr(p, v[i].base, v[i].len, 0))
+		if (p->iov[i].len && !urange_ok(p, p->iov[i].base, p->iov[i].len, write))
 			return -EFAULT;
-	for (uint64_t i = 0; i < cnt; i++) {
-		if (!v[i].len)
+	return 0;
+}
+
+static long sys_writev(struct proc *p, const uint64_t *a)
+{
+	long total = 0, err;
+
+	if (a[0] != 1 && a[0] != 2)
+		return -EBADF;
+	err = iov_import(p, a[1], a[2], 0);
+	if (err)
+		return err;
+	for (uint64_t i = 0; i < a[2]; i++) {
+		if (!p->iov[i].len)
 			continue;
-		proc_output(p, uaddr(p, v[i].base, v[i].len, 0), v[i].len);
-		total += (long)v[i].len;
+		proc_output(p, uaddr(p, p->iov[i].base, p->iov[i].len, 0), p->iov[i].len);
+		total += (long)p->iov[i].len;
 	}
 	return total;
 }
 
-static long do_readv(struct proc *p, uint64_t fd, uint64_t iov, uint64_t cnt)
+static long sys_read(struct proc *p, const uint64_t *a)
 {
-	if (fd != 0)
+	if (a[0] != 0)
 		return -EBADF;
-	if (cnt > 1024)
-		return -EINVAL;
-	if (cnt && !uaddr(p, iov, cnt * sizeof(struct iovec_u), 0))
-		return -EFAULT;
-	return 0;	/* stdin is empty: end of file */
+	return a[2] && !urange_ok(p, a[1], a[2], 1) ? -EFAULT : 0;	/* stdin is empty */
+}
+
+static long sys_readv(struct proc *p, const uint64_t *a)
+{
+	if (a[0] != 0)
+		return -EBADF;
+	return iov_import(p, a[1], a[2], 1);	/* end of file: 0 bytes */
+}
+
+static long sys_close(struct proc *p, const uint64_t *a)
+{
+	(void)p;
+	return a[0] <= 2 ? 0 : -EBADF;
+}
+
+static long sys_lseek(struct proc *p, const uint64_t *a)
+{
+	(void)p;
+	return a[0] <= 2 ? -ESPIPE : -EBADF;
 }
 
 struct kstat {
@@ -134,27 +160,24 @@ struct kstat {
 	int64_t unused[3];
 };
 
-static long do_fstat(struct proc *p, uint64_t fd, uint64_t buf)
+static long sys_fstat(struct proc *p, const uint64_t *a)
 {
-	struct kstat *st;
+	struct kstat st;
 
-	if (fd > 2)
+	if (a[0] > 2)
 		return -EBADF;
-	st = uaddr(p, buf, sizeof(*st), 1);
-	if (!st)
-		return -EFAULT;
-	memset(st, 0, sizeof(*st));
-	st->mode = 0020620;	/* S_IFCHR | rw--w---- : a serial console */
-	st->nlink = 1;
-	st->rdev = (4 << 8) | 64;	/* ttyS0 */
-	st->blksize = 1024;
-	return 0;
+	memset(&st, 0, sizeof(st));
+	st.mode = 0020620;	/* S_IFCHR | rw--w---- : a serial console */
+	st.nlink = 1;
+	st.rdev = (4 << 8) | 64;	/* ttyS0 */
+	st.blksize = 1024;
+	return copy_to_user(p, a[1], &st, sizeof(st));
 }
 
-static long do_ioctl(uint64_t fd, uint64_t req)
+static long sys_ioctl(struct proc *p, const uint64_t *a)
 {
-	(void)req;
-	if (fd > 2)
+	(void)p;
+	if (a[0] > 2)
 		return -EBADF;
 	return -ENOTTY;	/* TIOCGWINSZ and everything else: not a terminal */
 }
@@ -186,19 +209,67 @@ static uint64_t clock_ns(uint64_t clk, int *ok)
 	return 0;
 }
 
-static long do_clock_gettime(struct proc *p, uint64_t clk, uint64_t tsp)
+static long sys_clock_gettime(struct proc *p, const uint64_t *a)
 {
-	struct timespec_u *ts;
+	struct timespec_u ts;
 	int ok;
-	uint64_t ns = clock_ns(clk, &ok);
+	uint64_t ns = clock_ns(a[0], &ok);
 
 	if (!ok)
 		return -EINVAL;
-	ts = uaddr(p, tsp, sizeof(*ts), 1);
-	if (!ts)
+	ts.sec = (int64_t)(ns / 1000000000u);
+	ts.nsec = (int64_t)(ns % 1000000000u);
+	return copy_to_user(p, a[1], &ts, sizeof(ts));
+}
+
+static long sys_clock_getres(struct proc *p, const uint64_t *a)
+{
+	static const struct timespec_u res = { 0, 1 };
+	int ok;
+
+	clock_ns(a[0], &ok);
+	if (!ok)
+		return -EINVAL;
+	return a[1] ? copy_to_user(p, a[1], &res, sizeof(res)) : 0;
+}
+
+static long sys_gettimeofday(struct proc *p, const uint64_t *a)
+{
+	static const int32_t utc[2];	/* struct timezone: UTC */
+	int ok;
+	uint64_t ns = clock_ns(0, &ok);
+	int64_t tv[2] = { (int64_t)(ns / 1000000000u), (int64_t)(ns % 1000000000u / 1000u) };
+
+	if (a[0] && copy_to_user(p, a[0], tv, sizeof(tv)) < 0)
 		return -EFAULT;
-	ts->sec = (int64_t)(ns / 1000000000u);
-	ts->nsec = (int64_t)(ns % 1000000000u);
+	if (a[1] && copy_to_user(p, a[1], utc, sizeof(utc)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+static long sys_time(struct proc *p, const uint64_t *a)
+{
+	int ok;
+	int64_t t = (int64_t)(clock_ns(0, &ok) / 1000000000u);
+
+	if (a[0] && copy_to_user(p, a[0], &t, sizeof(t)) < 0)
+		return -EFAULT;
+	return t;
+}
+
+/* A timespec from user memory, copied once and checked: 0 or -errno. */
+static long timespec_import(struct proc *p, uint64_t addr, uint64_t *ns)
+{
+	struct timespec_u ts;
+
+	if (copy_from_user(p, &ts, addr, sizeof(ts)) < 0)
+		return -EFAULT;
+	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
+		return -EINVAL;
+	/* ~317 years: beyond any clock here, and the product cannot overflow */
+	if (ts.sec > 10000000000)
+		ts.sec = 10000000000;
+	*ns = (uint64_t)ts.sec * 1000000000u + (uint64_t)ts.nsec;
 	return 0;
 }
 
@@ -215,19 +286,24 @@ static void sleep_until(struct proc *p, uint64_t deadline)
 	irq_enable();
 }
 
+/* Sleep ns from now; a year is "forever" (and keeps the TSC sum small). */
+static void sleep_ns(struct proc *p, uint64_t ns)
+{
+	if (ns > 1000000000ull * 86400 * 365)
+		ns = 1000000000ull * 86400 * 365;
+	sleep_until(p, rdtsc() + ns_to_tsc(ns));
+}
+
 static long do_nanosleep(struct proc *p, uint64_t clk, uint64_t flags, uint64_t req, uint64_t rem)
 {
-	const struct timespec_u *ts = uaddr(p, req, sizeof(*ts), 0);
-	uint64_t ns, deadline;
+	uint64_t ns;
+	long err = timespec_import(p, req, &ns);
 	int ok;
 
-	if (!ts)
+	if (err)
+		return err;
+	if (rem && !urange_ok(p, rem, sizeof(struct timespec_u), 1))
 		return -EFAULT;
-	if (ts->sec < 0 || ts->nsec < 0 || ts->nsec >= 1000000000)
-		return -EINVAL;
-	if (rem && !uaddr(p, rem, sizeof(struct timespec_u), 1))
-		return -EFAULT;
-	ns = (uint64_t)ts->sec * 1000000000u + (uint64_t)ts->nsec;
 	if (flags & 1) {	/* TIMER_ABSTIME */
 		uint64_t now = clock_ns(clk, &ok);
 
@@ -239,41 +315,52 @@ static long do_nanosleep(struct proc *p, uint64_t clk, uint64_t flags, uint64_t 
 		if (!ok)
 			return -EINVAL;
 	}
-	if (ns > 1000000000ull * 86400 * 365)
-		ns = 1000000000ull * 86400 * 365;
-	deadline = rdtsc() + ns_to_tsc(ns);
-	sleep_until(p, deadline);
+	sleep_ns(p, ns);
 	return 0;
 }
 
-static long do_futex(struct proc *p, uint64_t uaddr_, uint64_t op, uint64_t val, uint64_t tsp)
+static long sys_nanosleep(struct proc *p, const uint64_t *a)
 {
-	const volatile uint32_t *word;
-	unsigned cmd = op & 0x7f;	/* without PRIVATE and CLOCK_REALTIME */
+	return do_nanosleep(p, 1, 0, a[0], a[1]);
+}
 
-	word = uaddr(p, uaddr_, 4, 0);
-	if (!word || (uaddr_ & 3))
+static long sys_clock_nanosleep(struct proc *p, const uint64_t *a)
+{
+	/* -errno like every raw call (the C function's positive error number
+	 * is the library's doing) */
+	return do_nanosleep(p, a[0], a[1], a[2], a[3]);
+}
+
+/* A wait nothing can ever end: no other thread exists to wake a futex or
+ * send a signal, so the job ends now rather than hang until its limit. */
+static _Noreturn void deadlock(struct proc *p, const char *what)
+{
+	pr_err("rank %u (cpu %u): %s with nothing that can ever wake it: deadlock, job ends "
+	       "with status %d\n", p->rank, p->cpu->id, what, SMAPOS_EXIT_DEADLOCK);
+	proc_end(p, SMAPOS_EXIT_DEADLOCK, 1);
+}
+
+static long sys_futex(struct proc *p, const uint64_t *a)
+{
+	uint64_t addr = a[0], ns;
+	unsigned cmd = a[1] & 0x7f;	/* without PRIVATE and CLOCK_REALTIME */
+	uint32_t word;
+	long err;
+
+	if ((addr & 3) || copy_from_user(p, &word, addr, sizeof(word)) < 0)
 		return -EFAULT;
 	switch (cmd) {
 	case 0:	/* WAIT */
 	case 9:	/* WAIT_BITSET */
-		if (*word != (uint32_t)val)
+		if (word != (uint32_t)a[2])
 			return -EAGAIN;
-		if (tsp) {
-			const struct timespec_u *ts = uaddr(p, tsp, sizeof(*ts), 0);
-
-			if (!ts)
-				return -EFAULT;
-			if (ts->sec < 0 || ts->nsec < 0 || ts->nsec >= 1000000000)
-				return -EINVAL;
-			sleep_until(p, rdtsc() + ns_to_tsc((uint64_t)ts->sec * 1000000000u +
-							   (uint64_t)ts->nsec));
-			return -ETIMEDOUT;
-		}
-		/* No other thread exists to wake us: that is a deadlock. */
-		pr_warn("rank %u: futex wait with no other thread can never be woken\n", p->rank);
-		sleep_until(p, UINT64_MAX);
-		return -EINTR;
+		if (!a[3])
+			deadlock(p, "futex wait");
+		err = timespec_import(p, a[3], &ns);
+		if (err)
+			return err;
+		sleep_ns(p, ns);
+		return -ETIMEDOUT;
 	case 1:	/* WAKE */
 	case 10:	/* WAKE_BITSET */
 		return 0;
@@ -281,23 +368,27 @@ static long do_futex(struct proc *p, uint64_t uaddr_, uint64_t op, uint64_t val,
 	return -ENOSYS;
 }
 
+static long sys_pause(struct proc *p, const uint64_t *a)
+{
+	(void)a;
+	deadlock(p, "pause");
+}
+
 struct utsname_u {
 	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
 };
 
-static long do_uname(struct proc *p, uint64_t buf)
+static long sys_uname(struct proc *p, const uint64_t *a)
 {
-	struct utsname_u *u = uaddr(p, buf, sizeof(*u), 1);
+	struct utsname_u u;
 
-	if (!u)
-		return -EFAULT;
-	memset(u, 0, sizeof(*u));
-	snprintf(u->sysname, sizeof(u->sysname), "%s", "smapos");
-	snprintf(u->nodename, sizeof(u->nodename), "node%lu", job_node);
-	snprintf(u->release, sizeof(u->release), "%s", SMAPOS_VERSION);
-	snprintf(u->version, sizeof(u->version), "%s", "smapos LWK " __DATE__);
-	snprintf(u->machine, sizeof(u->machine), "%s", "x86_64");
-	return 0;
+	memset(&u, 0, sizeof(u));
+	snprintf(u.sysname, sizeof(u.sysname), "%s", "smapos");
+	snprintf(u.nodename, sizeof(u.nodename), "node%lu", job_node);
+	snprintf(u.release, sizeof(u.release), "%s", SMAPOS_VERSION);
+	snprintf(u.version, sizeof(u.version), "%s", "smapos LWK " __DATE__);
+	snprintf(u.machine, sizeof(u.machine), "%s", "x86_64");
+	return copy_to_user(p, a[0], &u, sizeof(u));
 }
 
 struct rlimit_u {
@@ -328,57 +419,169 @@ static void rlimit_of(struct proc *p, uint64_t res, struct rlimit_u *r)
 
 static long do_prlimit(struct proc *p, uint64_t pid, uint64_t res, uint64_t newp, uint64_t oldp)
 {
-	struct rlimit_u *old;
+	struct rlimit_u r;
 
 	if (pid && (long)pid != pid_of(p))
 		return -ESRCH;
 	if (res >= 16)
 		return -EINVAL;
 	if (newp) {
-		if (!uaddr(p, newp, sizeof(struct rlimit_u), 0))
+		if (copy_from_user(p, &r, newp, sizeof(r)) < 0)
 			return -EFAULT;
 		return -EPERM;	/* the layout is fixed when the job starts */
 	}
-	if (oldp) {
-		old = uaddr(p, oldp, sizeof(*old), 1);
-		if (!old)
-			return -EFAULT;
-		rlimit_of(p, res, old);
-	}
-	return 0;
-}
-
-static long do_signal_self(struct proc *p, uint64_t sig)
-{
-	if (sig == 0)
+	if (!oldp)
 		return 0;
-	if (sig >= NSIG)
-		return -EINVAL;
-	pr_err("rank %u (cpu %u): killed by signal %lu%s\n", p->rank, p->cpu->id, sig,
-	       sig == SIGABRT ? " (abort)" : "");
-	proc_end(p, 128 + (int)sig, 1);
+	rlimit_of(p, res, &r);
+	return copy_to_user(p, oldp, &r, sizeof(r));
 }
 
-static long do_getrandom(struct proc *p, uint64_t buf, uint64_t len, uint64_t flags)
+static long sys_getrlimit(struct proc *p, const uint64_t *a)
 {
+	return do_prlimit(p, 0, a[0], 0, a[1]);
+}
+
+static long sys_prlimit64(struct proc *p, const uint64_t *a)
+{
+	return do_prlimit(p, a[0], a[1], a[2], a[3]);
+}
+
+static long sys_kill(struct proc *p, const uint64_t *a)
+{
+	if (a[0] != 0 && (long)a[0] != pid_of(p) && (long)a[0] != -1)
+		return -ESRCH;
+	return signal_send(p, a[1]);
+}
+
+static long sys_tkill(struct proc *p, const uint64_t *a)
+{
+	if ((long)a[0] != pid_of(p))
+		return -ESRCH;
+	return signal_send(p, a[1]);
+}
+
+static long sys_tgkill(struct proc *p, const uint64_t *a)
+{
+	if ((long)a[0] != pid_of(p) || (long)a[1] != pid_of(p))
+		return -ESRCH;
+	return signal_send(p, a[2]);
+}
+
+static long sys_getrandom(struct proc *p, const uint64_t *a)
+{
+	uint64_t len = a[1];
 	void *b;
 
-	if (flags & ~7ul)
+	if (a[2] & ~7ul)
 		return -EINVAL;
 	if (len > (32u << 20))
 		len = 32u << 20;
 	if (len == 0)
 		return 0;
-	b = uaddr(p, buf, len, 1);
+	b = uaddr(p, a[0], len, 1);	/* output bytes only */
 	if (!b)
 		return -EFAULT;
 	random_bytes(b, len);
 	return (long)len;
 }
 
-static long do_jobinfo(struct proc *p, uint64_t buf, uint64_t size)
+static long sys_sched_getaffinity(struct proc *p, const uint64_t *a)
+{
+	uint8_t mask[CPU_MAX / 8];
+
+	if ((long)a[0] != 0 && (long)a[0] != pid_of(p))
+		return -ESRCH;
+	if (a[1] < sizeof(mask) || (a[1] & 7))
+		return -EINVAL;
+	memset(mask, 0, sizeof(mask));
+	mask[p->cpu->id / 8] = (uint8_t)(1u << (p->cpu->id % 8));
+	return copy_to_user(p, a[2], mask, sizeof(mask)) < 0 ? -EFAULT : (long)sizeof(mask);
+}
+
+static long sys_sigaltstack(struct proc *p, const uint64_t *a)
+{
+	static const uint64_t none[3] = { 0, 2, 0 };	/* SS_DISABLE */
+	uint64_t ss[3];
+
+	if (a[0] && copy_from_user(p, ss, a[0], sizeof(ss)) < 0)
+		return -EFAULT;
+	return a[1] ? copy_to_user(p, a[1], none, sizeof(none)) : 0;
+}
+
+static long sys_arch_prctl(struct proc *p, const uint64_t *a)
+{
+	uint64_t fs;
+
+	switch (a[0]) {
+	case 0x1002:	/* ARCH_SET_FS */
+		return arch_set_fs(a[1]) < 0 ? -EPERM : 0;
+	case 0x1003:	/* ARCH_GET_FS */
+		fs = arch_get_fs();
+		return copy_to_user(p, a[1], &fs, sizeof(fs));
+	}
+	/* ARCH_SET_GS/GET_GS (0x1001, 0x1004) too: the kernel's GS
+	 * discipline needs the user's at 0 */
+	return -EINVAL;
+}
+
+static long sys_set_tid_address(struct proc *p, const uint64_t *a)
+{
+	p->tid_address = a[0];
+	return pid_of(p);
+}
+
+static long sys_getpid(struct proc *p, const uint64_t *a)
+{
+	(void)a;
+	return pid_of(p);
+}
+
+static long sys_zero(struct proc *p, const uint64_t *a)
+{
+	(void)p;
+	(void)a;
+	return 0;	/* getppid, the uids and gids, sched_yield */
+}
+
+static long sys_exit(struct proc *p, const uint64_t *a)
+{
+	proc_end(p, (int)(a[0] & 0xFF), 0);
+}
+
+static long sys_brk_(struct proc *p, const uint64_t *a)
+{
+	return sys_brk(p, a[0]);
+}
+
+static long sys_mmap_(struct proc *p, const uint64_t *a)
+{
+	return sys_mmap(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+static long sys_munmap_(struct proc *p, const uint64_t *a)
+{
+	return sys_munmap(p, a[0], a[1]);
+}
+
+static long sys_mremap_(struct proc *p, const uint64_t *a)
+{
+	return sys_mremap(p, a[0], a[1], a[2], a[3]);
+}
+
+static long sys_mprotect_(struct proc *p, const uint64_t *a)
+{
+	return sys_mprotect(p, a[0], a[1], a[2]);
+}
+
+static long sys_madvise_(struct proc *p, const uint64_t *a)
+{
+	return sys_madvise(p, a[0], a[1], a[2]);
+}
+
+static long sys_jobinfo(struct proc *p, const uint64_t *a)
 {
 	struct smapos_jobinfo ji;
+
 	memset(&ji, 0, sizeof(ji));
 	ji.version = SMAPOS_JOBINFO_VERSION;
 	ji.size = sizeof(ji);
@@ -394,12 +597,13 @@ static long do_jobinfo(struct proc *p, uint64_t buf, uint64_t size)
 	ji.region_size = p->end - p->base;
 	ji.region_phys = p->phys;
 	ji.job_start_tsc = p->job->t_start;
-	return copy_record(p, buf, size, &ji, sizeof(ji));
+	return copy_record(p, a[0], a[1], &ji, sizeof(ji));
 }
 
-static long do_nodeinfo(struct proc *p, uint64_t buf, uint64_t size)
+static long sys_nodeinfo(struct proc *p, const uint64_t *a)
 {
 	struct smapos_nodeinfo ni;
+
 	memset(&ni, 0, sizeof(ni));
 	ni.version = SMAPOS_JOBINFO_VERSION;
 	ni.size = sizeof(ni);
@@ -415,7 +619,24 @@ static long do_nodeinfo(struct proc *p, uint64_t buf, uint64_t size)
 	ni.boot_tsc = tsc_boot;
 	ni.online_tsc = node_online_tsc;
 	ni.barrier_port = hwbarrier_port();
-	return copy_record(p, buf, size, &ni, sizeof(ni));
+	return copy_record(p, a[0], a[1], &ni, sizeof(ni));
+}
+
+static long sys_hwbarrier(struct proc *p, const uint64_t *a)
+{
+	(void)a;
+	return hwbarrier_wait(p);
+}
+
+static long sys_hwbarrier_info(struct proc *p, const uint64_t *a)
+{
+	return hwbarrier_info(p, a[0], a[1]);
+}
+
+static long sys_job_abort(struct proc *p, const uint64_t *a)
+{
+	pr_err("rank %u: aborted the job with status %d\n", p->rank, (int)(a[0] & 0xFF));
+	proc_end(p, (int)(a[0] & 0xFF), 1);
 }
 
 /*
@@ -423,75 +644,148 @@ static long do_nodeinfo(struct proc *p, uint64_t buf, uint64_t size)
  * module the job runs, as an absolute path like Linux's answer.  Other
  * paths are files (ENOENT here: there is no file system).
  */
-static long do_readlink(struct proc *p, uint64_t path, uint64_t buf, uint64_t size)
+static long sys_readlink(struct proc *p, const uint64_t *a)
 {
 	static const char self[] = "/proc/self/exe";
 	char want[sizeof(self)], name[sizeof(p->job->name) + 1];
-	const char *s = uaddr(p, path, sizeof(self), 0);
-	char *out;
+	uint64_t size = a[2];
 	size_t n;
 
-	if (!s)
-		return -ENOENT;
-	memcpy(want, s, sizeof(want));
-	if (memcmp(want, self, sizeof(self)))
+	if (copy_from_user(p, want, a[0], sizeof(want)) < 0 || memcmp(want, self, sizeof(self)))
 		return -ENOENT;
 	if ((long)size <= 0)
 		return -EINVAL;
 	n = (size_t)snprintf(name, sizeof(name), "/%s", p->job->name);
 	if (n > size)
 		n = size;
-	out = uaddr(p, buf, n, 1);
-	if (!out)
-		return -EFAULT;
-	memcpy(out, name, n);
-	return (long)n;
+	return copy_to_user(p, a[1], name, n) < 0 ? -EFAULT : (long)n;
 }
 
 /*
- * rseq: a rank never migrates, is never preempted and gets no signals, so
- * no critical section can ever need an abort and the CPU number written at
+ * rseq: a rank never migrates, is never preempted and gets no signals
+ * in a critical section (they come only from its own system calls), so no
+ * critical section can ever need an abort and the CPU number written at
  * registration stays true: registering is filling cpu_id once (glibc's
  * sched_getcpu then reads it without a system call).
  */
-struct rseq_u {
-	uint32_t cpu_id_start, cpu_id;
-	uint64_t rseq_cs;
-	uint32_t flags, node_id;
-};
-
-static long do_rseq(struct proc *p, uint64_t addr, uint64_t len, uint64_t flags)
+static long sys_rseq(struct proc *p, const uint64_t *a)
 {
-	struct rseq_u *r;
-
-	if (len < 32 || (addr & 31) || flags > 1)
-		return -EINVAL;
-	r = uaddr(p, addr, sizeof(*r), 1);
-	if (!r)
-		return -EFAULT;
+	uint64_t addr = a[0], flags = a[2];
 	/* unregistering (flags 1) leaves RSEQ_CPU_ID_UNINITIALIZED */
-	r->cpu_id_start = flags ? 0 : p->cpu->id;
-	r->cpu_id = flags ? ~0u : p->cpu->id;
-	r->node_id = 0;
-	return 0;
+	uint32_t ids[2] = { flags ? 0 : p->cpu->id, flags ? ~0u : p->cpu->id }, node = 0;
+
+	if (a[1] < 32 || (addr & 31) || flags > 1)
+		return -EINVAL;
+	if (!urange_ok(p, addr, 32, 1))
+		return -EFAULT;
+	/* cpu_id_start and cpu_id at 0, node_id at 20 (struct rseq) */
+	copy_to_user(p, addr, ids, sizeof(ids));
+	return copy_to_user(p, addr + 20, &node, sizeof(node));
 }
 
 /* The rank's own CPU is the only one it may have: a mask holding it is
  * accepted (nothing changes), any other is EINVAL (no allowed CPU). */
-static long do_sched_setaffinity(struct proc *p, uint64_t pid, uint64_t len, uint64_t mask)
+static long sys_sched_setaffinity(struct proc *p, const uint64_t *a)
 {
 	unsigned cpu = p->cpu->id;
-	const uint8_t *m;
+	uint8_t m;
 
-	if (pid != 0 && (long)pid != pid_of(p))
+	if (a[0] != 0 && (long)a[0] != pid_of(p))
 		return -ESRCH;
-	if (cpu / 8 >= len)
+	if (cpu / 8 >= a[1])
 		return -EINVAL;
-	m = uaddr(p, mask + cpu / 8, 1, 0);
-	if (!m)
+	if (copy_from_user(p, &m, a[2] + cpu / 8, 1) < 0)
 		return -EFAULT;
-	return (*m & (1u << (cpu % 8))) ? 0 : -EINVAL;
+	return (m & (1u << (cpu % 8))) ? 0 : -EINVAL;
 }
+
+static long enosys(struct proc *p, uint64_t nr);
+
+/* fstat of stdio as glibc makes it: (fd, "", buf, AT_EMPTY_PATH) */
+static long sys_newfstatat(struct proc *p, const uint64_t *a)
+{
+	char path;
+	const uint64_t args[2] = { a[0], a[2] };
+
+	if (copy_from_user(p, &path, a[1], 1) == 0 && path == 0 && (a[3] & 0x1000))
+		return sys_fstat(p, args);
+	return enosys(p, SYS_newfstatat);
+}
+
+/* one thread per rank: no robust futex is ever left to clean */
+static long sys_set_robust_list(struct proc *p, const uint64_t *a)
+{
+	(void)p;
+	return a[1] == 24 ? 0 : -EINVAL;
+}
+
+typedef long (*syscall_fn)(struct proc *p, const uint64_t *a);
+
+/* The Linux calls, by number. */
+static const syscall_fn linux_calls[] = {
+	[SYS_read] = sys_read,
+	[SYS_write] = sys_write,
+	[SYS_close] = sys_close,
+	[SYS_fstat] = sys_fstat,
+	[SYS_lseek] = sys_lseek,
+	[SYS_mmap] = sys_mmap_,
+	[SYS_mprotect] = sys_mprotect_,
+	[SYS_munmap] = sys_munmap_,
+	[SYS_brk] = sys_brk_,
+	[SYS_rt_sigaction] = sys_rt_sigaction,
+	[SYS_rt_sigprocmask] = sys_rt_sigprocmask,
+	[SYS_rt_sigreturn] = sys_rt_sigreturn,
+	[SYS_rt_sigpending] = sys_rt_sigpending,
+	[SYS_ioctl] = sys_ioctl,
+	[SYS_readv] = sys_readv,
+	[SYS_writev] = sys_writev,
+	[SYS_sched_yield] = sys_zero,
+	[SYS_mremap] = sys_mremap_,
+	[SYS_madvise] = sys_madvise_,
+	[SYS_pause] = sys_pause,
+	[SYS_nanosleep] = sys_nanosleep,
+	[SYS_getpid] = sys_getpid,
+	[SYS_exit] = sys_exit,
+	[SYS_kill] = sys_kill,
+	[SYS_uname] = sys_uname,
+	[SYS_gettimeofday] = sys_gettimeofday,
+	[SYS_getrlimit] = sys_getrlimit,
+	[SYS_getuid] = sys_zero,
+	[SYS_getgid] = sys_zero,
+	[SYS_geteuid] = sys_zero,
+	[SYS_getegid] = sys_zero,
+	[SYS_getppid] = sys_zero,
+	[SYS_sigaltstack] = sys_sigaltstack,
+	[SYS_arch_prctl] = sys_arch_prctl,
+	[SYS_gettid] = sys_getpid,
+	[SYS_tkill] = sys_tkill,
+	[SYS_time] = sys_time,
+	[SYS_futex] = sys_futex,
+	[SYS_sched_getaffinity] = sys_sched_getaffinity,
+	[SYS_set_tid_address] = sys_set_tid_address,
+	[SYS_clock_gettime] = sys_clock_gettime,
+	[SYS_clock_getres] = sys_clock_getres,
+	[SYS_clock_nanosleep] = sys_clock_nanosleep,
+	[SYS_exit_group] = sys_exit,
+	[SYS_tgkill] = sys_tgkill,
+	[SYS_prlimit64] = sys_prlimit64,
+	[SYS_getrandom] = sys_getrandom,
+	[SYS_readlink] = sys_readlink,
+	[SYS_sched_setaffinity] = sys_sched_setaffinity,
+	[SYS_newfstatat] = sys_newfstatat,
+	[SYS_set_robust_list] = sys_set_robust_list,
+	[SYS_rseq] = sys_rseq,
+};
+
+/* The LWK calls of smapos_abi.h: one line each. */
+#define LWK(nr)	[(nr) - SMAPOS_SYS_BASE]
+static const syscall_fn lwk_calls[] = {
+	LWK(SMAPOS_SYS_JOBINFO) = sys_jobinfo,
+	LWK(SMAPOS_SYS_HWBARRIER) = sys_hwbarrier,
+	LWK(SMAPOS_SYS_JOB_ABORT) = sys_job_abort,
+	LWK(SMAPOS_SYS_NODEINFO) = sys_nodeinfo,
+	LWK(SMAPOS_SYS_HWBARRIER_INFO) = sys_hwbarrier_info,
+};
 
 static long enosys(struct proc *p, uint64_t nr)
 {
@@ -510,234 +804,12 @@ static long enosys(struct proc *p, uint64_t nr)
 
 long syscall_run(struct proc *p, uint64_t nr, const uint64_t a[6])
 {
+	syscall_fn fn = NULL;
+
 	p->syscalls++;
-	switch (nr) {
-	case SYS_read:
-		if (a[0] != 0)
-			return -EBADF;
-		return a[2] && !uaddr(p, a[1], a[2], 1) ? -EFAULT : 0;
-	case SYS_write:
-		return do_write(p, a[0], a[1], a[2]);
-	case SYS_readv:
-		return do_readv(p, a[0], a[1], a[2]);
-	case SYS_writev:
-		return do_writev(p, a[0], a[1], a[2]);
-	case SYS_close:
-		return a[0] <= 2 ? 0 : -EBADF;
-	case SYS_fstat:
-		return do_fstat(p, a[0], a[1]);
-	case SYS_lseek:
-		return a[0] <= 2 ? -ESPIPE : -EBADF;
-	case SYS_ioctl:
-		return do_ioctl(a[0], a[1]);
-	case SYS_brk:
-		return sys_brk(p, a[0]);
-	case SYS_mmap:
-		return sys_mmap(p, a[0], a[1], a[2], a[3], a[4], a[5]);
-	case SYS_munmap:
-		return sys_munmap(p, a[0], a[1]);
-	case SYS_mremap:
-		return sys_mremap(p, a[0], a[1], a[2], a[3]);
-	case SYS_mprotect:
-		return sys_mprotect(p, a[0], a[1], a[2]);
-	case SYS_madvise:
-		return sys_madvise(p, a[0], a[1], a[2]);
-	case SYS_rt_sigaction:
-		/* accepted; no signal is ever delivered to a handler */
-		if (a[0] == 0 || a[0] >= NSIG || a[0] == SIGKILL)
-			return -EINVAL;
-		if (a[3] != 8)
-			return -EINVAL;
-		if (a[1] && !uaddr(p, a[1], 32, 0))
-			return -EFAULT;
-		if (a[2]) {
-			void *old = uaddr(p, a[2], 32, 1);
-
-			if (!old)
-				return -EFAULT;
-			memset(old, 0, 32);
-		}
-		return 0;
-	case SYS_rt_sigprocmask:
-		if (a[0] > 2 || a[3] != 8)
-			return -EINVAL;
-		if (a[1] && !uaddr(p, a[1], 8, 0))
-			return -EFAULT;
-		if (a[2]) {
-			uint64_t *old = uaddr(p, a[2], 8, 1);
-
-			if (!old)
-				return -EFAULT;
-			*old = 0;
-		}
-		return 0;
-	case SYS_sigaltstack:
-		if (a[1]) {
-			uint64_t *old = uaddr(p, a[1], 24, 1);
-
-			if (!old)
-				return -EFAULT;
-			old[0] = 0;
-			old[1] = 2;	/* SS_DISABLE */
-			old[2] = 0;
-		}
-		return a[0] && !uaddr(p, a[0], 24, 0) ? -EFAULT : 0;
-	case SYS_sched_yield:
-		return 0;
-	case SYS_nanosleep:
-		return do_nanosleep(p, 1, 0, a[0], a[1]);
-	case SYS_clock_nanosleep:
-		/* -errno like every raw call (the C function's positive error
-		 * number is the library's doing) */
-		return do_nanosleep(p, a[0], a[1], a[2], a[3]);
-	case SYS_getpid:
-	case SYS_gettid:
-		return pid_of(p);
-	case SYS_getppid:
-		return 0;
-	case SYS_getuid:
-	case SYS_getgid:
-	case SYS_geteuid:
-	case SYS_getegid:
-		return 0;
-	case SYS_exit:
-	case SYS_exit_group:
-		proc_end(p, (int)(a[0] & 0xFF), 0);
-	case SYS_kill:
-		if (a[0] != 0 && (long)a[0] != pid_of(p) && (long)a[0] != -1)
-			return -ESRCH;
-		return do_signal_self(p, a[1]);
-	case SYS_tkill:
-		if ((long)a[0] != pid_of(p))
-			return -ESRCH;
-		return do_signal_self(p, a[1]);
-	case SYS_tgkill:
-		if ((long)a[0] != pid_of(p) || (long)a[1] != pid_of(p))
-			return -ESRCH;
-		return do_signal_self(p, a[2]);
-	case SYS_uname:
-		return do_uname(p, a[0]);
-	case SYS_gettimeofday:
-		if (a[0]) {
-			int64_t *tv = uaddr(p, a[0], 16, 1);
-			int ok;
-			uint64_t ns = clock_ns(0, &ok);
-
-			if (!tv)
-				return -EFAULT;
-			tv[0] = (int64_t)(ns / 1000000000u);
-			tv[1] = (int64_t)(ns % 1000000000u / 1000u);
-		}
-		if (a[1]) {
-			int32_t *tz = uaddr(p, a[1], 8, 1);	/* struct timezone: UTC */
-
-			if (!tz)
-				return -EFAULT;
-			tz[0] = tz[1] = 0;
-		}
-		return 0;
-	case SYS_time: {
-		int ok;
-		long t = (long)(clock_ns(0, &ok) / 1000000000u);
-
-		if (a[0]) {
-			int64_t *tp = uaddr(p, a[0], 8, 1);
-
-			if (!tp)
-				return -EFAULT;
-			*tp = t;
-		}
-		return t;
-	}
-	case SYS_clock_gettime:
-		return do_clock_gettime(p, a[0], a[1]);
-	case SYS_clock_getres: {
-		int ok;
-
-		clock_ns(a[0], &ok);
-		if (!ok)
-			return -EINVAL;
-		if (a[1]) {
-			struct timespec_u *ts = uaddr(p, a[1], sizeof(*ts), 1);
-
-			if (!ts)
-				return -EFAULT;
-			ts->sec = 0;
-			ts->nsec = 1;
-		}
-		return 0;
-	}
-	case SYS_getrlimit:
-		return do_prlimit(p, 0, a[0], 0, a[1]);
-	case SYS_prlimit64:
-		return do_prlimit(p, a[0], a[1], a[2], a[3]);
-	case SYS_arch_prctl:
-		switch (a[0]) {
-		case 0x1002:	/* ARCH_SET_FS */
-			return arch_set_fs(a[1]) < 0 ? -EPERM : 0;
-		case 0x1003: {	/* ARCH_GET_FS */
-			uint64_t *out = uaddr(p, a[1], 8, 1);
-
-			if (!out)
-				return -EFAULT;
-			*out = arch_get_fs();
-			return 0;
-		}
-		case 0x1001:	/* ARCH_SET_GS: the kernel's GS discipline needs it at 0 */
-		case 0x1004:	/* ARCH_GET_GS */
-			return -EINVAL;
-		}
-		return -EINVAL;
-	case SYS_set_tid_address:
-		p->tid_address = a[0];
-		return pid_of(p);
-	case SYS_futex:
-		return do_futex(p, a[0], a[1], a[2], a[3]);
-	case SYS_sched_getaffinity: {
-		uint8_t *mask;
-		size_t size = CPU_MAX / 8;
-
-		if ((long)a[0] != 0 && (long)a[0] != pid_of(p))
-			return -ESRCH;
-		if (a[1] < size || (a[1] & 7))
-			return -EINVAL;
-		mask = uaddr(p, a[2], size, 1);
-		if (!mask)
-			return -EFAULT;
-		memset(mask, 0, size);
-		mask[p->cpu->id / 8] = (uint8_t)(1u << (p->cpu->id % 8));
-		return (long)size;
-	}
-	case SYS_getrandom:
-		return do_getrandom(p, a[0], a[1], a[2]);
-	case SYS_readlink:
-		return do_readlink(p, a[0], a[1], a[2]);
-	case SYS_sched_setaffinity:
-		return do_sched_setaffinity(p, a[0], a[1], a[2]);
-	case SYS_newfstatat: {
-		/* fstat of stdio as glibc makes it: (fd, "", buf, AT_EMPTY_PATH) */
-		const char *path = uaddr(p, a[1], 1, 0);
-
-		if (path && *path == 0 && (a[3] & 0x1000))
-			return do_fstat(p, a[0], a[2]);
-		return enosys(p, SYS_newfstatat);
-	}
-	case SYS_set_robust_list:
-		/* one thread per rank: no robust futex is ever left to clean */
-		return a[1] == 24 ? 0 : -EINVAL;
-	case SYS_rseq:
-		return do_rseq(p, a[0], a[1], a[2]);
-	case SMAPOS_SYS_JOBINFO:
-		return do_jobinfo(p, a[0], a[1]);
-	case SMAPOS_SYS_HWBARRIER:
-		return hwbarrier_wait(p);
-	case SMAPOS_SYS_HWBARRIER_INFO:
-		return hwbarrier_info(p, a[0], a[1]);
-	case SMAPOS_SYS_NODEINFO:
-		return do_nodeinfo(p, a[0], a[1]);
-	case SMAPOS_SYS_JOB_ABORT:
-		pr_err("rank %u: aborted the job with status %d\n", p->rank, (int)(a[0] & 0xFF));
-		proc_end(p, (int)(a[0] & 0xFF), 1);
-	}
-	return enosys(p, nr);
+	if (nr < sizeof(linux_calls) / sizeof(linux_calls[0]))
+		fn = linux_calls[nr];
+	else if (nr - SMAPOS_SYS_BASE < sizeof(lwk_calls) / sizeof(lwk_calls[0]))
+		fn = lwk_calls[nr - SMAPOS_SYS_BASE];
+	return fn ? fn(p, a) : enosys(p, nr);
 }

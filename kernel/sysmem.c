@@ -14,8 +14,10 @@
 #include <arch/memlayout.h>
 #include "errno.h"
 #include "job.h"
+#include "printk.h"
 #include "proc.h"
 #include "syscall.h"
+#include "urange.h"
 
 #define MAP_SHARED		0x01
 #define MAP_PRIVATE		0x02
@@ -24,21 +26,33 @@
 #define MAP_FIXED_NOREPLACE	0x100000
 #define MADV_DONTNEED		4
 
+/* v rounded up to pages; 0 when that wraps, which every caller refuses */
 static uint64_t page_up(uint64_t v)
 {
-	return (v + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	return round_up_or_zero(v, PAGE_SIZE);
+}
+
+/* The direct-map address of [lo, hi) of p's heap area.  The callers have
+ * checked the range; a range outside the region here is a kernel bug,
+ * and stopping beats writing into another rank's memory. */
+static void *heap_ptr(struct proc *p, uint64_t lo, uint64_t hi)
+{
+	if (hi < lo || !range_within(lo, hi - lo, p->brk_start, p->guard))
+		panic("rank %u: heap range %#lx-%#lx outside %#lx-%#lx", p->rank, lo, hi,
+		      p->brk_start, p->guard);
+	return phys_to_virt(p->phys + (lo - p->base));
 }
 
 static void zero(struct proc *p, uint64_t lo, uint64_t hi)
 {
-	memset(phys_to_virt(p->phys + (lo - p->base)), 0, hi - lo);
+	memset(heap_ptr(p, lo, hi), 0, hi - lo);
 }
 
 long sys_brk(struct proc *p, uint64_t addr)
 {
 	uint64_t old = page_up(p->brk), new = page_up(addr);
 
-	if (addr < p->brk_start || addr >= p->guard)
+	if (!range_within(addr, 0, p->brk_start, p->guard) || addr == p->guard)
 		return (long)p->brk;
 	if (new > old) {
 		if (!pmem_contains(&p->vfree, old, new))
@@ -71,14 +85,14 @@ long sys_mmap(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot, uint64
 
 	(void)prot;
 	(void)off;
-	if (len == 0 || size < len || (addr & (PAGE_SIZE - 1)))
+	if (len == 0 || size == 0 || (addr & (PAGE_SIZE - 1)))
 		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS))
 		return (int64_t)fd >= 0 && fd <= 2 ? -ENODEV : -EBADF;
 	if (!(flags & (MAP_SHARED | MAP_PRIVATE)))
 		return -EINVAL;
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
-		if (addr < page_up(p->brk_start) || addr + size > p->guard || addr + size < addr)
+		if (!range_within(addr, size, p->brk_start, p->guard))
 			return -ENOMEM;
 		if (pmem_contains(&p->vfree, addr, addr + size)) {
 			pmem_reserve(&p->vfree, addr, addr + size);
@@ -92,7 +106,9 @@ long sys_mmap(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot, uint64
 		zero(p, addr, addr + size);
 		return (long)addr;
 	}
-	if (addr && addr >= p->brk_start && addr + size <= p->guard &&
+	/* A hint is taken only when all of it is free heap area; anything
+	 * else (outside the region, wrapping past 2^64) is a plain request. */
+	if (addr && range_within(addr, size, p->brk_start, p->guard) &&
 	    pmem_contains(&p->vfree, addr, addr + size)) {
 		at = addr;
 		pmem_reserve(&p->vfree, at, at + size);
@@ -107,10 +123,12 @@ long sys_mmap(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot, uint64
 
 long sys_munmap(struct proc *p, uint64_t addr, uint64_t len)
 {
-	uint64_t lo = addr, hi = addr + page_up(len);
+	uint64_t size = page_up(len), lo = addr, hi;
 
-	if (len == 0 || (addr & (PAGE_SIZE - 1)) || hi < lo)
+	if (len == 0 || size == 0 || (addr & (PAGE_SIZE - 1)) ||
+	    !range_within(addr, size, 0, UINT64_MAX))
 		return -EINVAL;
+	hi = addr + size;
 	/* Unmapping what is not ours to free (image, stack, brk) is a no-op,
 	 * as unmapping an unmapped range is on Linux. */
 	if (clip_heap(p, &lo, &hi)) {
@@ -132,16 +150,17 @@ long sys_mremap(struct proc *p, uint64_t old, uint64_t old_len, uint64_t new_len
 
 	/* MREMAP_FIXED and MREMAP_DONTUNMAP are not offered: EINVAL, as
 	 * Linux answers flags it does not know */
-	if ((old & (PAGE_SIZE - 1)) || !nsz || nsz < new_len || (flags & ~MREMAP_MAYMOVE))
+	if ((old & (PAGE_SIZE - 1)) || !nsz || (flags & ~MREMAP_MAYMOVE))
 		return -EINVAL;
-	if (!osz || old < page_up(p->brk) || old + osz > p->guard || old + osz < old)
+	if (!osz || !range_within(old, osz, page_up(p->brk), p->guard))
 		return -EFAULT;
 	if (nsz <= osz) {
 		if (nsz < osz)
 			pmem_add(&p->vfree, old + nsz, old + osz);
 		return (long)old;
 	}
-	if (old + nsz <= p->guard && pmem_contains(&p->vfree, old + osz, old + nsz)) {
+	if (range_within(old, nsz, p->brk_start, p->guard) &&
+	    pmem_contains(&p->vfree, old + osz, old + nsz)) {
 		pmem_reserve(&p->vfree, old + osz, old + nsz);
 		zero(p, old + osz, old + nsz);
 		return (long)old;
@@ -151,7 +170,7 @@ long sys_mremap(struct proc *p, uint64_t old, uint64_t old_len, uint64_t new_len
 	at = pmem_alloc(&p->vfree, nsz, PAGE_SIZE, 0, UINT64_MAX, 1);
 	if (at == PMEM_NONE)
 		return -ENOMEM;
-	memcpy(phys_to_virt(p->phys + (at - p->base)), phys_to_virt(p->phys + (old - p->base)), osz);
+	memcpy(heap_ptr(p, at, at + osz), heap_ptr(p, old, old + osz), osz);
 	zero(p, at + osz, at + nsz);
 	pmem_add(&p->vfree, old, old + osz);
 	return (long)at;
@@ -162,19 +181,20 @@ long sys_mprotect(struct proc *p, uint64_t addr, uint64_t len, uint64_t prot)
 	(void)prot;
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (addr < p->base || addr + len > p->end || addr + len < addr)
+	if (!range_within(addr, len, p->base, p->end))
 		return -ENOMEM;
 	return 0;
 }
 
 long sys_madvise(struct proc *p, uint64_t addr, uint64_t len, uint64_t advice)
 {
-	uint64_t lo = addr, hi = addr + page_up(len);
+	uint64_t size = page_up(len), lo = addr, hi;
 
-	if (addr & (PAGE_SIZE - 1))
+	if ((addr & (PAGE_SIZE - 1)) || (len && !size))
 		return -EINVAL;
-	if (addr < p->base || hi > p->end || hi < lo)
+	if (!range_within(addr, size, p->base, p->end))
 		return -ENOMEM;
+	hi = addr + size;
 	/* Linux refills DONTNEED anonymous pages with zeros; so do we, now. */
 	if (advice == MADV_DONTNEED && clip_heap(p, &lo, &hi))
 		zero(p, lo, hi);

@@ -5,7 +5,7 @@
 
 UNIT_DIR := $(B)/tests/unit
 UNIT_CFLAGS := $(HOST_CFLAGS) -iquote kernel/include -iquote tests/unit
-UNIT_TESTS := $(addprefix $(UNIT_DIR)/,test_pmem test_multiboot test_cmdline test_elf test_format \
+UNIT_TESTS := $(addprefix $(UNIT_DIR)/,test_pmem test_multiboot test_cmdline test_elf test_format test_urange \
 	test_smartmap test_net)
 
 $(UNIT_DIR)/test_pmem: kernel/pmem.c

@@ -72,6 +72,11 @@ class Case:
         return results
 
 
+    def check_missing(self, why):
+        """The case's program could not be started: one failure."""
+        return [(self.name, False, why)]
+
+
 # "ok name" / "not ok name - reason", optionally behind an lwkrun rank tag.
 TAP = re.compile(r"^(?:\[[^\]]*\]\s*)?(not )?ok\s+([^\n]*?)(?:\s+-\s+([^\n]*))?$", re.M)
 

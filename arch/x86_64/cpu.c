@@ -54,6 +54,9 @@ static void idt_build(void)
 	idt_set(2, isr_table[2], IST_NMI, 0);
 	idt_set(8, isr_table[8], IST_DF, 0);
 	idt_set(18, isr_table[18], IST_MC, 0);
+	/* int3 from user mode is a breakpoint (SIGTRAP), as on Linux, not a
+	 * #GP for using a gate user mode may not use */
+	idt_set(3, isr_table[3], 0, 1);
 }
 
 static void detect_features(void)

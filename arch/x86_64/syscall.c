@@ -16,7 +16,9 @@ void syscall_dispatch(struct trapframe *tf)
 	struct proc *p = proc_current();
 	uint64_t args[6] = { tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9 };
 
+	p->tf = tf;
 	tf->rax = (uint64_t)syscall_run(p, tf->rax, args);
+	signal_deliver(p);
 	if (p->killed)
 		proc_end_current();
 }
@@ -44,6 +46,7 @@ void arch_backtrace(uint64_t rbp, uint64_t rip, int user, int max)
 		uint64_t off;
 		const char *sym = user ? NULL : ksym_lookup(rip, &off);
 		const uint64_t *frame;
+		uint64_t ufr[2];
 
 		if (sym)
 			pr_err("  #%d %#lx %s+%#lx\n", i, rip, sym, off);
@@ -52,7 +55,7 @@ void arch_backtrace(uint64_t rbp, uint64_t rip, int user, int max)
 		if (!rbp || (rbp & 7))
 			break;
 		if (user) {
-			frame = uaddr(p, rbp, 16, 0);
+			frame = copy_from_user(p, ufr, rbp, sizeof(ufr)) < 0 ? NULL : ufr;
 		} else {
 			frame = kernel_readable(rbp) && kernel_readable(rbp + 15) ?
 				(const uint64_t *)rbp : NULL;

@@ -36,7 +36,7 @@ int pmem_reserve(struct pmem *pm, uint64_t base, uint64_t end);
 uint64_t pmem_alloc(struct pmem *pm, uint64_t size, uint64_t align,
 		    uint64_t lo, uint64_t hi, int top);
 void pmem_free(struct pmem *pm, uint64_t base, uint64_t size);
-/* 1 if all of [base, end) is free. */
+/* 1 if all of [base, end) is free; 0 for an empty or inverted range. */
 int pmem_contains(const struct pmem *pm, uint64_t base, uint64_t end);
 uint64_t pmem_free_bytes(const struct pmem *pm);
 /* How many extents of `size` bytes aligned to `align` fit at once. */

@@ -15,11 +15,16 @@
 #include <stdint.h>
 #include "elf.h"
 #include "pmem.h"
+#include "signal.h"
+#include "uaccess.h"
 
 #define PROC_OUTBUF	4096
+/* Nothing below this address is ever user memory (Linux's mmap_min_addr). */
+#define NULL_GUARD	0x10000ul
 
 struct job;
 struct cpu;
+struct trapframe;
 
 struct proc {
 	struct job *job;
@@ -41,6 +46,10 @@ struct proc {
 	uint64_t t_user;		/* TSC at the first user instruction */
 	uint64_t t_end;
 	uint64_t syscalls;
+	struct trapframe *tf;		/* the user registers of the running system call */
+	uint64_t sigblocked, sigpending;	/* bit sig-1 for signal sig */
+	struct ksigaction sigact[NSIG];
+	struct { uint64_t base, len; } iov[1024];	/* readv/writev's copy of the iovec */
 	size_t outlen;
 	char out[PROC_OUTBUF];		/* the unfinished line of stdout/stderr */
 };
@@ -62,17 +71,5 @@ struct proc *proc_current(void);
 /* Console output of a rank: whole lines, tagged on request. */
 void proc_output(struct proc *p, const char *s, size_t n);
 void proc_output_flush(struct proc *p);
-
-/* User memory: a kernel pointer to [uaddr, uaddr+len) if all of it is
- * reachable by p (its own region or, through SMARTMAP, a peer's) and
- * writable when asked; NULL otherwise.  Regions are physically
- * contiguous, so the range is contiguous in the direct map. */
-void *uaddr(struct proc *p, uint64_t addr, uint64_t len, int write);
-/* Copy a record for an LWK "info" call: at most `size` bytes of it to the
- * user's buf; returns the record's full length (so newer records can
- * grow) or -EFAULT. */
-long copy_record(struct proc *p, uint64_t buf, uint64_t size, const void *rec, uint64_t len);
-/* A NUL-terminated user string of at most max bytes (including NUL). */
-const char *ustring(struct proc *p, uint64_t addr, size_t max);
 
 #endif

@@ -110,6 +110,7 @@ struct smapos_hwbarrier {
 #define SMAPOS_EXIT_OK		0
 #define SMAPOS_EXIT_BADCMD	2	/* bad kernel command line or job spec */
 #define SMAPOS_EXIT_NET		122	/* the network lost a node the job needed */
+#define SMAPOS_EXIT_DEADLOCK	123	/* a rank waits for what can never happen */
 #define SMAPOS_EXIT_PANIC	125	/* kernel fault or panic */
 
 #endif

@@ -105,6 +105,45 @@ def process_cases():
     return out
 
 
+def harden_cases():
+    """Issue 20: what one rank or one job must never do to another."""
+    h = U("ktest_harden")
+    nxt = ["--next", "-n", 1, U("ktest_libc"), "exit", 0]
+    no_fault = [r"kernel fault", r"panic", r"^not ok"]
+    out = [
+        lwkrun("kernel/harden/mmap hints just below 2^64 and wrapping lengths: rank 0's 8 MiB "
+               "and stack untouched, next job runs",
+               ["-q", "-n", 2, h, "mmap-wrap"] + nxt, tap=True, min_tap=3,
+               expect=[NEXT_JOB_RUNS], reject=no_fault),
+        lwkrun("kernel/harden/writev and readv on an iovec a peer rewrites: 0 or EFAULT, "
+               "never a kernel fault",
+               ["-q", "-n", 2, h, "writev-race", 20000] + nxt, tap=True, min_tap=2,
+               expect=[NEXT_JOB_RUNS], reject=no_fault),
+        lwkrun("kernel/harden/mremap to sizes that wrap is refused; peers untouched, next job "
+               "runs",
+               ["-q", "-n", 2, h, "mremap-wrap"] + nxt, tap=True, min_tap=3,
+               expect=[NEXT_JOB_RUNS], reject=no_fault),
+        lwkrun("kernel/harden/a job after one that filled 96 MiB finds none of it in its region",
+               ["-q", "--mem", "256M", "-n", 2, h, "fill", "0x5eed1e55", "--next", "--mem",
+                "256M", "-n", 2, h, "scan", "0x5eed1e55"], tap=True, min_tap=4,
+               reject=no_fault),
+        lwkrun("kernel/harden/signals: ignored, blocked, default-ignored, handlers",
+               ["-q", "-n", 1, h, "signals"], tap=True, min_tap=8, reject=no_fault),
+        lwkrun("kernel/harden/int3 is SIGTRAP (133), not a general protection fault",
+               ["-q", "-n", 1, h, "int3"] + nxt, rc=133,
+               expect=[r"^rank 0 \(cpu 0\): SIGTRAP: breakpoint", NEXT_JOB_RUNS]),
+        lwkrun("kernel/harden/a blocked signal waits; unblocked, its default action ends the rank",
+               ["-q", "-n", 1, h, "unblock-kill"], rc=138,
+               expect=[r"^ok unblock-kill", r"killed by signal 10$"]),
+    ]
+    for what in ("pause", "futex"):
+        out.append(lwkrun("kernel/harden/%s with nothing to wake it ends the job at once (123)"
+                          % what, ["-q", "--time", 60, "-n", 1, h, what] + nxt, rc=123,
+                          expect=[r"%s.* with nothing that can ever wake it: deadlock" % what,
+                                  NEXT_JOB_RUNS]))
+    return out
+
+
 def launch_cases():
     notelf = os.path.join(ROOT, "README.md")
     return [
@@ -165,4 +204,5 @@ def smartmap_cases():
 
 
 def cases():
-    return boot_cases() + process_cases() + launch_cases() + smartmap_cases()
+    return (boot_cases() + process_cases() + harden_cases() + launch_cases() +
+            smartmap_cases())

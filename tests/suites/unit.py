@@ -6,7 +6,7 @@ from harness import Case, build
 
 def cases():
     tests = ["test_pmem", "test_multiboot", "test_cmdline", "test_format", "test_smartmap",
-             "test_net"]
+             "test_net", "test_urange"]
     out = [Case("unit/" + t[5:], [build("tests", "unit", t)], tap=True, timeout=60)
            for t in tests]
     # The ELF checks also read real executables of the build.

@@ -88,6 +88,9 @@ static void test_alloc(void)
 	CHECK("a free range is contained", pmem_contains(&pm, 0x2000, 0x3000), "not contained");
 	CHECK("an allocated range is not contained", !pmem_contains(&pm, 0x200000, 0x201000),
 	      "contained");
+	/* a base + size that wrapped past 2^64 must not pass for free memory */
+	CHECK("an inverted range is not contained", !pmem_contains(&pm, 0x3000, 0x2000) &&
+	      !pmem_contains(&pm, 0x2000, 0x2000), "contained");
 }
 
 static void test_share(void)

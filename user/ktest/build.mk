@@ -1,7 +1,7 @@
 # Kernel test programs: plain static musl programs (the route an
 # unmodified application takes) and, for SMARTMAP, libsmap programs.
 KTEST_MUSL := $(addprefix $(B)/user/,ktest_libc ktest_fault ktest_fuzz)
-KTEST_SMAP := $(B)/user/ktest_smap
+KTEST_SMAP := $(addprefix $(B)/user/,ktest_smap ktest_harden)
 
 $(KTEST_MUSL): $(B)/user/%: user/ktest/%.c user/ktest/tap.h | $(B)/.deps-build
 	@mkdir -p $(@D)

@@ -72,6 +72,8 @@ static int excluded(long nr, uint64_t a0)
 	case 1: case 20:		/* write, writev: would print garbage */
 	case 35: case 230:		/* nanosleep, clock_nanosleep: could sleep for years */
 	case 202:			/* futex wait: blocks forever by design */
+	case 34:			/* pause: ends the job as a deadlock */
+	case 15:			/* rt_sigreturn: would load random registers */
 	case 60: case 231:		/* exit, exit_group */
 	case 62: case 200: case 234:	/* kill, tkill, tgkill */
 	case 1025:			/* hwbarrier: waits for other nodes */

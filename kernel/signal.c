@@ -1,0 +1,160 @@
+/*
+ * signal.c - signals as Linux has them for a single-threaded program, the
+ * only kind a rank is.  A rank can only signal itself (kill, tkill,
+ * tgkill, raise, abort): the signal is pending until it is not blocked,
+ * then it is ignored, ends the rank (128 + signal), or runs its handler
+ * on the rank's stack and comes back through rt_sigreturn.  Processor
+ * faults (SIGSEGV, SIGTRAP from int3, ...) always end the rank: fault.c.
+ *
+ * Stop signals are ignored: there is no job control to stop a rank for.
+ */
+#include <arch/arch.h>
+#include "cpu.h"
+#include "errno.h"
+#include "printk.h"
+#include "proc.h"
+#include "signal.h"
+#include "uaccess.h"
+
+static uint64_t bit(unsigned sig)
+{
+	return 1ul << (sig - 1);
+}
+
+#define UNBLOCKABLE	(bit(SIGKILL) | bit(SIGSTOP))
+
+static int default_ignored(unsigned sig)
+{
+	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH ||
+	       (sig >= SIGCONT && sig <= SIGTTOU);	/* CONT and the stop signals */
+}
+
+static int discarded(const struct proc *p, unsigned sig)
+{
+	uint64_t h = p->sigact[sig - 1].handler;
+
+	return h == SIG_IGN || (h == SIG_DFL && default_ignored(sig));
+}
+
+static _Noreturn void killed(struct proc *p, unsigned sig)
+{
+	pr_err("rank %u (cpu %u): killed by signal %u%s\n", p->rank, p->cpu->id, sig,
+	       sig == SIGABRT ? " (abort)" : "");
+	proc_end(p, 128 + (int)sig, 1);
+}
+
+long signal_send(struct proc *p, uint64_t sig)
+{
+	if (sig == 0)
+		return 0;	/* the existence probe */
+	if (sig > NSIG)
+		return -EINVAL;
+	if (sig == SIGKILL)
+		killed(p, SIGKILL);
+	/* Blocked signals are kept even when ignored: the disposition may
+	 * change before they are unblocked (as Linux does). */
+	if (!(p->sigblocked & bit(sig)) && discarded(p, sig))
+		return 0;
+	p->sigpending |= bit(sig);
+	return 0;
+}
+
+void signal_deliver(struct proc *p)
+{
+	uint64_t ready;
+
+	while ((ready = p->sigpending & ~p->sigblocked)) {
+		unsigned sig = (unsigned)__builtin_ctzl(ready) + 1;
+		struct ksigaction act = p->sigact[sig - 1];
+
+		p->sigpending &= ~bit(sig);
+		if (discarded(p, sig))
+			continue;
+		if (act.handler == SIG_DFL)
+			killed(p, sig);
+		/* x86-64 handlers return through the library's restorer; a
+		 * frame that cannot be written is a SIGSEGV, as on Linux */
+		if (!(act.flags & SA_RESTORER) || arch_signal_frame(p, sig, &act) < 0) {
+			pr_err("rank %u (cpu %u): cannot enter the handler of signal %u (%s)\n",
+			       p->rank, p->cpu->id, sig,
+			       act.flags & SA_RESTORER ? "bad stack" : "no SA_RESTORER");
+			killed(p, SIGSEGV);
+		}
+		p->sigblocked |= act.mask | (act.flags & SA_NODEFER ? 0 : bit(sig));
+		p->sigblocked &= ~UNBLOCKABLE;
+		if (act.flags & SA_RESETHAND)
+			p->sigact[sig - 1].handler = SIG_DFL;
+		return;	/* one frame at a time: the next one after rt_sigreturn */
+	}
+}
+
+long sys_rt_sigaction(struct proc *p, const uint64_t *a)
+{
+	uint64_t sig = a[0];
+	struct ksigaction act, old;
+
+	if (a[3] != 8 || sig == 0 || sig > NSIG)
+		return -EINVAL;
+	if (a[1]) {
+		if (copy_from_user(p, &act, a[1], sizeof(act)) < 0)
+			return -EFAULT;
+		if (bit((unsigned)sig) & UNBLOCKABLE)
+			return -EINVAL;
+	}
+	old = p->sigact[sig - 1];
+	if (a[1]) {
+		act.mask &= ~UNBLOCKABLE;
+		p->sigact[sig - 1] = act;
+		if (discarded(p, (unsigned)sig))
+			p->sigpending &= ~bit((unsigned)sig);
+	}
+	return a[2] ? copy_to_user(p, a[2], &old, sizeof(old)) : 0;
+}
+
+long sys_rt_sigprocmask(struct proc *p, const uint64_t *a)
+{
+	uint64_t old = p->sigblocked, set;
+
+	if (a[3] != 8)
+		return -EINVAL;
+	if (a[1]) {
+		if (copy_from_user(p, &set, a[1], sizeof(set)) < 0)
+			return -EFAULT;
+		switch (a[0]) {
+		case 0:	/* SIG_BLOCK */
+			p->sigblocked |= set;
+			break;
+		case 1:	/* SIG_UNBLOCK */
+			p->sigblocked &= ~set;
+			break;
+		case 2:	/* SIG_SETMASK */
+			p->sigblocked = set;
+			break;
+		default:
+			return -EINVAL;
+		}
+		p->sigblocked &= ~UNBLOCKABLE;
+	}
+	return a[2] ? copy_to_user(p, a[2], &old, sizeof(old)) : 0;
+}
+
+long sys_rt_sigreturn(struct proc *p, const uint64_t *a)
+{
+	uint64_t mask, rax;
+
+	(void)a;
+	if (arch_signal_return(p, &mask, &rax) < 0) {
+		pr_err("rank %u (cpu %u): rt_sigreturn with no valid signal frame\n", p->rank,
+		       p->cpu->id);
+		killed(p, SIGSEGV);
+	}
+	p->sigblocked = mask & ~UNBLOCKABLE;
+	return (long)rax;
+}
+
+long sys_rt_sigpending(struct proc *p, const uint64_t *a)
+{
+	if (a[1] != 8)
+		return -EINVAL;
+	return copy_to_user(p, a[0], &p->sigpending, sizeof(p->sigpending));
+}
