@@ -362,6 +362,11 @@ size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max)
 	return done;
 }
 
+size_t dt_next_run(struct dt_cursor *c)
+{
+	return dt_fill(c) ? c->left : 0;
+}
+
 size_t dt_skip(struct dt_cursor *c, size_t n)
 {
 	size_t done = 0, k;

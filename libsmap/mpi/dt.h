@@ -115,6 +115,8 @@ void dt_cursor_bytes(struct dt_cursor *c, const void *buf, size_t len);
 /* Copy up to max bytes from src's data to dst's; returns the bytes copied
  * (less than max only when one side ran out). */
 size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max);
+/* The length of the run at c->p (0 when the data is done). */
+size_t dt_next_run(struct dt_cursor *c);
 /* Skip up to n bytes of data; returns the bytes skipped. */
 size_t dt_skip(struct dt_cursor *c, size_t n);
 

@@ -135,6 +135,28 @@ static void *win_alloc_mem(MPI_Aint size)
  * *base set).  Returns MPI_SUCCESS with *out, or the error class, the same
  * on every member.
  */
+/* Every member's record, on every member: the engine's allgather on a
+ * node, point-to-point on the library's context across nodes. */
+static void win_allgather(MPI_Comm comm, const void *mine, void *all, size_t bytes)
+{
+	int i;
+
+	if (comm->coll) {
+		coll_allgather(comm->coll, mine, all, bytes);
+		return;
+	}
+	memcpy((char *)all + bytes * comm->rank, mine, bytes);
+	if (comm->rank == 0) {
+		for (i = 1; i < comm->size; i++)
+			smpi_sys_recv((char *)all + bytes * i, bytes, i, comm);
+		for (i = 1; i < comm->size; i++)
+			smpi_sys_send(all, bytes * comm->size, i, comm);
+	} else {
+		smpi_sys_send(mine, bytes, 0, comm);
+		smpi_sys_recv(all, bytes * comm->size, 0, comm);
+	}
+}
+
 static int win_make(void **base, MPI_Aint size, int disp_unit, int flavor, MPI_Comm comm,
 		    MPI_Win *out, const char *fn)
 {
@@ -152,10 +174,13 @@ static int win_make(void **base, MPI_Aint size, int disp_unit, int flavor, MPI_C
 		return smpi_err(comm, MPI_ERR_SIZE, fn, "size %ld is negative", (long)size);
 	if (disp_unit <= 0)
 		return smpi_err(comm, MPI_ERR_DISP, fn, "disp_unit %d is not positive", disp_unit);
-	if (!comm->onnode)
-		return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-				"the communicator spans %d nodes; windows across nodes are not implemented yet",
+	if (!comm->onnode && flavor == MPI_WIN_FLAVOR_SHARED)
+		return smpi_err(comm, MPI_ERR_COMM, fn,
+				"the communicator spans %d nodes: shared memory is one node's",
 				smap_nnodes());
+	if (!comm->onnode && !net_up())
+		return smpi_err(comm, MPI_ERR_OTHER, fn,
+				"the communicator spans nodes, and this node has no network");
 	if (flavor == MPI_WIN_FLAVOR_CREATE && size > 0 &&
 	    !smap_is_remote_ok(smap_rank(), *base, size))
 		return smpi_err(comm, MPI_ERR_BASE, fn,
@@ -197,7 +222,7 @@ static int win_make(void **base, MPI_Aint size, int disp_unit, int flavor, MPI_C
 	me.sh = (uintptr_t)w->sh;
 	me.disp_unit = disp_unit;
 	me.ok = size == 0 || *base;
-	coll_allgather(w->comm->coll, &me, all, sizeof me);
+	win_allgather(w->comm, &me, all, sizeof me);
 	if (contig) {
 		int64_t total = 0;
 
@@ -221,10 +246,15 @@ static int win_make(void **base, MPI_Aint size, int disp_unit, int flavor, MPI_C
 		struct win_peer *p = &w->peer[i];
 
 		p->node = w->comm->local[i];
+		p->world = w->comm->group->world[i];
 		p->size = all[i].size;
 		p->disp_unit = all[i].disp_unit;
-		p->sh = i == w->rank ? w->sh : remote_address(p->node, (void *)all[i].sh);
-		if (contig) {
+		/* A member on another node: its own addresses, for the network. */
+		p->sh = i == w->rank ? w->sh : p->node < 0 ? (struct win_shared *)all[i].sh :
+			remote_address(p->node, (void *)all[i].sh);
+		if (p->node < 0) {
+			p->base = (char *)all[i].base;
+		} else if (contig) {
 			p->base = remote_address(w->comm->local[0], (char *)at);
 			at += all[i].size;
 		} else if (i == w->rank || !all[i].base) {
@@ -384,7 +414,8 @@ int PMPI_Win_free(MPI_Win *win)
 				    w->start ? "MPI_Win_start without MPI_Win_complete" :
 				    "MPI_Win_post without MPI_Win_wait");
 	/* Nobody leaves before every member stopped reaching our memory. */
-	coll_barrier(w->comm->coll);
+	smpi_win_quiet(w);
+	smpi_win_barrier(w);
 	win_attrs_free(w);
 	free(w->alloc);
 	win_release(w);

@@ -47,7 +47,8 @@ struct win_peer {
 	char *base;		/* member i's window memory as this rank addresses it */
 	int64_t size;
 	int disp_unit;
-	int node;		/* on-node rank: what remote_address() takes */
+	int node;		/* on-node rank: what remote_address() takes; -1 on another node */
+	int world;		/* world rank: what the network takes */
 	struct win_shared *sh;	/* member i's shared state, as this rank addresses it */
 };
 
@@ -94,6 +95,22 @@ struct smpi_win {
 	char name[MPI_MAX_OBJECT_NAME];
 };
 
+/* Kinds whose MPI_SUM is an integer add (lock xadd). */
+#define RMA_INT_KINDS \
+	(1ULL << SMPI_K_CHAR | 1ULL << SMPI_K_SCHAR | 1ULL << SMPI_K_UCHAR | 1ULL << SMPI_K_WCHAR | \
+	 1ULL << SMPI_K_SHORT | 1ULL << SMPI_K_USHORT | 1ULL << SMPI_K_INT | 1ULL << SMPI_K_UINT | \
+	 1ULL << SMPI_K_LONG | 1ULL << SMPI_K_ULONG | 1ULL << SMPI_K_LLONG | \
+	 1ULL << SMPI_K_ULLONG | 1ULL << SMPI_K_I8 | 1ULL << SMPI_K_I16 | 1ULL << SMPI_K_I32 | \
+	 1ULL << SMPI_K_I64 | 1ULL << SMPI_K_U8 | 1ULL << SMPI_K_U16 | 1ULL << SMPI_K_U32 | \
+	 1ULL << SMPI_K_U64 | 1ULL << SMPI_K_AINT | 1ULL << SMPI_K_OFFSET | 1ULL << SMPI_K_COUNT)
+/* Compare_and_swap takes the integers, logicals and bytes. */
+#define RMA_CAS_KINDS	(RMA_INT_KINDS | 1ULL << SMPI_K_BOOL | 1ULL << SMPI_K_BYTE)
+
+static inline int rma_kind_in(int kind, uint64_t set)
+{
+	return (set >> kind) & 1;
+}
+
 /* Reports error class `code` of call fn through the window's handler. */
 int smpi_win_err(MPI_Win win, int code, const char *fn, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -104,6 +121,34 @@ int smpi_win_rank(MPI_Win win, int rank, int procnull, const char *fn);
 /* Spin-wait step for the synchronisation calls: other MPI traffic keeps
  * moving while a rank waits on a peer's flag. */
 void smpi_win_spin(unsigned *spins);
+/*
+ * The seam under RMA (win_net.c): member i's memory by load, store and
+ * lock-prefixed instruction on this node, through the network beyond it,
+ * where base and sh are addresses in member i (its own view).
+ */
+static inline int smpi_win_remote(MPI_Win win, int i)
+{
+	return win->peer[i].node < 0;
+}
+/* An atomic (SNAMO_* kind) on the 64-bit word w of member i: the old value. */
+uint64_t smpi_win_word(MPI_Win win, int i, uint64_t *w, uint8_t kind, uint64_t v, uint64_t cond);
+/* Put or get between count elements of otype at obuf and tcount of ttype
+ * at `at` in member i (not on this node); done by the next smpi_win_quiet,
+ * or before returning when wait is set: then 0 or the engine's -errno. */
+int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Datatype otype,
+		      char *at, int64_t tcount, MPI_Datatype ttype, int get, int wait);
+/* One accumulate element of `width` bytes at t in member i (not on this
+ * node): atomic with what origins on member i's node do to it. */
+void smpi_win_net_element(MPI_Win win, int i, char *t, size_t width, const void *in, void *old,
+			  MPI_Op op, int kind);
+/* Compare_and_swap of one element of `size` bytes at t in member i. */
+void smpi_win_net_cas(MPI_Win win, int i, char *t, size_t size, const void *obuf,
+		      const void *cbuf, void *rbuf);
+/* Every operation this origin issued has completed at its target. */
+void smpi_win_quiet(MPI_Win win);
+/* A barrier of the window's group. */
+void smpi_win_barrier(MPI_Win win);
+
 /* 0 if an access epoch of this origin covers target (only a passive-target
  * one when passive is set: the request-based calls), else the error. */
 int smpi_win_epoch(MPI_Win win, int target, int passive, const char *fn);

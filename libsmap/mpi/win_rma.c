@@ -22,6 +22,7 @@
  * an exclusive lock on the target applies the op to contiguous runs in one
  * go: nobody else may touch that window meanwhile.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "win.h"
 
@@ -58,6 +59,11 @@ static int rma_target(MPI_Win win, int rank, MPI_Aint disp, int64_t count, MPI_D
 	hi = r->true_ub + (last > 0 ? last : 0);
 	if (count == 0 || r->size == 0) {
 		*at = NULL;
+		return MPI_SUCCESS;
+	}
+	if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC && smpi_win_remote(win, rank)) {
+		/* the target's engine checks the range against its memory */
+		*at = (char *)disp;
 		return MPI_SUCCESS;
 	}
 	if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
@@ -145,7 +151,17 @@ static int rma_move(void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Ai
 					    (long long)obytes, (long long)tbytes);
 		if ((err = rma_target(win, rank, disp, tcount, ttype, &at, fn)))
 			return err;
-		if (dt_is_dense(otype->dt) && dt_is_dense(ttype->dt))
+		if (smpi_win_remote(win, rank)) {
+			/* A dynamic window's address is only known good to the
+			 * target: wait for its verdict. */
+			int dyn = win->flavor == MPI_WIN_FLAVOR_DYNAMIC;
+
+			if (smpi_win_net_move(win, rank, obuf, ocount, otype, at, tcount, ttype, get,
+					      req != NULL || dyn) < 0)
+				return smpi_win_err(win, MPI_ERR_RMA_RANGE, fn,
+						    "address 0x%lx (+%lld bytes) is not in rank %d's memory",
+						    (unsigned long)disp, (long long)tbytes, rank);
+		} else if (dt_is_dense(otype->dt) && dt_is_dense(ttype->dt))
 			rma_copy(get ? obuf : at, get ? at : obuf, obytes);
 		else if (get)
 			smpi_type_copy(obuf, ocount, otype, at, tcount, ttype);
@@ -188,22 +204,6 @@ int PMPI_Rget(void *obuf, int ocount, MPI_Datatype otype, int rank, MPI_Aint dis
 }
 
 /* ---- accumulates ---- */
-
-/* Kinds whose MPI_SUM is an integer add (lock xadd). */
-#define RMA_INT_KINDS \
-	(1ULL << SMPI_K_CHAR | 1ULL << SMPI_K_SCHAR | 1ULL << SMPI_K_UCHAR | 1ULL << SMPI_K_WCHAR | \
-	 1ULL << SMPI_K_SHORT | 1ULL << SMPI_K_USHORT | 1ULL << SMPI_K_INT | 1ULL << SMPI_K_UINT | \
-	 1ULL << SMPI_K_LONG | 1ULL << SMPI_K_ULONG | 1ULL << SMPI_K_LLONG | \
-	 1ULL << SMPI_K_ULLONG | 1ULL << SMPI_K_I8 | 1ULL << SMPI_K_I16 | 1ULL << SMPI_K_I32 | \
-	 1ULL << SMPI_K_I64 | 1ULL << SMPI_K_U8 | 1ULL << SMPI_K_U16 | 1ULL << SMPI_K_U32 | \
-	 1ULL << SMPI_K_U64 | 1ULL << SMPI_K_AINT | 1ULL << SMPI_K_OFFSET | 1ULL << SMPI_K_COUNT)
-/* Compare_and_swap takes the integers, logicals and bytes. */
-#define RMA_CAS_KINDS	(RMA_INT_KINDS | 1ULL << SMPI_K_BOOL | 1ULL << SMPI_K_BYTE)
-
-static int rma_kind_in(int kind, uint64_t set)
-{
-	return (set >> kind) & 1;
-}
 
 /* The MINLOC/MAXLOC pair of a kind, NULL for the others. */
 static MPI_Datatype rma_pair(int kind)
@@ -309,18 +309,22 @@ static int rma_lock_free(const char *t, size_t width)
 	return (width == 1 || width == 2 || width == 4 || width == 8) && (uintptr_t)t % width == 0;
 }
 
-static void rma_element(struct win_shared *sh, char *t, size_t width, const void *in, void *old,
+static void rma_element(MPI_Win win, int rank, char *t, size_t width, const void *in, void *old,
 			MPI_Op op, int kind)
 {
 	uint64_t *l;
 
+	if (smpi_win_remote(win, rank)) {
+		smpi_win_net_element(win, rank, t, width, in, old, op, kind);
+		return;
+	}
 	switch (rma_lock_free(t, width) ? width : 0) {
 	case 1: RMA_ATOMIC(uint8_t); return;
 	case 2: RMA_ATOMIC(uint16_t); return;
 	case 4: RMA_ATOMIC(uint32_t); return;
 	case 8: RMA_ATOMIC(uint64_t); return;
 	}
-	l = rma_stripe_lock(sh, t);
+	l = rma_stripe_lock(win->peer[rank].sh, t);
 	if (old)
 		memcpy(old, t, width);
 	if (op == MPI_REPLACE)
@@ -368,6 +372,26 @@ static void rma_acc_runs(MPI_Win win, int rank, char *at, const void *obuf, int 
 	/* Inside an exclusive lock no other origin can reach the target (MPI
 	 * makes that erroneous), so whole runs need no atomics. */
 	if ((win->acc[rank] & WIN_ACC_EXCL) && wt.dense && (op == MPI_NO_OP || wo.dense) &&
+	    (!fetch || wr.dense) && smpi_win_remote(win, rank)) {
+		/* the run comes over, takes the op here, and goes back */
+		char *run = malloc(n * size);
+
+		if (!run)
+			smpi_fatal("MPI RMA: no memory for %lld elements", (long long)n);
+		smpi_win_net_move(win, rank, run, n * size, MPI_BYTE, at, n * size, MPI_BYTE, 1, 1);
+		if (fetch)
+			memcpy(wr.next, run, n * size);
+		if (op == MPI_REPLACE)
+			memcpy(run, wo.next, n * size);
+		else if (op != MPI_NO_OP)
+			op->fn(wo.next, run, n, kind);
+		if (op != MPI_NO_OP)
+			smpi_win_net_move(win, rank, run, n * size, MPI_BYTE, at, n * size, MPI_BYTE,
+					  0, 1);
+		free(run);
+		return;
+	}
+	if ((win->acc[rank] & WIN_ACC_EXCL) && wt.dense && (op == MPI_NO_OP || wo.dense) &&
 	    (!fetch || wr.dense)) {
 		if (fetch)
 			memcpy(wr.next, at, n * size);
@@ -378,7 +402,7 @@ static void rma_acc_runs(MPI_Win win, int rank, char *at, const void *obuf, int 
 		return;
 	}
 	for (i = 0; i < n; i++)
-		rma_element(win->peer[rank].sh, rma_walk_next(&wt), span,
+		rma_element(win, rank, rma_walk_next(&wt), span,
 			    op != MPI_NO_OP ? rma_walk_next(&wo) : NULL,
 			    fetch ? rma_walk_next(&wr) : NULL, op, kind);
 }
@@ -429,7 +453,7 @@ static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf,
 		/* One predefined element (Fetch_and_op's shape): no layouts to walk. */
 		if (n == 1 && ttype->predefined && (op == MPI_NO_OP || otype->predefined) &&
 		    (!fetch || rtype->predefined))
-			rma_element(win->peer[rank].sh, at, span, obuf,
+			rma_element(win, rank, at, span, obuf,
 				    fetch ? rbuf : NULL, op, kind);
 		else
 			rma_acc_runs(win, rank, at, obuf, ocount, otype, rbuf, rcount, rtype, tcount,
@@ -510,6 +534,10 @@ int PMPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf, MPI_Da
 	if ((err = rma_target(win, rank, disp, 1, type, &t, fn)))
 		return err;
 	size = smpi_type_size(type);
+	if (smpi_win_remote(win, rank)) {
+		smpi_win_net_cas(win, rank, t, size, obuf, cbuf, rbuf);
+		return MPI_SUCCESS;
+	}
 	switch (rma_lock_free(t, size) ? size : 0) {
 	case 1: RMA_CAS(uint8_t); return MPI_SUCCESS;
 	case 2: RMA_CAS(uint16_t); return MPI_SUCCESS;

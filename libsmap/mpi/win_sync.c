@@ -3,9 +3,12 @@
  * lock/unlock (shared and exclusive), lock_all/unlock_all, the flushes and
  * Win_sync.
  *
- * Every Put, Get and accumulate has reached its target when it returns
- * (SMARTMAP stores and loads, not messages), so nothing here waits for
- * data: the calls order memory and exclude conflicting epochs.
+ * Every Put, Get and accumulate to a member on this node has reached its
+ * target when it returns (SMARTMAP stores and loads, not messages); those
+ * to other nodes complete in smpi_win_quiet, which every call that ends
+ * an epoch or flushes runs first.  Beyond that the calls order memory and
+ * exclude conflicting epochs; the counters and lock words are reached
+ * through smpi_win_word, on the node or across the network.
  *
  *   fence      a full fence, then a barrier of the window's group
  *   post       lock xadd on pscw[me].posted in each origin's memory
@@ -64,8 +67,8 @@ int PMPI_Win_fence(int assert, MPI_Win win)
 				    "a lock or post/start epoch is open on the window");
 	/* Even with NOPRECEDE or NOSUCCEED the barrier stays: it separates the
 	 * members' own loads and stores from the peers' accesses. */
-	win_mfence();
-	coll_barrier(win->comm->coll);
+	smpi_win_quiet(win);
+	smpi_win_barrier(win);
 	win->fence = !(assert & MPI_MODE_NOSUCCEED);
 	return MPI_SUCCESS;
 }
@@ -73,7 +76,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
 /* The window ranks of group's members, in a new array *out of *n. */
 static int win_group(MPI_Win win, MPI_Group group, int **out, int *n, const char *fn)
 {
-	int rpn = smap_size(), node = smap_node(), i, *r;
+	int i, *r;
 
 	if (group == MPI_GROUP_NULL)
 		return smpi_win_err(win, MPI_ERR_GROUP, fn, "group is MPI_GROUP_NULL");
@@ -84,7 +87,7 @@ static int win_group(MPI_Win win, MPI_Group group, int **out, int *n, const char
 	for (i = 0; i < group->size; i++) {
 		int w = group->world[i];
 
-		r[i] = w / rpn == node ? win->comm->from_local[w % rpn] : -1;
+		r[i] = win->comm->from_world[w];
 		if (r[i] < 0) {
 			free(r);
 			return smpi_win_err(win, MPI_ERR_GROUP, fn, "world rank %d is not in the window",
@@ -115,8 +118,8 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 	 * side counts. */
 	if (!(assert & MPI_MODE_NOCHECK))
 		for (i = 0; i < n; i++)
-			__atomic_fetch_add(&win->peer[origins[i]].sh->pscw[win->rank].posted, 1,
-					   __ATOMIC_SEQ_CST);
+			smpi_win_word(win, origins[i], &win->peer[origins[i]].sh->pscw[win->rank].posted,
+				      SNAMO_ADD, 1, 0);
 	return MPI_SUCCESS;
 }
 
@@ -158,10 +161,11 @@ int PMPI_Win_complete(MPI_Win win)
 		return err;
 	if (!win->start)
 		return smpi_win_err(win, MPI_ERR_RMA_SYNC, fn, "no MPI_Win_start epoch is open");
+	smpi_win_quiet(win);
 	for (i = 0; i < win->nstart; i++) {
 		t = win->start[i];
 		win->acc[t] &= ~WIN_ACC_START;
-		__atomic_fetch_add(&win->peer[t].sh->pscw[win->rank].completed, 1, __ATOMIC_SEQ_CST);
+		smpi_win_word(win, t, &win->peer[t].sh->pscw[win->rank].completed, SNAMO_ADD, 1, 0);
 	}
 	free(win->start);
 	win->start = NULL;
@@ -227,46 +231,51 @@ int PMPI_Win_test(MPI_Win win, int *flag)
  * sharers sets WIN_LOCK_W, and new sharers hold back while it is set:
  * exclusive lockers are not starved by a stream of shared ones.
  */
-static void win_lock_excl(uint64_t *l)
+static void win_lock_excl(MPI_Win win, int t)
 {
+	uint64_t *l = &win->peer[t].sh->lock.v;
 	unsigned spins = 0;
 	uint64_t v;
 
 	for (;;) {
-		v = __atomic_load_n(l, __ATOMIC_RELAXED);
+		v = smpi_win_word(win, t, l, SNAMO_FETCH, 0, 0);
 		if ((v & ~WIN_LOCK_W) == 0) {
-			if (__atomic_compare_exchange_n(l, &v, WIN_LOCK_X, 0, __ATOMIC_ACQUIRE,
-							__ATOMIC_RELAXED))
+			if (smpi_win_word(win, t, l, SNAMO_CAS, WIN_LOCK_X, v) == v)
 				return;
 			continue;
 		}
 		if (!(v & WIN_LOCK_W))
-			__atomic_compare_exchange_n(l, &v, v | WIN_LOCK_W, 0, __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED);
+			smpi_win_word(win, t, l, SNAMO_CAS, v | WIN_LOCK_W, v);
 		smpi_win_spin(&spins);
 	}
 }
 
-static void win_lock_shared(uint64_t *l)
+static void win_lock_shared(MPI_Win win, int t)
 {
+	uint64_t *l = &win->peer[t].sh->lock.v;
 	unsigned spins = 0;
 
 	for (;;) {
-		if (!(__atomic_load_n(l, __ATOMIC_RELAXED) & (WIN_LOCK_X | WIN_LOCK_W))) {
-			if (!(__atomic_fetch_add(l, 1, __ATOMIC_ACQUIRE) & (WIN_LOCK_X | WIN_LOCK_W)))
+		if (!(smpi_win_word(win, t, l, SNAMO_FETCH, 0, 0) & (WIN_LOCK_X | WIN_LOCK_W))) {
+			if (!(smpi_win_word(win, t, l, SNAMO_ADD, 1, 0) & (WIN_LOCK_X | WIN_LOCK_W)))
 				return;
-			__atomic_fetch_sub(l, 1, __ATOMIC_RELAXED);
+			smpi_win_word(win, t, l, SNAMO_ADD, (uint64_t)-1, 0);
 		}
 		smpi_win_spin(&spins);
 	}
 }
 
-static void win_unlock_word(uint64_t *l, int excl)
+/* Everything this origin did under the lock has completed at the target
+ * before the lock word says so. */
+static void win_unlock_word(MPI_Win win, int t, int excl)
 {
+	uint64_t *l = &win->peer[t].sh->lock.v;
+
+	smpi_win_quiet(win);
 	if (excl)
-		__atomic_fetch_and(l, ~WIN_LOCK_X, __ATOMIC_SEQ_CST);
+		smpi_win_word(win, t, l, SNAMO_AND, ~WIN_LOCK_X, 0);
 	else
-		__atomic_fetch_sub(l, 1, __ATOMIC_SEQ_CST);
+		smpi_win_word(win, t, l, SNAMO_ADD, (uint64_t)-1, 0);
 }
 
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
@@ -288,9 +297,9 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 		return smpi_win_err(win, MPI_ERR_RMA_SYNC, fn, "an MPI_Win_start epoch is open");
 	if (!(assert & MPI_MODE_NOCHECK)) {
 		if (lock_type == MPI_LOCK_EXCLUSIVE)
-			win_lock_excl(&win->peer[rank].sh->lock.v);
+			win_lock_excl(win, rank);
 		else
-			win_lock_shared(&win->peer[rank].sh->lock.v);
+			win_lock_shared(win, rank);
 	}
 	win->acc[rank] |= (lock_type == MPI_LOCK_EXCLUSIVE ? WIN_ACC_EXCL : WIN_ACC_SHARED) |
 			  (assert & MPI_MODE_NOCHECK ? WIN_ACC_NOCHECK : 0);
@@ -313,9 +322,9 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
 		return smpi_win_err(win, MPI_ERR_RMA_SYNC, fn, "rank %d is not locked by MPI_Win_lock",
 				    rank);
 	if (a & WIN_ACC_NOCHECK)
-		win_mfence();
+		smpi_win_quiet(win);
 	else
-		win_unlock_word(&win->peer[rank].sh->lock.v, a & WIN_ACC_EXCL);
+		win_unlock_word(win, rank, a & WIN_ACC_EXCL);
 	win->acc[rank] = a & WIN_ACC_START;
 	win->nlocked--;
 	return MPI_SUCCESS;
@@ -334,7 +343,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
 				    win->start ? "MPI_Win_start" : "a lock");
 	if (!(assert & MPI_MODE_NOCHECK))
 		for (t = 0; t < win->size; t++)
-			win_lock_shared(&win->peer[t].sh->lock.v);
+			win_lock_shared(win, t);
 	win->lock_all = assert & MPI_MODE_NOCHECK ? 2 : 1;
 	return MPI_SUCCESS;
 }
@@ -349,10 +358,10 @@ int PMPI_Win_unlock_all(MPI_Win win)
 	if (!win->lock_all)
 		return smpi_win_err(win, MPI_ERR_RMA_SYNC, fn, "no MPI_Win_lock_all epoch is open");
 	if (win->lock_all == 2)
-		win_mfence();
+		smpi_win_quiet(win);
 	else
 		for (t = 0; t < win->size; t++)
-			win_unlock_word(&win->peer[t].sh->lock.v, 0);
+			win_unlock_word(win, t, 0);
 	win->lock_all = 0;
 	return MPI_SUCCESS;
 }
@@ -376,7 +385,7 @@ static int win_flush(MPI_Win win, int rank, int all, const char *fn)
 	} else if (!win->lock_all && !win->nlocked) {
 		return smpi_win_err(win, MPI_ERR_RMA_SYNC, fn, "no passive-target epoch is open");
 	}
-	win_mfence();
+	smpi_win_quiet(win);
 	return MPI_SUCCESS;
 }
 

@@ -17,7 +17,8 @@
 #include "shmemi.h"
 
 /* The heap when SHMEM_SYMMETRIC_SIZE is not set: this much, or a quarter of
- * the PE's memory when that is less (small QEMU nodes). */
+ * the PE's memory when that is less (small QEMU nodes), to start with; it
+ * then grows into the rest of the region as blocks need it (alloc.c). */
 #define SETUP_HEAP_DEFAULT	(64UL << 20)
 #define SETUP_HEAP_ALIGN	4096UL
 
@@ -114,7 +115,8 @@ static size_t setup_heap_size(void)
 		if (setup_parse_size(env, &size) < 0)
 			shmemi_fail("shmem_init", "SHMEM_SYMMETRIC_SIZE='%s' is not a size "
 				    "(bytes, or with K, M, G, T: 512M, 1.5G)", env);
-		return size;
+		/* whole pages, so the heap ends where the break does and can grow */
+		return (size + SETUP_HEAP_ALIGN - 1) & ~(SETUP_HEAP_ALIGN - 1);
 	}
 	size = SETUP_HEAP_DEFAULT;
 	if (ji->region_size / 4 < size)

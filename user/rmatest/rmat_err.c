@@ -7,7 +7,9 @@
  *   rmat_err            the checks, one TAP line each
  *   rmat_err fatal      an out-of-range Put under the default handler,
  *                       which must end the job naming the call
- *   rmat_err nodes      a window over every rank of a multi-node job
+ *   rmat_err nodes      a window over every rank of a multi-node job: put,
+ *                       accumulate, fetch-and-op and compare-and-swap
+ *                       reach every rank, whichever node it is on
  */
 #include "rmat.h"
 
@@ -176,22 +178,70 @@ static void test_still_works(void)
 	mpit_report("rma_errors_leave_the_window_usable");
 }
 
+/* One TAP line from rank 0, for checks that need no collective. */
+static void nodes_report(const char *name)
+{
+	char why[MPIT_MSG + 32] = "";
+	int r, bad = 0;
+
+	if (me != 0) {
+		MPI_Send(mpit_failed ? mpit_why : "", MPIT_MSG, MPI_CHAR, 0, 9, MPI_COMM_WORLD);
+		return;
+	}
+	if (mpit_failed)
+		snprintf(why, sizeof why, "rank 0: %s", mpit_why), bad = 1;
+	for (r = 1; r < np; r++) {
+		char m[MPIT_MSG];
+
+		MPI_Recv(m, MPIT_MSG, MPI_CHAR, r, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		if (m[0] && !bad)
+			snprintf(why, sizeof why, "rank %d: %.150s", r, m), bad = 1;
+	}
+	if (bad)
+		printf("not ok %s - %s\n", name, why);
+	else
+		printf("ok %s\n", name);
+}
+
+static void nodes_window(void)
+{
+	int one = 1, old = -1, cmp, mine = me + 1, got = -1;
+
+	MPI_Win_create(buf, sizeof buf, sizeof buf[0], MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+	MPI_Win_fence(0, win);
+	MPI_Put(&mine, 1, MPI_INT, right, 0, 1, MPI_INT, win);
+	MPI_Accumulate(&one, 1, MPI_INT, 0, 1, 1, MPI_INT, MPI_SUM, win);
+	MPI_Win_fence(0, win);
+	mpit_expect_int("buf[0] put by the left neighbour", left + 1, buf[0]);
+	if (me == 0)
+		mpit_expect_int("buf[1] after every rank's accumulate", np, buf[1]);
+	MPI_Get(&got, 1, MPI_INT, left, 0, 1, MPI_INT, win);
+	MPI_Win_fence(0, win);
+	mpit_expect_int("get of the left neighbour's buf[0]", (left + np - 1) % np + 1, got);
+	MPI_Win_lock(MPI_LOCK_EXCLUSIVE, np - 1, 0, win);
+	MPI_Fetch_and_op(&one, &old, MPI_INT, np - 1, 2, MPI_SUM, win);
+	MPI_Win_unlock(np - 1, win);
+	mpit_expect_int("fetch-and-op sees a count below the ranks", old < np, 1);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_lock(MPI_LOCK_SHARED, np - 1, 0, win);
+	cmp = np;
+	MPI_Compare_and_swap(&mine, &cmp, &old, MPI_INT, np - 1, 2, win);
+	MPI_Win_unlock(np - 1, win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (me == np - 1)
+		mpit_expect_int("compare-and-swap by exactly one rank", 1,
+				buf[2] >= 1 && buf[2] <= np);
+	MPI_Win_free(&win);
+	nodes_report("rma_window_across_nodes_moves_data");
+}
+
 int main(int argc, char **argv)
 {
 	int v = 0;
 
 	rmat_init(&argc, &argv);
 	if (argc > 1 && !strcmp(argv[1], "nodes")) {
-		/* Messages between nodes do not exist yet: each rank reports
-		 * its own failure, and the job's status carries it. */
-		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-		EXPECT_CLASS("window over ranks on several nodes", MPI_ERR_UNSUPPORTED_OPERATION,
-			     MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
-		if (mpit_failed)
-			printf("not ok rma_window_across_nodes_is_unsupported - rank %d: %s\n", me,
-			       mpit_why);
-		else if (me == 0)
-			printf("ok rma_window_across_nodes_is_unsupported\n");
+		nodes_window();
 		MPI_Finalize();
 		return mpit_failed;
 	}

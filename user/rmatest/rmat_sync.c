@@ -254,26 +254,34 @@ static void test_datatypes(void)
 	MPI_Type_free(&idx);
 }
 
-/* Load/store through Win_shared_query pointers, ordered by Win_sync. */
+/* Load/store through Win_shared_query pointers, ordered by Win_sync, among
+ * the ranks of one node (the whole job on one node). */
 static void test_shared_load_store(void)
 {
+	MPI_Comm node;
 	MPI_Win sw;
 	MPI_Aint sz;
-	int *mine, *theirs, du, i;
+	int *mine, *theirs, du, i, nme, nnp, nright, nleft;
 
-	MPI_Win_allocate_shared(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mine, &sw);
-	MPI_Win_shared_query(sw, right, &sz, &du, &theirs);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &nme);
+	MPI_Comm_size(node, &nnp);
+	nright = (nme + 1) % nnp;
+	nleft = (nme + nnp - 1) % nnp;
+	MPI_Win_allocate_shared(N * sizeof(int), sizeof(int), MPI_INFO_NULL, node, &mine, &sw);
+	MPI_Win_shared_query(sw, nright, &sz, &du, &theirs);
 	mpit_expect_int("queried size", N * sizeof(int), sz);
 	mpit_expect_int("queried disp_unit", sizeof(int), du);
 	MPI_Win_lock_all(0, sw);
 	for (i = 0; i < N; i++)
-		theirs[i] = rmat_val(me, right, i);
+		theirs[i] = rmat_val(nme, nright, i);
 	MPI_Win_sync(sw);
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Win_sync(sw);
-	rmat_expect("stores of the left neighbour", mine, N, left, me);
+	rmat_expect("stores of the left neighbour", mine, N, nleft, nme);
 	MPI_Win_unlock_all(sw);
 	MPI_Win_free(&sw);
+	MPI_Comm_free(&node);
 	mpit_report("rma_shared_window_load_store_with_win_sync");
 }
 

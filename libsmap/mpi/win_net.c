@@ -1,0 +1,278 @@
+/*
+ * win_net.c - RMA windows whose members are on other nodes: the network
+ * half of the seam in win.h (docs/rma.md, docs/network.md).
+ *
+ * Data moves with the engine's put and get, straight between the origin's
+ * buffer and the target's memory; they complete at the next
+ * synchronisation (smpi_win_quiet), as MPI allows.  Accumulates stay
+ * atomic per element against origins on the target's own node, because
+ * the target's engine runs the same instructions they do: a 4- or 8-byte
+ * element is one engine atomic (add, swap) or a compare-and-swap loop
+ * around the op; a 1- or 2-byte one a compare-and-swap loop on the aligned
+ * 4-byte word that holds it (atomic with the byte instructions on-node
+ * origins use); anything else takes the same stripe lock in the target's
+ * memory that on-node origins take.  Lock words and PSCW counters are
+ * 64-bit words reached the same way (smpi_win_word).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "win.h"
+#include "../coll/coll.h"
+
+static _Noreturn void win_net_fail(MPI_Win win, int i, int status)
+{
+	smpi_fatal("MPI RMA: rank %d of the window (world rank %d): the network failed: error %d",
+		   i, win->peer[i].world, -status);
+}
+
+static int64_t win_amo(MPI_Win win, int i, uintptr_t w, uint8_t kind, int64_t v, int64_t cond)
+{
+	struct net_op op = { 0 };
+
+	net_cmd(&op, SNOP_AMO, kind, 0, (uint32_t)win->peer[i].world, NULL, w, 0, v, cond);
+	if (net_wait(&op) < 0)
+		win_net_fail(win, i, op.status);
+	return op.value;
+}
+
+uint64_t smpi_win_word(MPI_Win win, int i, uint64_t *w, uint8_t kind, uint64_t v, uint64_t cond)
+{
+	if (smpi_win_remote(win, i))
+		return (uint64_t)win_amo(win, i, (uintptr_t)w, kind, (int64_t)v, (int64_t)cond);
+	switch (kind) {
+	case SNAMO_FETCH:
+		return __atomic_load_n(w, __ATOMIC_ACQUIRE);
+	case SNAMO_ADD:
+		return __atomic_fetch_add(w, v, __ATOMIC_SEQ_CST);
+	case SNAMO_AND:
+		return __atomic_fetch_and(w, v, __ATOMIC_SEQ_CST);
+	case SNAMO_OR:
+		return __atomic_fetch_or(w, v, __ATOMIC_SEQ_CST);
+	case SNAMO_SWAP:
+	case SNAMO_SET:
+		return __atomic_exchange_n(w, v, __ATOMIC_SEQ_CST);
+	default:
+		__atomic_compare_exchange_n(w, &cond, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		return cond;
+	}
+}
+
+/* 0, or (wait) the engine's -errno. */
+static int win_net_op(MPI_Win win, int i, void *local, uintptr_t remote, uint64_t n, int get,
+		      int wait)
+{
+	struct net_op op = { 0 };
+	uint32_t dst = (uint32_t)win->peer[i].world;
+
+	if (!n)
+		return 0;
+	if (!wait) {
+		net_cmd_async(get ? SNOP_GETREQ : SNOP_PUT, 0, 0, dst, local, remote, n, 0, 0,
+			      get ? "MPI_Get" : "MPI_Put");
+		return 0;
+	}
+	net_cmd(&op, get ? SNOP_GETREQ : SNOP_PUT, 0, 0, dst, local, remote, n, 0, 0);
+	return net_wait(&op);
+}
+
+static void win_net_must(MPI_Win win, int i, void *local, uintptr_t remote, uint64_t n, int get)
+{
+	int rc = win_net_op(win, i, local, remote, n, get, 1);
+
+	if (rc < 0)
+		win_net_fail(win, i, rc);
+}
+
+int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Datatype otype,
+		      char *at, int64_t tcount, MPI_Datatype ttype, int get, int wait)
+{
+	uint64_t bytes = tcount * smpi_type_size(ttype), done = 0;
+	char *o = obuf, *packed = NULL;
+	struct dt_cursor c;
+	int rc = 0;
+
+	if (!bytes)
+		return 0;
+	if (!dt_is_dense(otype->dt)) {
+		packed = malloc(bytes);
+		if (!packed)
+			smpi_fatal("MPI RMA: no memory to pack %llu bytes", (unsigned long long)bytes);
+		if (!get)
+			smpi_type_copy(packed, bytes, MPI_BYTE, obuf, ocount, otype);
+		o = packed;
+		wait = 1;
+	}
+	if (dt_is_dense(ttype->dt)) {
+		rc = win_net_op(win, i, o, (uintptr_t)at, bytes, get, wait);
+	} else {
+		/* One operation per contiguous run of the target's layout. */
+		dt_cursor_init(&c, ttype->dt, at, tcount);
+		while (done < bytes) {
+			uint64_t n = dt_next_run(&c);
+
+			if (!n)
+				break;
+			if (n > bytes - done)
+				n = bytes - done;
+			win_net_op(win, i, o + done, (uintptr_t)c.p, n, get, 0);
+			done += n;
+			dt_skip(&c, n);
+		}
+		if (wait)
+			net_quiet();
+	}
+	if (packed) {
+		if (get && !rc)
+			smpi_type_copy(obuf, ocount, otype, packed, bytes, MPI_BYTE);
+		free(packed);
+	}
+	return rc;
+}
+
+/* The stripe lock of element t in member i's memory (as on-node origins
+ * choose it: by the address within the region). */
+static uint64_t *win_net_stripe(MPI_Win win, int i, const char *t)
+{
+	uintptr_t a = (uintptr_t)t & ((1ULL << 39) - 1);
+	uint64_t *l = &win->peer[i].sh->stripe[(a >> 4) % WIN_STRIPES].v;
+	unsigned spins = 0;
+
+	while (win_amo(win, i, (uintptr_t)l, SNAMO_CAS, 1, 0) != 0)
+		smpi_win_spin(&spins);
+	return l;
+}
+
+/* in op old -> new, for one element (MPI_NO_OP leaves it). */
+static void win_apply(void *elem, const void *in, MPI_Op op, int kind, size_t width)
+{
+	if (op == MPI_REPLACE)
+		memcpy(elem, in, width);
+	else if (op != MPI_NO_OP)
+		op->fn(in, elem, 1, kind);
+}
+
+void smpi_win_net_element(MPI_Win win, int i, char *t, size_t width, const void *in, void *old,
+			  MPI_Op op, int kind)
+{
+	uintptr_t a = (uintptr_t)t;
+	int64_t o = 0, n, r, v = 0;
+
+	if ((width == 4 || width == 8) && a % width == 0) {
+		uint8_t w32 = width == 4 ? SNAMO_32 : 0;
+
+		if (in)
+			memcpy(&v, in, width);
+		if (op == MPI_NO_OP) {
+			o = win_amo(win, i, a, SNAMO_FETCH | w32, 0, 0);
+		} else if (op == MPI_REPLACE) {
+			o = win_amo(win, i, a, SNAMO_SWAP | w32, v, 0);
+		} else if (op == MPI_SUM && rma_kind_in(kind, RMA_INT_KINDS)) {
+			o = win_amo(win, i, a, SNAMO_ADD | w32, v, 0);
+		} else {
+			o = win_amo(win, i, a, SNAMO_FETCH | w32, 0, 0);
+			for (;;) {
+				n = o;
+				op->fn(in, &n, 1, kind);
+				r = win_amo(win, i, a, SNAMO_CAS | w32, n, o);
+				if ((width == 4 ? (uint32_t)r == (uint32_t)o : r == o))
+					break;
+				o = r;
+			}
+		}
+		if (old)
+			memcpy(old, &o, width);
+		return;
+	}
+	if ((width == 1 || width == 2) && a % width == 0) {
+		uintptr_t wa = a & ~(uintptr_t)3;
+		unsigned shift = (unsigned)(a - wa) * 8;
+		uint32_t mask = (width == 1 ? 0xffu : 0xffffu) << shift, ow, nw, e, got;
+
+		ow = (uint32_t)win_amo(win, i, wa, SNAMO_FETCH | SNAMO_32, 0, 0);
+		for (;;) {
+			e = (ow & mask) >> shift;
+			if (old)
+				memcpy(old, &e, width);
+			if (op == MPI_NO_OP)
+				return;
+			win_apply(&e, in, op, kind, width);
+			nw = (ow & ~mask) | ((e << shift) & mask);
+			got = (uint32_t)win_amo(win, i, wa, SNAMO_CAS | SNAMO_32, (int32_t)nw, (int32_t)ow);
+			if (got == ow)
+				return;
+			ow = got;
+		}
+	}
+	{
+		char buf[64];
+		uint64_t *l = win_net_stripe(win, i, t);
+
+		win_net_must(win, i, buf, a, width, 1);
+		if (old)
+			memcpy(old, buf, width);
+		if (op != MPI_NO_OP) {
+			win_apply(buf, in, op, kind, width);
+			win_net_must(win, i, buf, a, width, 0);
+		}
+		win_amo(win, i, (uintptr_t)l, SNAMO_SET, 0, 0);
+	}
+}
+
+void smpi_win_net_cas(MPI_Win win, int i, char *t, size_t size, const void *obuf,
+		      const void *cbuf, void *rbuf)
+{
+	uintptr_t a = (uintptr_t)t;
+	int64_t v = 0, c = 0, r;
+
+	memcpy(&v, obuf, size);
+	memcpy(&c, cbuf, size);
+	if ((size == 4 || size == 8) && a % size == 0) {
+		r = win_amo(win, i, a, SNAMO_CAS | (size == 4 ? SNAMO_32 : 0), v, c);
+		memcpy(rbuf, &r, size);
+		return;
+	}
+	if ((size == 1 || size == 2) && a % size == 0) {
+		uintptr_t wa = a & ~(uintptr_t)3;
+		unsigned shift = (unsigned)(a - wa) * 8;
+		uint32_t mask = (size == 1 ? 0xffu : 0xffffu) << shift, ow, nw, e, got;
+
+		ow = (uint32_t)win_amo(win, i, wa, SNAMO_FETCH | SNAMO_32, 0, 0);
+		for (;;) {
+			e = (ow & mask) >> shift;
+			memcpy(rbuf, &e, size);
+			if (e != ((uint32_t)c & (mask >> shift)))
+				return;
+			nw = (ow & ~mask) | (((uint32_t)v << shift) & mask);
+			got = (uint32_t)win_amo(win, i, wa, SNAMO_CAS | SNAMO_32, (int32_t)nw, (int32_t)ow);
+			if (got == ow)
+				return;
+			ow = got;
+		}
+	}
+	{
+		char buf[16];
+		uint64_t *l = win_net_stripe(win, i, t);
+
+		win_net_must(win, i, buf, a, size, 1);
+		memcpy(rbuf, buf, size);
+		if (!memcmp(buf, cbuf, size))
+			win_net_must(win, i, (void *)obuf, a, size, 0);
+		win_amo(win, i, (uintptr_t)l, SNAMO_SET, 0, 0);
+	}
+}
+
+void smpi_win_quiet(MPI_Win win)
+{
+	(void)win;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (net_up())
+		net_quiet();
+}
+
+void smpi_win_barrier(MPI_Win win)
+{
+	if (win->comm->coll)
+		coll_barrier(win->comm->coll);
+	else
+		PMPI_Barrier(win->comm);
+}
