@@ -11,8 +11,15 @@
  * PE, so a program whose PEs diverge fails at the call that diverged
  * instead of corrupting memory later.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "smap.h"
+#include "smapos_abi.h"
 #include "shmemi.h"
+
+/* The heap grows in steps of whole large pages at least. */
+#define ALLOC_GROW_STEP	(2UL << 20)
 
 enum alloc_op { ALLOC_MALLOC, ALLOC_FREE, ALLOC_REALLOC };
 
@@ -58,6 +65,46 @@ static size_t alloc_offset(const char *fn, const void *ptr)
 	return off;
 }
 
+/*
+ * The heap is a reservation at the break, and unless SHMEM_SYMMETRIC_SIZE
+ * fixed its size it grows into what the region has left when a block does
+ * not fit: one more symmetric reservation, kept only if it lands right at
+ * the heap's end on every PE (nothing was reserved after the heap), else
+ * given back.  Growing is cheap because a rank's region is one physically
+ * contiguous range mapped whole when the job starts (host mode: one memfd
+ * mapped whole in every rank): moving the break touches no page table,
+ * takes no fault and tells no peer, whose SMARTMAP slot already covers the
+ * new part.  Every PE fails the same allocation (the heap is
+ * deterministic), so every PE grows, collectively.  On one node only: the
+ * reservation agrees within a node.  0 when the heap grew.
+ */
+static int alloc_grow(const char *fn, size_t size, size_t align)
+{
+	size_t add = (size + align + ALLOC_GROW_STEP - 1) & ~(ALLOC_GROW_STEP - 1);
+	char *end = shmemi.heap_base + shmemi.heap_size, *p;
+	const struct smapos_jobinfo *ji = smap_jobinfo();
+
+	if (getenv("SHMEM_SYMMETRIC_SIZE") || shmemi.nnodes > 1 || add < size)
+		return -1;
+	p = smap_sym_reserve(add, 4096);
+	if (p == end && heap_grow(&shmemi.heap, add) == 0) {
+		shmemi.heap_size += add;
+		return 0;
+	}
+	if (p)
+		smap_sym_release(p, add);
+	if (shmemi.me == 0) {
+		unsigned long long want = (ji->region_size + add + (64ULL << 20) - 1) >> 26 << 6;
+
+		fprintf(stderr, "shmem PE 0: %s: %zu bytes do not fit in the symmetric heap "
+			"(%zu MiB) and each PE's region (%llu MiB) has no room left to grow it: "
+			"give each PE more memory (lwkrun --mem %lluM) or free blocks first\n",
+			fn, size, shmemi.heap_size >> 20, (unsigned long long)ji->region_size >> 20,
+			want);
+	}
+	return -1;
+}
+
 static void *alloc_block(const char *fn, size_t size, size_t align, int zero)
 {
 	size_t off;
@@ -68,6 +115,8 @@ static void *alloc_block(const char *fn, size_t size, size_t align, int zero)
 	if (align == 0 || (align & (align - 1)))
 		shmemi_fail(fn, "alignment %zu is not a power of two", align);
 	off = heap_alloc(&shmemi.heap, size, align);
+	if (off == HEAP_NONE && alloc_grow(fn, size, align) == 0)
+		off = heap_alloc(&shmemi.heap, size, align);
 	if (off != HEAP_NONE && zero)
 		memset(shmemi.heap_base + off, 0, size);
 	alloc_sync(fn, ALLOC_MALLOC, size, align);
@@ -103,6 +152,8 @@ static void *alloc_realloc(const char *fn, void *ptr, size_t size)
 		to = off;
 	} else {
 		to = heap_alloc(&shmemi.heap, size, HEAP_MIN_ALIGN);
+		if (to == HEAP_NONE && alloc_grow(fn, size, HEAP_MIN_ALIGN) == 0)
+			to = heap_alloc(&shmemi.heap, size, HEAP_MIN_ALIGN);
 		if (to != HEAP_NONE) {
 			old = heap_block_size(&shmemi.heap, off);
 			memcpy(shmemi.heap_base + to, ptr, old < size ? old : size);

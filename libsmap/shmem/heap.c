@@ -154,6 +154,20 @@ int heap_free(struct heap *h, size_t off)
 	return 0;
 }
 
+int heap_grow(struct heap *h, size_t add)
+{
+	if (heap_reserve(h, 1) < 0)
+		return -1;
+	if (h->n && !h->ext[h->n - 1].used) {
+		h->ext[h->n - 1].len += add;
+	} else {
+		h->ext[h->n] = (struct heap_extent){ h->size, add, 0 };
+		h->n++;
+	}
+	h->size += add;
+	return 0;
+}
+
 size_t heap_block_size(const struct heap *h, size_t off)
 {
 	size_t i = heap_find(h, off);

@@ -40,6 +40,9 @@ void heap_fini(struct heap *h);
 size_t heap_alloc(struct heap *h, size_t len, size_t align);
 /* 0, or -1 when off does not start a block in use. */
 int heap_free(struct heap *h, size_t off);
+/* The heap gains add bytes at its end (the reservation behind it grew):
+ * 0, or -1 when the table cannot grow. */
+int heap_grow(struct heap *h, size_t add);
 /* Bytes of the block in use at off, or 0 when there is none. */
 size_t heap_block_size(const struct heap *h, size_t off);
 /* Grow or shrink the block at off without moving it: 0, or -1 when the

@@ -17,7 +17,8 @@
 #include "shmemi.h"
 
 /* The heap when SHMEM_SYMMETRIC_SIZE is not set: this much, or a quarter of
- * the PE's memory when that is less (small QEMU nodes). */
+ * the PE's memory when that is less (small QEMU nodes), to start with; it
+ * then grows into the rest of the region as blocks need it (alloc.c). */
 #define SETUP_HEAP_DEFAULT	(64UL << 20)
 #define SETUP_HEAP_ALIGN	4096UL
 
@@ -54,6 +55,17 @@ void shmemi_pe_fail(const char *fn, int pe)
 		shmemi_fail(fn, "PE %d does not exist (the job has PEs 0..%d)", pe, shmemi.npes - 1);
 	shmemi_fail(fn, "PE %d is on node %d, and this node has no network to reach it",
 		    pe, pe / (int)shmemi.node_npes);
+}
+
+void shmemi_range_fail(const char *fn, const volatile void *p, size_t n, int pe)
+{
+	shmemi_check_ready(fn);
+	if (n == SIZE_MAX)
+		shmemi_fail(fn, "the strided range at %p on PE %d overflows the address space",
+			    (const void *)p, pe);
+	shmemi_fail(fn, "%zu bytes at %p on PE %d are outside the PE's memory [%#lx, %#lx): "
+		    "not a symmetric address or too long", n, (const void *)p, pe,
+		    (unsigned long)core.ji.region_base, (unsigned long)core.region_end);
 }
 
 /*
@@ -103,7 +115,8 @@ static size_t setup_heap_size(void)
 		if (setup_parse_size(env, &size) < 0)
 			shmemi_fail("shmem_init", "SHMEM_SYMMETRIC_SIZE='%s' is not a size "
 				    "(bytes, or with K, M, G, T: 512M, 1.5G)", env);
-		return size;
+		/* whole pages, so the heap ends where the break does and can grow */
+		return (size + SETUP_HEAP_ALIGN - 1) & ~(SETUP_HEAP_ALIGN - 1);
 	}
 	size = SETUP_HEAP_DEFAULT;
 	if (ji->region_size / 4 < size)

@@ -30,7 +30,7 @@ def kernel(name, n, program, args=(), timeout=180, **kw):
 
 
 def cases():
-    out = []
+    out = symheap()
     for prog, checks in sorted(PROGRAMS.items()):
         out.append(harness.Case("lang/%s alone" % prog, [harness.build("user", prog)], tap=True,
                                 min_tap=checks))
@@ -38,3 +38,33 @@ def cases():
         out.append(kernel("lang/%s kernel 2 ranks" % prog, 2, prog, tap=True, min_tap=checks,
                           reject=[ENOSYS]))
     return out
+
+
+MEM_HINT = r"shmem PE 0: shmem_malloc: \d+ bytes do not fit .* give each PE more memory \(lwkrun --mem \d+M\)"
+
+
+def symheap():
+    """The symmetric heap grows into the region unless SHMEM_SYMMETRIC_SIZE
+    fixes it; what does not fit is NULL with a line saying what --mem to give."""
+    return [
+        # ISx's request: 1 GiB per PE on 4 PEs (host regions are 4 GiB).
+        host("lang/symheap grows to 1 GiB, host 4 PEs", 4, "lang_symheap", ["grow", "1024"],
+             tap=True, min_tap=5),
+        harness.lwkrun("lang/symheap SHMEM_SYMMETRIC_SIZE fixes the size, host",
+                       ["--host", "-n", "2", "-e", "SHMEM_SYMMETRIC_SIZE=16M",
+                        harness.build("user", "lang_symheap"), "fixed", "32"],
+                       tap=True, min_tap=2, timeout=60),
+        host("lang/symheap beyond the region is NULL and names --mem, host", 2, "lang_symheap",
+             ["toobig"], tap=True, min_tap=2, expect=[MEM_HINT]),
+        harness.lwkrun("lang/symheap grows on the kernel (--mem 640M, 2 PEs)",
+                       ["-q", "--timeout", "170", "-n", "2", "--mem", "640M",
+                        harness.build("user", "lang_symheap"), "grow", "256"],
+                       tap=True, min_tap=5, timeout=180),
+        kernel("lang/symheap beyond the region names --mem, kernel", 2, "lang_symheap",
+               ["toobig"], tap=True, min_tap=2, expect=[MEM_HINT]),
+        harness.lwkrun("lang/lwkrun -m too small for --mem says which -m",
+                       ["-m", "512M", "-n", "2", "--mem", "640M",
+                        harness.build("user", "lang_symheap")], rc=2,
+                       expect=[r"^lwkrun: -m 512M cannot hold 2 ranks x 640M \(--mem\): use -m \d+M"],
+                       timeout=30),
+    ]

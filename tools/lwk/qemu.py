@@ -37,6 +37,20 @@ def default_memory(opt):
     return max(1024 * MiB, (need + 64 * MiB - 1) // (64 * MiB) * (64 * MiB))
 
 
+def check_memory(opt):
+    """-m given with --mem: the ranks' regions must fit in it, or say what -m
+    to use rather than let the kernel refuse the job (the kernel's own
+    share is about 20 MiB plus page tables; 64 MiB covers it)."""
+    if not opt.memory:
+        return
+    for j in opt.jobs:
+        np = cpus_for(opt) if j.np == "all" else j.np
+        if j.mem and np * j.mem + 64 * MiB > opt.memory:
+            raise UsageError("-m %dM cannot hold %d ranks x %dM (--mem): use -m %dM, or leave "
+                             "-m out and lwkrun sizes the node"
+                             % (opt.memory // MiB, np, j.mem // MiB, default_memory(opt) // MiB))
+
+
 def cpus_for(opt):
     if opt.cpus:
         return opt.cpus
@@ -49,6 +63,7 @@ def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
         raise UsageError("qemu-system-x86_64 not found: install qemu-system-x86 (make deps-qemu)")
     # No default parallel port: a node has one only when the barrier hub
     # wires it (nodes.py), so a job asking for the barrier elsewhere is told.
+    check_memory(opt)
     argv = [exe, "-machine", "pc", "-display", "none", "-monitor", "none",
             "-serial", "stdio", "-parallel", "none", "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
@@ -161,9 +176,12 @@ def stream(consoles, timeout, out=sys.stdout):
 
 
 def die_with_parent(sig):
-    """A preexec_fn: the child gets `sig` when lwkrun dies, even by SIGKILL."""
+    """A preexec_fn: the child gets `sig` when lwkrun dies, even by SIGKILL,
+    and starts with no signal blocked (lwkrun blocks some while it starts
+    its children: nodes.py)."""
     def set_it():
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
     return set_it
 
 

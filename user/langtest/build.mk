@@ -2,7 +2,7 @@
 # tools/smapfort (tests/suites/lang.py), the same binaries on the kernel
 # and in host mode.
 
-LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_fmod lang_fh)
+LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_fmod lang_fh lang_symheap)
 
 $(B)/user/lang_cxx: user/langtest/lang_cxx.cc $(SMAPCXX_DEPS)
 	@mkdir -p $(@D)
@@ -17,6 +17,10 @@ $(B)/user/lang_fmod: user/langtest/lang_fmod.f90 $(SMAPFORT_DEPS)
 $(B)/user/lang_fh: user/langtest/lang_fh.f $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
 	$(SMAPFORT) -O2 -Wall -Werror -o $@ $<
+
+$(B)/user/lang_symheap: user/langtest/lang_symheap.c $(SMAPCC_DEPS)
+	@mkdir -p $(@D)
+	$(SMAPCC) -O2 $(WARN) -o $@ $<
 
 ALL += $(LANGTEST)
 TEST_DEPS += $(LANGTEST)
