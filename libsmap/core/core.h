@@ -42,11 +42,32 @@ static inline uintptr_t core_page_up(uintptr_t x)
 	return (x + CORE_PAGE - 1) & ~(CORE_PAGE - 1);
 }
 
+/*
+ * The bounds check of every one-sided transfer (SHMEM put/get/atomics/
+ * signals, MPI RMA, rpipe): 1 if the len bytes at addr lie inside a rank's
+ * region, addr being an address of the region layout every rank shares
+ * (static data, heap, stack: slot 0) or rank's own SMARTMAP address (slot
+ * rank + 1).  addr + len is never computed, so no length can wrap past
+ * the check.  Every rank of a job has the same layout, on every node.
+ */
+static inline int core_range_in(unsigned rank, uintptr_t addr, size_t len)
+{
+	uintptr_t slot = (addr >> CORE_SLOT_SHIFT) & 511, a = addr & CORE_SLOT_MASK;
+
+	if (slot != 0 && slot != (uintptr_t)rank + 1)
+		return 0;
+	if (slot == 0 && a != addr)
+		return 0;	/* upper-half bits on a slot-0 address */
+	return a >= core.ji.region_base && a <= core.region_end && len <= core.region_end - a;
+}
+
 /* "libsmap: <message>" on stderr, then the job fails with SIGABRT. */
 _Noreturn void core_fatal(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /* The same line without ending anything. */
 void core_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* OMP_NUM_THREADS=1, OMP_THREAD_LIMIT=1 before libgomp starts (lang/omp.c). */
+void lang_omp_one_thread(void);
 
 /* Spin-wait step: pause, and on Linux give the core away after a while.
  * Drives core_progress, when set, at every step. */

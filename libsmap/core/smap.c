@@ -89,14 +89,8 @@ double smap_wtime(void)
 
 int smap_is_remote_ok(unsigned rank, const volatile void *p, size_t len)
 {
-	uintptr_t a = (uintptr_t)p, slot = (a >> CORE_SLOT_SHIFT) & 511;
-
 	core_ready();
-	if (rank >= core.ji.nranks || (slot != 0 && slot != rank + 1))
-		return 0;
-	a &= CORE_SLOT_MASK;
-	return a >= core.ji.region_base && a <= core.region_end &&
-	       len <= core.region_end - a;
+	return rank < core.ji.nranks && core_range_in(rank, (uintptr_t)p, len);
 }
 
 void smap_publish(unsigned key, void *p)

@@ -74,11 +74,13 @@ static int rma_target(MPI_Win win, int rank, MPI_Aint disp, int64_t count, MPI_D
 					    (unsigned long)disp + lo, (long)(hi - lo), rank);
 		return MPI_SUCCESS;
 	}
-	off = (int64_t)disp * p->disp_unit;
-	if (off + lo < 0 || off + hi > p->size)
+	/* overflow-safe: a displacement or count that wraps is out of range */
+	if (__builtin_mul_overflow((int64_t)disp, (int64_t)p->disp_unit, &off) ||
+	    __builtin_add_overflow(off, lo, &lo) || __builtin_add_overflow(off, hi, &hi) ||
+	    lo < 0 || hi > p->size)
 		return smpi_win_err(win, MPI_ERR_RMA_RANGE, fn,
 				    "bytes [%ld, %ld) are outside rank %d's window of %ld bytes",
-				    (long)(off + lo), (long)(off + hi), rank, (long)p->size);
+				    (long)lo, (long)hi, rank, (long)p->size);
 	*at = p->base + off;
 	return MPI_SUCCESS;
 }

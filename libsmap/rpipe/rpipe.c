@@ -349,6 +349,10 @@ int rwrite(rpipe_t p, raddr_t ra, const void *buf, size_t len)
 		if (p->seen < *tag)
 			core_spin(&spins);
 	}
+	/* the capacity came from the peer's heap: trust only its region */
+	if (!core_range_in((unsigned)p->peer, ra, len))
+		return rp_err(EFAULT, fn, "rank %d: %zu bytes at 0x%llx are outside rank %d's memory",
+			      smap_rank(), len, (unsigned long long)ra, p->peer);
 	memcpy((void *)(uintptr_t)ra, buf, len);
 	rp_post(p, ra, len);
 	*tag = p->sent;
@@ -371,6 +375,11 @@ ssize_t rread(rpipe_t p, raddr_t *ra, void *buf, size_t len)
 		core_spin(&spins);
 	a = n->ra;
 	got = n->len;
+	/* the peer wrote the notice: its range must be in our own memory */
+	if (!core_range_in((unsigned)smap_rank(), a, got))
+		return rp_err(EFAULT, "rread", "rank %d: rank %d's notice names %llu bytes at "
+			      "0x%llx, outside this rank's memory", smap_rank(), p->peer,
+			      (unsigned long long)got, (unsigned long long)a);
 	if (buf)
 		memcpy(buf, (void *)(uintptr_t)a, got < len ? got : len);
 	if (ra)

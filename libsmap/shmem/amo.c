@@ -59,7 +59,7 @@
 T NAME(SHMEMI_PARAM_##F const T *source, int pe)			\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	const T *p_ = shmemi_local(source, w_, __func__);		\
+	const T *p_ = shmemi_local(source, sizeof(T), w_, __func__);		\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		return AMO_LOAD(T, p_);					\
@@ -69,7 +69,7 @@ T NAME(SHMEMI_PARAM_##F const T *source, int pe)			\
 void NAME(SHMEMI_PARAM_##F T *fetch, const T *source, int pe)		\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	const T *p_ = shmemi_local(source, w_, __func__);		\
+	const T *p_ = shmemi_local(source, sizeof(T), w_, __func__);		\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		*fetch = AMO_LOAD(T, p_);				\
@@ -81,7 +81,7 @@ void NAME(SHMEMI_PARAM_##F T *fetch, const T *source, int pe)		\
 T NAME(SHMEMI_PARAM_##F T *dest, T value, int pe)			\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	T *p_ = shmemi_local(dest, w_, __func__);			\
+	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		return OP(T, p_, value);				\
@@ -91,7 +91,7 @@ T NAME(SHMEMI_PARAM_##F T *dest, T value, int pe)			\
 void NAME(SHMEMI_PARAM_##F T *dest, T value, int pe)			\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	T *p_ = shmemi_local(dest, w_, __func__);			\
+	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		OP(T, p_, value);					\
@@ -102,7 +102,7 @@ void NAME(SHMEMI_PARAM_##F T *dest, T value, int pe)			\
 void NAME(SHMEMI_PARAM_##F T *fetch, T *dest, T value, int pe)		\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	T *p_ = shmemi_local(dest, w_, __func__);			\
+	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		*fetch = OP(T, p_, value);				\
@@ -113,7 +113,7 @@ void NAME(SHMEMI_PARAM_##F T *fetch, T *dest, T value, int pe)		\
 T NAME(SHMEMI_PARAM_##F T *dest, int pe)				\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	T *p_ = shmemi_local(dest, w_, __func__);			\
+	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		return AMO_FADD(T, p_, (T)1);				\
@@ -123,7 +123,7 @@ T NAME(SHMEMI_PARAM_##F T *dest, int pe)				\
 void NAME(SHMEMI_PARAM_##F T *dest, int pe)				\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	T *p_ = shmemi_local(dest, w_, __func__);			\
+	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		AMO_ADD(T, p_, (T)1);					\
@@ -134,7 +134,7 @@ void NAME(SHMEMI_PARAM_##F T *dest, int pe)				\
 void NAME(SHMEMI_PARAM_##F T *fetch, T *dest, int pe)			\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	T *p_ = shmemi_local(dest, w_, __func__);			\
+	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		*fetch = AMO_FADD(T, p_, (T)1);				\
@@ -151,7 +151,7 @@ void NAME(SHMEMI_PARAM_##F T *fetch, T *dest, int pe)			\
 T NAME(SHMEMI_PARAM_##F T *dest, T cond, T value, int pe)		\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	T *p_ = shmemi_local(dest, w_, __func__);			\
+	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		return AMO_CSWAP(T, p_, cond, value);			\
@@ -161,7 +161,7 @@ T NAME(SHMEMI_PARAM_##F T *dest, T cond, T value, int pe)		\
 void NAME(SHMEMI_PARAM_##F T *fetch, T *dest, T cond, T value, int pe)	\
 {									\
 	int w_ = SHMEMI_PE_##F(pe);					\
-	T *p_ = shmemi_local(dest, w_, __func__);			\
+	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
 	if (__builtin_expect(p_ != NULL, 1))				\
 		*fetch = AMO_CSWAP(T, p_, cond, value);			\

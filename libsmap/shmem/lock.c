@@ -36,7 +36,7 @@ static struct lock_words lock_words(long *lock, const char *fn)
 static uint32_t lock_amo(uint8_t kind, uint32_t *w, int pe, uint32_t v, uint32_t cond,
 			 const char *fn)
 {
-	uint32_t *p = shmemi_local(w, pe, fn);
+	uint32_t *p = shmemi_local(w, sizeof(*w), pe, fn);
 
 	if (!p)
 		return (uint32_t)shmemi_net_fetch(kind | SNAMO_32, w, (int32_t)v, (int32_t)cond, pe,

@@ -30,7 +30,7 @@ static inline void rma_check_sig_op(int sig_op, const char *fn)
 static inline void rma_put(void *dest, const void *src, size_t n, int pe, int nbi,
 			   const char *fn)
 {
-	void *d = shmemi_local(dest, pe, fn);
+	void *d = shmemi_local(dest, n, pe, fn);
 
 	if (__builtin_expect(d != NULL, 1))
 		memcpy(d, src, n);
@@ -41,7 +41,7 @@ static inline void rma_put(void *dest, const void *src, size_t n, int pe, int nb
 static inline void rma_get(void *dest, const void *src, size_t n, int pe, int nbi,
 			   const char *fn)
 {
-	const void *s = shmemi_local(src, pe, fn);
+	const void *s = shmemi_local(src, n, pe, fn);
 
 	if (__builtin_expect(s != NULL, 1))
 		memcpy(dest, s, n);
@@ -55,8 +55,8 @@ static inline void rma_get(void *dest, const void *src, size_t n, int pe, int nb
 static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uint64_t *sig,
 				  uint64_t signal, int sig_op, int pe, int nbi, const char *fn)
 {
-	void *d = shmemi_local(dest, pe, fn);
-	uint64_t *s;
+	void *d = shmemi_local(dest, bytes, pe, fn);
+	uint64_t *s = shmemi_local(sig, sizeof(*sig), pe, fn);
 
 	rma_check_sig_op(sig_op, fn);
 	if (!d) {
@@ -65,7 +65,6 @@ static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uin
 				(int64_t)signal, pe, fn);
 		return;
 	}
-	s = shmemi_local(sig, pe, fn);
 	memcpy(d, src, bytes);
 	if (sig_op == SHMEM_SIGNAL_SET)
 		__atomic_store_n(s, signal, __ATOMIC_RELEASE);
@@ -78,7 +77,7 @@ static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uin
 static inline void rma_iput(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t n,
 			    size_t es, int pe, const char *fn)
 {
-	void *d = shmemi_local(dest, pe, fn);
+	void *d = shmemi_local_strided(dest, dst, n, es, pe, fn);
 
 	if (d) {
 		shmemi_strided(d, src, dst, sst, n, es);
@@ -92,7 +91,7 @@ static inline void rma_iput(void *dest, const void *src, ptrdiff_t dst, ptrdiff_
 static inline void rma_iget(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t n,
 			    size_t es, int pe, const char *fn)
 {
-	const void *s = shmemi_local(src, pe, fn);
+	const void *s = shmemi_local_strided(src, sst, n, es, pe, fn);
 
 	if (s) {
 		shmemi_strided(dest, s, dst, sst, n, es);

@@ -57,6 +57,17 @@ void shmemi_pe_fail(const char *fn, int pe)
 		    pe, pe / (int)shmemi.node_npes);
 }
 
+void shmemi_range_fail(const char *fn, const volatile void *p, size_t n, int pe)
+{
+	shmemi_check_ready(fn);
+	if (n == SIZE_MAX)
+		shmemi_fail(fn, "the strided range at %p on PE %d overflows the address space",
+			    (const void *)p, pe);
+	shmemi_fail(fn, "%zu bytes at %p on PE %d are outside the PE's memory [%#lx, %#lx): "
+		    "not a symmetric address or too long", n, (const void *)p, pe,
+		    (unsigned long)core.ji.region_base, (unsigned long)core.region_end);
+}
+
 /*
  * "512M", "1.5G", "4096": digits, an optional fraction, an optional K, M,
  * G or T (powers of two); the product rounded up.  0 and garbage fail.

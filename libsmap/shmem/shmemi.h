@@ -20,6 +20,7 @@
 #include "heap.h"
 #include "../coll/coll.h"
 #include "../net/net.h"
+#include "../core/core.h"
 
 enum shmemi_stage { SHMEMI_NONE, SHMEMI_READY, SHMEMI_DONE };
 
@@ -65,15 +66,23 @@ _Noreturn void shmemi_pe_fail(const char *fn, int pe);
 /* Fails unless shmem_init has run and shmem_finalize has not. */
 void shmemi_check_ready(const char *fn);
 
+/* n bytes at symmetric address p are outside every PE's memory. */
+_Noreturn void shmemi_range_fail(const char *fn, const volatile void *p, size_t n, int pe);
+
 /*
  * The transport seam: where this PE reaches p of world PE `pe` by loads and
  * stores - p itself for this PE, the SMARTMAP address for another PE of the
  * node - or NULL for a PE on another node, which the routines then reach
- * through the network (netrma.c).
+ * through the network (netrma.c).  First, the n bytes at p must lie in the
+ * PE's memory (core_range_in): a bad range fails here, blaming the caller,
+ * instead of overwriting (or faulting in) the target.
  */
-static inline void *shmemi_local(const volatile void *p, int pe, const char *fn)
+static inline void *shmemi_local(const volatile void *p, size_t n, int pe, const char *fn)
 {
 	unsigned r = (unsigned)pe - (unsigned)shmemi.node_first;
+
+	if (__builtin_expect(!core_range_in(0, (uintptr_t)p, n), 0))
+		shmemi_range_fail(fn, p, n, pe);
 
 	if (__builtin_expect(r >= shmemi.node_npes, 0)) {
 		if ((unsigned)pe >= (unsigned)shmemi.npes || !net_up())
@@ -83,6 +92,41 @@ static inline void *shmemi_local(const volatile void *p, int pe, const char *fn)
 	if (r == shmemi.node_me)
 		return (void *)p;
 	return remote_address(r, (void *)p);
+}
+
+/* The bytes n elements of es bytes, stride elements apart, span from p:
+ * the lowest address and the length, or (p, SIZE_MAX) when that
+ * overflows, which no range check accepts. */
+static inline const char *shmemi_span(const void *p, ptrdiff_t stride, size_t n, size_t es,
+				      size_t *len)
+{
+	ptrdiff_t last, lo;
+	size_t span;
+
+	*len = 0;
+	if (!n)
+		return p;
+	if (n - 1 > (size_t)PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)(n - 1), stride, &last) ||
+	    __builtin_mul_overflow(last, (ptrdiff_t)es, &last) ||
+	    __builtin_add_overflow(last < 0 ? -(size_t)last : (size_t)last, es, &span)) {
+		*len = SIZE_MAX;
+		return p;
+	}
+	lo = last < 0 ? last : 0;
+	*len = span;
+	return (const char *)p + lo;
+}
+
+/* shmemi_local for the strided routines: the whole span is checked. */
+static inline void *shmemi_local_strided(const volatile void *p, ptrdiff_t stride, size_t n,
+					 size_t es, int pe, const char *fn)
+{
+	size_t len;
+	const char *lo = shmemi_span((const void *)p, stride, n, es, &len);
+
+	if (__builtin_expect(!core_range_in(0, (uintptr_t)lo, len), 0))
+		shmemi_range_fail(fn, lo, len, pe);
+	return shmemi_local(p, 0, pe, fn);
 }
 
 /* Off the node (netrma.c): nbi leaves completion to quiet. */
@@ -134,7 +178,7 @@ static inline int shmemi_ctx_pe(shmem_ctx_t ctx, int pe, const char *fn)
 #define SHMEMI_PE_world(pe)	(pe)
 #define SHMEMI_PE_ctx(pe)	shmemi_ctx_pe(ctx, pe, __func__)
 #define SHMEMI_ADDR(F, p, pe)	shmemi_addr(p, SHMEMI_PE_##F(pe), __func__)
-#define SHMEMI_LOCAL(F, p, pe)	shmemi_local(p, SHMEMI_PE_##F(pe), __func__)
+#define SHMEMI_LOCAL(F, p, pe)	shmemi_local(p, sizeof(*(p)), SHMEMI_PE_##F(pe), __func__)
 #define SHMEMI_BOTH(DEF, ...)	DEF(world, __VA_ARGS__) DEF(ctx, __VA_ARGS__)
 
 /* Teams (team.c). */

@@ -34,4 +34,12 @@ def cases():
                       min_tap=shmem.CHECKS["shmem_coll"]))
     out.append(kernel("kernel/shmem/global_exit ends the job with its status", 4, "shmem_fail",
                       ["global_exit"], rc=7, expect=[r"PE 3 exits the job"]))
+    # A put out of bounds blames the caller; the target is never touched.
+    for mode, call in (("put_oob", "shmem_putmem"), ("iput_oob", "shmem_long_iput")):
+        out.append(kernel("kernel/shmem/%s past PE 1's memory fails on PE 0, naming the call"
+                          % call, 2, "shmem_fail", [mode], rc=134,
+                          expect=[r"shmem PE 0: %s: \d+ bytes at 0x[0-9a-f]+ on PE 1 are "
+                                  r"outside the PE's memory" % call,
+                                  r"status 134 \(ranks: 134 killed\)"],
+                          reject=[r"^rank 1 .*SIG"]))
     return out

@@ -129,7 +129,13 @@ def run(opt):
     os.mkdir(mnt)
     hub, io, procs, consoles = None, None, [], []
     old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     try:
+        # Ctrl-C or SIGTERM while the hub and the nodes start waits until
+        # each is recorded in hub/procs: an interrupt between a child's
+        # start and its recording would leave it (and the hub's mount)
+        # behind.  Children unblock for themselves (qemu.die_with_parent).
+        signal.pthread_sigmask(signal.SIG_BLOCK, stops)
         try:
             mods = boot.modules(opt)
             io = qemu.io_server(opt, nodes)
@@ -142,6 +148,7 @@ def run(opt):
         for i, argv in enumerate(argvs):
             procs.append(qemu.start(argv))
             consoles.append(qemu.Console(procs[-1], "[n%d] " % i))
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
         if not pump(consoles, opt.timeout):
             sys.stderr.write("lwkrun: timeout after %g s, %d QEMU nodes and the hub stopped\n"
                              % (opt.timeout, nodes))
@@ -159,3 +166,4 @@ def run(opt):
         for s, h in old.items():
             signal.signal(s, h)
         shutil.rmtree(tmp, ignore_errors=True)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)

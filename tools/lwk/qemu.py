@@ -189,9 +189,12 @@ def stream(consoles, timeout, out=sys.stdout):
 
 
 def die_with_parent(sig):
-    """A preexec_fn: the child gets `sig` when lwkrun dies, even by SIGKILL."""
+    """A preexec_fn: the child gets `sig` when lwkrun dies, even by SIGKILL,
+    and starts with no signal blocked (lwkrun blocks some while it starts
+    its children: nodes.py)."""
     def set_it():
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
     return set_it
 
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <shmem.h>
 
 static long x;
@@ -55,6 +56,21 @@ int main(int argc, char **argv)
 		shmem_int_wait_until(&flag, 42, 0);
 	} else if (!strcmp(mode, "init_twice")) {
 		shmem_init();
+	} else if (!strcmp(mode, "put_oob")) {
+		/* 1 TiB from a symmetric address: far past PE 1's memory */
+		if (me == 0)
+			shmem_putmem(&x, &x, 1UL << 40, 1);
+	} else if (!strcmp(mode, "get_oob")) {
+		volatile uintptr_t far = (uintptr_t)&x + (1UL << 38);
+
+		if (me == 0)
+			shmem_getmem(&x, (const void *)far, sizeof x, 1);
+	} else if (!strcmp(mode, "iput_oob")) {
+		if (me == 0)
+			shmem_long_iput(&x, &x, 1L << 40, 1, 2, 1);
+	} else if (!strcmp(mode, "amo_oob")) {
+		if (me == 0)
+			shmem_long_atomic_add((long *)16, 1, 1);
 	} else if (!strcmp(mode, "bad_root")) {
 		shmem_long_broadcast(SHMEM_TEAM_WORLD, &x, &x, 1, npes);
 	} else {
