@@ -23,7 +23,7 @@ PROGRAMS = {
     "lang_fmod": (16, ([], [])),
     "lang_fh": (2, ([], [])),
     "lang_c_musl": (2, OMP4),
-    "lang_c_glibc": (3, OMP4),
+    "lang_c_glibc": (4, OMP4),
 }
 
 
