@@ -23,7 +23,7 @@ PROGRAMS = {
     "lang_fmod": (16, ([], [])),
     "lang_fh": (2, ([], [])),
     "lang_c_musl": (2, OMP4),
-    "lang_c_glibc": (3, OMP4),
+    "lang_c_glibc": (4, OMP4),
 }
 
 
@@ -38,8 +38,35 @@ def kernel(name, n, program, args=(), env=(), timeout=180, **kw):
                           timeout=timeout, **kw)
 
 
+def wrappers():
+    """smapcxx and smapfort are smapcc under other names: compiler, C library
+    and include paths follow the name."""
+    tools = os.path.join(harness.ROOT, "tools")
+    return [
+        harness.Case("lang/smapcxx -show: g++, glibc archive",
+                     [os.path.join(tools, "smapcxx"), "-show", "-O2", "app.cc", "-o", "app"],
+                     expect=[r"^g\+\+ .*-static -no-pie -Wl,--wrap=main -Wl,--wrap=fork .*"
+                             r"libsmap-glibc\.a$"], reject=[r"musl", r"smap_glibc_compat"]),
+        harness.Case("lang/smapfort -show: gfortran, mpif.h and mpi.mod path",
+                     [os.path.join(tools, "smapfort"), "-show", "app.f90", "-o", "app"],
+                     expect=[r"^gfortran .*build/include -fallow-argument-mismatch .*"
+                             r"libsmap-glibc\.a$"]),
+        harness.Case("lang/smapcc -show: musl with glibc's integer names",
+                     [os.path.join(tools, "smapcc"), "-show", "app.c", "-o", "app"],
+                     expect=[r"^musl-gcc .*-include \S*smap_glibc_compat\.h .*libsmap\.a$"]),
+        harness.Case("lang/SMAPCC_LIBC=glibc -show: gcc, glibc archive",
+                     [os.path.join(tools, "smapcc"), "-show", "app.c", "-o", "app"],
+                     env=dict(os.environ, SMAPCC_LIBC="glibc"),
+                     expect=[r"^gcc .*libsmap-glibc\.a$"], reject=[r"smap_glibc_compat"]),
+        harness.Case("lang/SMAPCC_LIBC=other is refused",
+                     [os.path.join(tools, "smapcc"), "-show", "app.c"], rc=2,
+                     env=dict(os.environ, SMAPCC_LIBC="uclibc"),
+                     expect=[r"^smapcc: SMAPCC_LIBC=uclibc: expected musl or glibc$"]),
+    ]
+
+
 def cases():
-    out = symheap()
+    out = symheap() + wrappers()
     for prog, (checks, (env, expect)) in sorted(PROGRAMS.items()):
         out.append(harness.Case("lang/%s alone" % prog, [harness.build("user", prog)], tap=True,
                                 min_tap=checks))

@@ -14,6 +14,10 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#ifdef __GLIBC__
+#include <malloc.h>
+#include <stdint.h>
+#endif
 
 static void report(const char *name, int ok)
 {
@@ -45,6 +49,16 @@ int main(int argc, char **argv)
 		_exit(0);	/* never: a child would share the rank's memory */
 	report("c_fork_fails_cleanly", pid == -1 && errno == ENOSYS);
 
+#ifdef __GLIBC__
+	/* glibc's malloc extras link without glibc's allocator (gmalloc.c). */
+	void *v = valloc(100), *pv = pvalloc(5000);
+	struct mallinfo2 mi = mallinfo2();
+	report("c_glibc_malloc_extras", mallopt(M_MMAP_THRESHOLD, 1 << 20) == 1 && v && pv &&
+	       ((uintptr_t)v & 4095) == 0 && ((uintptr_t)pv & 4095) == 0 &&
+	       malloc_usable_size(pv) >= 8192 && malloc_trim(0) == 0 && mi.arena == 0);
+	free(v);
+	free(pv);
+#endif
 #ifdef _OPENMP
 	long sum = 0;
 	int team = 0;
