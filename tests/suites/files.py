@@ -13,6 +13,8 @@ WORK = harness.build("tests", "files")
 FILETEST = harness.build("user", "filetest")
 BASIC_CHECKS = 46
 CONFINE_CHECKS = 19
+MPIIO_CHECKS = 31
+MPIT_FILE = harness.build("user", "mpit_file")
 
 
 def workdir(name):
@@ -60,6 +62,14 @@ def cases():
         kernel("files/kernel: --files confines to DIR", ["--files", confine_tree("confine"),
                                                          FILETEST, "confine"],
                harness.ROOT, n=1, tap=True, min_tap=CONFINE_CHECKS),
+        kernel("files/kernel: 2 nodes reach one I/O server", ["--nodes", 2, FILETEST, "basic"],
+               workdir("kernel-nodes"), n=1, tap=True, min_tap=BASIC_CHECKS),
+        kernel("files/kernel: MPI-IO on 2 ranks", [MPIT_FILE], workdir("kernel-mpiio2"),
+               tap=True, min_tap=MPIIO_CHECKS),
+        kernel("files/kernel: MPI-IO on 4 ranks", [MPIT_FILE], workdir("kernel-mpiio4"), n=4,
+               tap=True, min_tap=MPIIO_CHECKS),
+        harness.lwkrun("files/host: MPI-IO on 4 ranks", ["--host", "-n", 4, MPIT_FILE],
+                       cwd=workdir("host-mpiio4"), tap=True, min_tap=MPIIO_CHECKS),
         stdin_case("files/kernel: stdin reaches rank 0", False),
         stdin_case("files/host: stdin reaches rank 0", True),
     ]

@@ -282,7 +282,7 @@ static void bench(long mb)
 
 int main(int argc, char **argv)
 {
-	rank = smap_rank();
+	rank = smap_world_rank();
 	if (argc > 1 && !strcmp(argv[1], "basic"))
 		basic();
 	else if (argc > 1 && !strcmp(argv[1], "confine"))
