@@ -39,6 +39,19 @@ def kernel(name, n, program, args=(), env=(), timeout=180, **kw):
                           timeout=timeout, **kw)
 
 
+def fortran_io():
+    """MPI-IO from Fortran on the files the kernel ships to lwkrun (run in
+    build/, where a left-over file would land)."""
+    return [
+        harness.lwkrun("lang/lang_fio host 2 ranks", ["--host", "-n", "2",
+                                                      harness.build("user", "lang_fio")],
+                       tap=True, min_tap=8, timeout=60, cwd=harness.BUILD),
+        harness.lwkrun("lang/lang_fio kernel 2 ranks", ["-q", "--timeout", "110", "-n", "2",
+                                                        harness.build("user", "lang_fio")],
+                       tap=True, min_tap=8, timeout=120, cwd=harness.BUILD, reject=[ENOSYS]),
+    ]
+
+
 def wrappers():
     """smapcxx and smapfort are smapcc under other names: compiler, C library
     and include paths follow the name."""
@@ -67,7 +80,7 @@ def wrappers():
 
 
 def cases():
-    out = symheap() + wrappers()
+    out = symheap() + wrappers() + fortran_io()
     for prog, (checks, (env, expect)) in sorted(PROGRAMS.items()):
         out.append(harness.Case("lang/%s alone" % prog, [harness.build("user", prog)], tap=True,
                                 min_tap=checks))
