@@ -22,6 +22,7 @@ PROGRAMS = {
     "lang_cxx": (8, ([], [])),
     "lang_fmod": (16, ([], [])),
     "lang_fh": (2, ([], [])),
+    "lang_f08": (7, ([], [])),
     "lang_c_musl": (2, OMP4),
     "lang_c_glibc": (4, OMP4),
 }
