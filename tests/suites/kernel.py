@@ -75,10 +75,13 @@ def process_cases():
         lwkrun("kernel/proc/host mode enforces a job's time limit the same way",
                ["--host", "--time", 2, "-n", 2, U("ktest_libc"), "sleep"], rc=137,
                expect=[r"time limit of 2 s reached"]),
-        lwkrun("kernel/proc/syscall fuzzer: random calls and pointers never hurt the kernel",
-               ["-q", "-n", 1, U("ktest_fuzz"), 20000, 7, "--next", "-n", 1, U("ktest_libc"),
+        lwkrun("kernel/proc/syscall fuzzer: 4 ranks rewriting each other's arguments, no kernel "
+               "fault, no foreign write, next job runs",
+               ["-q", "-n", 4, U("ktest_fuzz"), 10000, 7, "--next", "-n", 1, U("ktest_libc"),
                 "exit", 0],
-               expect=[r"ok fuzz: 20000 random system calls", NEXT_JOB_RUNS], tap=True),
+               expect=[r"^fuzz summary: ranks 4, calls 40000, .*foreign writes 0;",
+                       NEXT_JOB_RUNS],
+               reject=[r"kernel fault", r"panic"], tap=True, min_tap=5),
     ]
     faults = [
         ("null", 139, r"SIGSEGV: null pointer dereference at 0,"),
