@@ -20,6 +20,7 @@
 #include "acpi.h"
 #include "cpu.h"
 #include "errno.h"
+#include "fileio.h"
 #include "hwbarrier.h"
 #include "format.h"
 #include "job.h"
@@ -412,7 +413,7 @@ static void rlimit_of(struct proc *p, uint64_t res, struct rlimit_u *r)
 		r->cur = r->max = 1;
 		break;
 	case 7:		/* NOFILE */
-		r->cur = r->max = 3;
+		r->cur = r->max = fileio_nofile();
 		break;
 	}
 }
@@ -805,8 +806,11 @@ static long enosys(struct proc *p, uint64_t nr)
 long syscall_run(struct proc *p, uint64_t nr, const uint64_t a[6])
 {
 	syscall_fn fn = NULL;
+	long ret;
 
 	p->syscalls++;
+	if (fileio_call(p, nr, a, &ret))
+		return ret;
 	if (nr < sizeof(linux_calls) / sizeof(linux_calls[0]))
 		fn = linux_calls[nr];
 	else if (nr - SMAPOS_SYS_BASE < sizeof(lwk_calls) / sizeof(lwk_calls[0]))

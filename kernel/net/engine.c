@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "engine.h"
@@ -834,7 +835,7 @@ static int take_put(struct eng *e, unsigned node, const struct snet_op *w, const
 		return 0;	/* the error went with the first chunk */
 	if (last && e->nfree == 0)
 		return -EAGAIN;
-	if (blen)
+	if (blen && p != body)
 		memcpy(p, body, blen);
 	if (last)
 		answer(e, node, SNOP_ACKOP, w, 0);
@@ -870,7 +871,7 @@ static void take_getdata(struct eng *e, unsigned node, const struct snet_op *w, 
 	if (blen && w->off + blen <= o->len) {
 		void *p = (void *)rank_ptr(e, o->lrank, o->laddr + w->off, blen, 1);
 
-		if (p)
+		if (p && p != body)
 			memcpy(p, body, blen);
 	}
 	if (w->flags & SNOP_F_LAST)
@@ -902,16 +903,12 @@ static void take_answer(struct eng *e, unsigned node, const struct snet_op *w)
 
 /* One in-order DATA body.  0: consumed; -EAGAIN: no room now, the peer
  * must send it again. */
-static int deliver(struct eng *e, unsigned node, const uint8_t *body, uint32_t len)
+static int deliver(struct eng *e, unsigned node, const struct snet_op *wp, const void *payload,
+		   uint32_t plen)
 {
 	struct snet_op w;
-	const void *payload = body + sizeof(w);
-	uint32_t plen;
 
-	if (len < sizeof(w))
-		return 0;
-	memcpy(&w, body, sizeof(w));
-	plen = len - (uint32_t)sizeof(w);
+	memcpy(&w, wp, sizeof(w));
 	if (!e->live)
 		return 0;
 	if (node_of(e, w.src) != node)
@@ -941,24 +938,32 @@ static int deliver(struct eng *e, unsigned node, const uint8_t *body, uint32_t l
 	return 0;
 }
 
-void eng_input(struct eng *e, const void *frame, size_t len)
+/* The header of a frame of len bytes, if it is one of this job's for this
+ * node. */
+static bool frame_header(const struct eng *e, const void *frame, size_t len, struct snet_hdr *h)
 {
-	const struct snet_hdr *hp = frame;
-	struct snet_hdr h;
-	const uint8_t *body = (const uint8_t *)frame + sizeof(h);
+	if (len < sizeof(*h) || !e->have_job)
+		return false;
+	memcpy(h, frame, sizeof(*h));
+	return h->version == SNET_VERSION && h->len <= len - sizeof(*h) && h->job == e->job.id &&
+	       h->dst == e->job.node && h->src < e->job.nnodes && h->src != e->job.node;
+}
+
+/* A frame: h (checked by frame_header) and its body, which is the head's
+ * bytes after the header (an op and maybe its payload) and, when the
+ * platform received the payload in place, the payload apart. */
+static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_t head_body,
+		  const void *placed, uint32_t plen)
+{
 	struct chan *c;
 	uint64_t now;
-	uint32_t crc;
+	uint32_t crc = h.crc, sum;
 
-	if (len < sizeof(h) || !e->have_job)
-		return;
-	memcpy(&h, hp, sizeof(h));
-	if (h.version != SNET_VERSION || h.len > len - sizeof(h) || h.job != e->job.id ||
-	    h.dst != e->job.node || h.src >= e->job.nnodes || h.src == e->job.node)
-		return;
-	crc = h.crc;
 	h.crc = 0;
-	if (eng_plat_crc32c(eng_plat_crc32c(0, body, h.len), &h, sizeof(h)) != crc)
+	sum = eng_plat_crc32c(0, body, head_body);
+	if (placed)
+		sum = eng_plat_crc32c(sum, placed, plen);
+	if (eng_plat_crc32c(sum, &h, sizeof(h)) != crc)
 		return;		/* corrupt: the sender's timer recovers it */
 	now = eng_plat_now(e);
 	c = &e->ch[h.src];
@@ -982,10 +987,14 @@ void eng_input(struct eng *e, const void *frame, size_t len)
 			c->ack_due = true;
 		return;
 	}
-	if (h.kind != SNET_DATA)
+	if (h.kind != SNET_DATA || h.len < sizeof(struct snet_op))
 		return;
 	if (h.seq == c->expect) {
-		if (deliver(e, h.src, body, h.len) == 0) {
+		const void *payload = placed ? placed : body + sizeof(struct snet_op);
+
+		if (!placed)
+			plen = h.len - (uint32_t)sizeof(struct snet_op);
+		if (deliver(e, h.src, (const struct snet_op *)body, payload, plen) == 0) {
 			c->expect++;
 			c->refused = false;
 		} else {
@@ -998,6 +1007,49 @@ void eng_input(struct eng *e, const void *frame, size_t len)
 		c->nak_for = c->expect + 1;
 		send_ack(e, h.src, SNET_F_NAK);
 	}
+}
+
+void eng_input(struct eng *e, const void *frame, size_t len)
+{
+	struct snet_hdr h;
+
+	if (frame_header(e, frame, len, &h))
+		input(e, h, (const uint8_t *)frame + sizeof(h), h.len, NULL, 0);
+}
+
+void *eng_rx_place(struct eng *e, const void *head, size_t len, uint32_t *plen)
+{
+	struct snet_hdr h;
+	struct snet_op w;
+	const struct eop *o;
+	int l;
+
+	if (len < sizeof(h) + sizeof(w) || !frame_header(e, head, SIZE_MAX, &h) || !e->live ||
+	    h.kind != SNET_DATA || h.len <= sizeof(w) || h.seq != e->ch[h.src].expect)
+		return NULL;
+	memcpy(&w, (const uint8_t *)head + sizeof(h), sizeof(w));
+	*plen = h.len - (uint32_t)sizeof(w);
+	if (node_of(e, w.src) != h.src)
+		return NULL;
+	if (w.op == SNOP_PUT) {
+		l = local_of(e, w.dst);
+		return l < 0 ? NULL : (void *)rank_ptr(e, (unsigned)l, w.addr + w.off, *plen, 1);
+	}
+	if (w.op == SNOP_GETDATA) {
+		o = op_lookup(e, w.id, h.src, OK_GET);
+		if (!o || o->state != OS_SENT || w.off + *plen > o->len)
+			return NULL;
+		return (void *)rank_ptr(e, o->lrank, o->laddr + w.off, *plen, 1);
+	}
+	return NULL;
+}
+
+void eng_input_placed(struct eng *e, const void *head, const void *payload, uint32_t plen)
+{
+	struct snet_hdr h;
+
+	if (frame_header(e, head, SIZE_MAX, &h) && h.len == sizeof(struct snet_op) + plen)
+		input(e, h, (const uint8_t *)head + sizeof(h), sizeof(struct snet_op), payload, plen);
 }
 
 /* ---- time ---- */

@@ -72,6 +72,15 @@ int eng_job_begin(struct eng *e, const struct eng_job *j);
 int eng_attach(struct eng *e, unsigned lrank, uint64_t area);
 /* One received frame, starting at its snet_hdr. */
 void eng_input(struct eng *e, const void *frame, size_t len);
+/* Receiving in place, for a platform that can read a frame's head first:
+ * given its first len bytes (header and op), where its payload of *plen
+ * bytes belongs in rank memory, or NULL (then eng_input the whole frame).
+ * The platform receives the payload there and hands over the head with
+ * eng_input_placed; the checks all still apply (a corrupt payload is
+ * dropped like any other, and the frame sent again: until the operation
+ * completes, its destination holds no promised value). */
+void *eng_rx_place(struct eng *e, const void *head, size_t len, uint32_t *plen);
+void eng_input_placed(struct eng *e, const void *head, const void *payload, uint32_t plen);
 /* Commands, retransmissions, acknowledgements: call whenever idle.
  * Returns nonzero if it did anything. */
 int eng_poll(struct eng *e);

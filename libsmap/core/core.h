@@ -66,6 +66,8 @@ _Noreturn void core_fatal(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /* The same line without ending anything. */
 void core_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* OMP_NUM_THREADS=1, OMP_THREAD_LIMIT=1 before libgomp starts (lang/omp.c). */
+void lang_omp_one_thread(void);
 
 /* Spin-wait step: pause, and on Linux give the core away after a while.
  * Drives core_progress, when set, at every step. */

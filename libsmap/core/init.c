@@ -56,6 +56,9 @@ void core_init(void)
 __attribute__((constructor(101))) static void init_early(void)
 {
 	core_ready();
+	/* Here, not in core_init: a first malloc may be what initialises, and
+	 * setenv allocates.  Before libgomp's default-priority constructor. */
+	lang_omp_one_thread();
 }
 
 int __real_main(int argc, char **argv, char **envp);

@@ -37,6 +37,7 @@ typedef struct smpi_errh *MPI_Errhandler;
 typedef struct smpi_info *MPI_Info;
 typedef struct smpi_message *MPI_Message;
 typedef struct smpi_win *MPI_Win;
+typedef struct smpi_file *MPI_File;
 
 typedef struct MPI_Status {
 	int MPI_SOURCE;
@@ -630,6 +631,102 @@ SMPI_API(int, Win_flush_local, (int rank, MPI_Win win))
 SMPI_API(int, Win_flush_local_all, (MPI_Win win))
 SMPI_API(int, Win_sync, (MPI_Win win))
 
+/* MPI-IO (libsmap/mpi/file.c, docs/mpi.md): files through the kernel's
+ * I/O server, or Linux in host mode. */
+#define MPI_FILE_NULL			((MPI_File)0)
+#define MPI_MODE_CREATE			1
+#define MPI_MODE_RDONLY			2
+#define MPI_MODE_WRONLY			4
+#define MPI_MODE_RDWR			8
+#define MPI_MODE_DELETE_ON_CLOSE	16
+#define MPI_MODE_UNIQUE_OPEN		32
+#define MPI_MODE_EXCL			64
+#define MPI_MODE_APPEND			128
+#define MPI_MODE_SEQUENTIAL		256
+#define MPI_SEEK_SET			600
+#define MPI_SEEK_CUR			602
+#define MPI_SEEK_END			604
+#define MPI_DISPLACEMENT_CURRENT	(-54278278)
+#define MPI_MAX_DATAREP_STRING		128
+SMPI_API(int, File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh))
+SMPI_API(int, File_close, (MPI_File *fh))
+SMPI_API(int, File_delete, (const char *filename, MPI_Info info))
+SMPI_API(int, File_set_size, (MPI_File fh, MPI_Offset size))
+SMPI_API(int, File_preallocate, (MPI_File fh, MPI_Offset size))
+SMPI_API(int, File_get_size, (MPI_File fh, MPI_Offset *size))
+SMPI_API(int, File_get_group, (MPI_File fh, MPI_Group *group))
+SMPI_API(int, File_get_amode, (MPI_File fh, int *amode))
+SMPI_API(int, File_set_info, (MPI_File fh, MPI_Info info))
+SMPI_API(int, File_get_info, (MPI_File fh, MPI_Info *info_used))
+SMPI_API(int, File_set_view, (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+			      const char *datarep, MPI_Info info))
+SMPI_API(int, File_get_view, (MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+			      char *datarep))
+SMPI_API(int, File_read_at, (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+			     MPI_Status *status))
+SMPI_API(int, File_read_at_all, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+				 MPI_Datatype datatype, MPI_Status *status))
+SMPI_API(int, File_write_at, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+			      MPI_Datatype datatype, MPI_Status *status))
+SMPI_API(int, File_write_at_all, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+				  MPI_Datatype datatype, MPI_Status *status))
+SMPI_API(int, File_iread_at, (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+			      MPI_Request *request))
+SMPI_API(int, File_iwrite_at, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+			       MPI_Datatype datatype, MPI_Request *request))
+SMPI_API(int, File_iread_at_all, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+				  MPI_Datatype datatype, MPI_Request *request))
+SMPI_API(int, File_iwrite_at_all, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+				   MPI_Datatype datatype, MPI_Request *request))
+SMPI_API(int, File_read, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status))
+SMPI_API(int, File_read_all, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status))
+SMPI_API(int, File_write, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+			   MPI_Status *status))
+SMPI_API(int, File_write_all, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+			       MPI_Status *status))
+SMPI_API(int, File_iread, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request))
+SMPI_API(int, File_iwrite, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+			    MPI_Request *request))
+SMPI_API(int, File_iread_all, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+			       MPI_Request *request))
+SMPI_API(int, File_iwrite_all, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+				MPI_Request *request))
+SMPI_API(int, File_seek, (MPI_File fh, MPI_Offset offset, int whence))
+SMPI_API(int, File_get_position, (MPI_File fh, MPI_Offset *offset))
+SMPI_API(int, File_get_byte_offset, (MPI_File fh, MPI_Offset offset, MPI_Offset *disp))
+SMPI_API(int, File_read_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+				 MPI_Status *status))
+SMPI_API(int, File_write_shared, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+				  MPI_Status *status))
+SMPI_API(int, File_iread_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+				  MPI_Request *request))
+SMPI_API(int, File_iwrite_shared, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+				   MPI_Request *request))
+SMPI_API(int, File_read_ordered, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+				  MPI_Status *status))
+SMPI_API(int, File_write_ordered, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+				   MPI_Status *status))
+SMPI_API(int, File_seek_shared, (MPI_File fh, MPI_Offset offset, int whence))
+SMPI_API(int, File_get_position_shared, (MPI_File fh, MPI_Offset *offset))
+SMPI_API(int, File_read_at_all_begin, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+				       MPI_Datatype datatype))
+SMPI_API(int, File_read_at_all_end, (MPI_File fh, void *buf, MPI_Status *status))
+SMPI_API(int, File_write_at_all_begin, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+					MPI_Datatype datatype))
+SMPI_API(int, File_write_at_all_end, (MPI_File fh, const void *buf, MPI_Status *status))
+SMPI_API(int, File_read_all_begin, (MPI_File fh, void *buf, int count, MPI_Datatype datatype))
+SMPI_API(int, File_read_all_end, (MPI_File fh, void *buf, MPI_Status *status))
+SMPI_API(int, File_write_all_begin, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype))
+SMPI_API(int, File_write_all_end, (MPI_File fh, const void *buf, MPI_Status *status))
+SMPI_API(int, File_read_ordered_begin, (MPI_File fh, void *buf, int count, MPI_Datatype datatype))
+SMPI_API(int, File_read_ordered_end, (MPI_File fh, void *buf, MPI_Status *status))
+SMPI_API(int, File_write_ordered_begin, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype))
+SMPI_API(int, File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Status *status))
+SMPI_API(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent))
+SMPI_API(int, File_set_atomicity, (MPI_File fh, int flag))
+SMPI_API(int, File_get_atomicity, (MPI_File fh, int *flag))
+SMPI_API(int, File_sync, (MPI_File fh))
+
 /* Handles as Fortran integers (libsmap/lang, docs/languages.md). */
 #define SMPI_HANDLE_F(N, T) SMPI_API(MPI_Fint, N##_c2f, (MPI_##T handle)) \
 	SMPI_API(MPI_##T, N##_f2c, (MPI_Fint handle))
@@ -642,6 +739,7 @@ SMPI_HANDLE_F(Request, Request)
 SMPI_HANDLE_F(Win, Win)
 SMPI_HANDLE_F(Errhandler, Errhandler)
 SMPI_HANDLE_F(Message, Message)
+SMPI_HANDLE_F(File, File)
 #undef SMPI_HANDLE_F
 SMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 SMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))

@@ -27,6 +27,7 @@
 #include "../core/core.h"
 #include "../host/host.h"
 #include "../../kernel/net/engine.h"
+#include "../../kernel/include/crc32c.h"
 #include "smap.h"
 
 #define HOSTNET_MTU	65536u
@@ -112,25 +113,51 @@ static void hn_gone(unsigned n)
 	eng_node_gone(eng, n);
 }
 
-static int hn_receive(void)
+/* One frame from node n's socket: 1, 0 when none waits, -1 when the node
+ * is gone.  The head comes first (a peek); a payload with a place in rank
+ * memory goes straight there, the rest whole through buf. */
+static int hn_receive_one(unsigned n)
 {
 	static char buf[HOSTNET_MTU];
+	enum { HEAD = sizeof(struct snet_hdr) + sizeof(struct snet_op) };
+	char head[HEAD];
+	uint32_t plen;
+	ssize_t r = recv(hn_fd[n], head, sizeof(head), MSG_DONTWAIT | MSG_PEEK);
+	void *at;
+
+	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR))
+		return -1;
+	if (r < 0)
+		return 0;
+	if (r == HEAD && (at = eng_rx_place(eng, head, HEAD, &plen))) {
+		struct iovec iov[2] = { { head, HEAD }, { at, plen } };
+		struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
+
+		if (recvmsg(hn_fd[n], &m, MSG_DONTWAIT) == (ssize_t)(HEAD + plen))
+			eng_input_placed(eng, head, at, plen);
+		return 1;
+	}
+	r = recv(hn_fd[n], buf, sizeof(buf), MSG_DONTWAIT);
+	if (r > 0)
+		eng_input(eng, buf, (size_t)r);
+	return 1;
+}
+
+static int hn_receive(void)
+{
 	int got = 0;
 
 	for (unsigned n = 0; n < core.ji.nnodes; n++) {
 		if (n == core.ji.node || (shm->gone & (1ull << n)))
 			continue;
 		for (int k = 0; k < 32; k++) {
-			ssize_t r = recv(hn_fd[n], buf, sizeof(buf), MSG_DONTWAIT);
+			int r = hn_receive_one(n);
 
-			if (r > 0) {
-				eng_input(eng, buf, (size_t)r);
-				got = 1;
-				continue;
-			}
-			if (r == 0 || (errno != EAGAIN && errno != EINTR))
+			if (r < 0)
 				hn_gone(n);
-			break;
+			if (r <= 0)
+				break;
+			got = 1;
 		}
 	}
 	return got;
@@ -221,20 +248,11 @@ void *eng_plat_rank_mem(struct eng *e, unsigned lrank, uint64_t a, uint64_t n, i
 	return remote_address(lrank, (void *)(uintptr_t)a);
 }
 
-__attribute__((target("sse4.2"))) uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n)
+/* Every x86-64 that runs libsmap's host mode here has SSE4.2; the kernel
+ * checks CPUID (kernel/net). */
+uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n)
 {
-	const unsigned char *b = p;
-	uint64_t c = ~crc;
-
-	for (; n >= 8; n -= 8, b += 8) {
-		uint64_t v;
-
-		memcpy(&v, b, 8);
-		c = __builtin_ia32_crc32di(c, v);
-	}
-	for (; n; n--)
-		c = __builtin_ia32_crc32qi((uint32_t)c, *b++);
-	return ~(uint32_t)c;
+	return crc32c_hw(crc, p, n);
 }
 
 void eng_plat_fail(struct eng *e, unsigned node, const char *what)

@@ -9,38 +9,76 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 
-ENOSYS = r"not supported \(ENOSYS\)"
-# Programs and their TAP lines (printed by rank 0 once for the job).
+# openat (257) is the file system's (function shipping): glibc's get_nprocs,
+# which libgomp calls, reads /sys/devices/system/cpu/online first and falls
+# back to sched_getaffinity.
+ENOSYS = r"system call (?!257 )\d+ is not supported \(ENOSYS\)"
+# Programs, their TAP lines (printed by rank 0 once for the job), and
+# environment and output for the lwkrun runs.
+OMP4 = (["-e", "OMP_NUM_THREADS=4"],
+        [r"libsmap: OMP_NUM_THREADS=4: each rank runs one thread on its own core",
+         r"libsmap: rank 1: fork\(\) is not supported"])
 PROGRAMS = {
-    "lang_cxx": 8,
-    "lang_fmod": 16,
-    "lang_fh": 2,
+    "lang_cxx": (8, ([], [])),
+    "lang_fmod": (16, ([], [])),
+    "lang_fh": (2, ([], [])),
+    "lang_c_musl": (2, OMP4),
+    "lang_c_glibc": (4, OMP4),
 }
 
 
-def host(name, n, program, args=(), **kw):
-    return harness.lwkrun(name, ["--host", "-n", n, harness.build("user", program)] + list(args),
-                          timeout=60, **kw)
+def host(name, n, program, args=(), env=(), **kw):
+    return harness.lwkrun(name, ["--host", "-n", n] + list(env) +
+                          [harness.build("user", program)] + list(args), timeout=60, **kw)
 
 
-def kernel(name, n, program, args=(), timeout=180, **kw):
-    return harness.lwkrun(name, ["-q", "--timeout", timeout - 10, "-n", n,
-                                 harness.build("user", program)] + list(args),
+def kernel(name, n, program, args=(), env=(), timeout=180, **kw):
+    return harness.lwkrun(name, ["-q", "--timeout", timeout - 10, "-n", n] + list(env) +
+                          [harness.build("user", program)] + list(args),
                           timeout=timeout, **kw)
 
 
+def wrappers():
+    """smapcxx and smapfort are smapcc under other names: compiler, C library
+    and include paths follow the name."""
+    tools = os.path.join(harness.ROOT, "tools")
+    return [
+        harness.Case("lang/smapcxx -show: g++, glibc archive",
+                     [os.path.join(tools, "smapcxx"), "-show", "-O2", "app.cc", "-o", "app"],
+                     expect=[r"^g\+\+ .*-static -no-pie -Wl,--wrap=main -Wl,--wrap=fork .*"
+                             r"libsmap-glibc\.a$"], reject=[r"musl", r"smap_glibc_compat"]),
+        harness.Case("lang/smapfort -show: gfortran, mpif.h and mpi.mod path",
+                     [os.path.join(tools, "smapfort"), "-show", "app.f90", "-o", "app"],
+                     expect=[r"^gfortran .*build/include -fallow-argument-mismatch .*"
+                             r"libsmap-glibc\.a$"]),
+        harness.Case("lang/smapcc -show: musl with glibc's integer names",
+                     [os.path.join(tools, "smapcc"), "-show", "app.c", "-o", "app"],
+                     expect=[r"^musl-gcc .*-include \S*smap_glibc_compat\.h .*libsmap\.a$"]),
+        harness.Case("lang/SMAPCC_LIBC=glibc -show: gcc, glibc archive",
+                     [os.path.join(tools, "smapcc"), "-show", "app.c", "-o", "app"],
+                     env=dict(os.environ, SMAPCC_LIBC="glibc"),
+                     expect=[r"^gcc .*libsmap-glibc\.a$"], reject=[r"smap_glibc_compat"]),
+        harness.Case("lang/SMAPCC_LIBC=other is refused",
+                     [os.path.join(tools, "smapcc"), "-show", "app.c"], rc=2,
+                     env=dict(os.environ, SMAPCC_LIBC="uclibc"),
+                     expect=[r"^smapcc: SMAPCC_LIBC=uclibc: expected musl or glibc$"]),
+    ]
+
+
 def cases():
-    out = symheap()
-    for prog, checks in sorted(PROGRAMS.items()):
+    out = symheap() + wrappers()
+    for prog, (checks, (env, expect)) in sorted(PROGRAMS.items()):
         out.append(harness.Case("lang/%s alone" % prog, [harness.build("user", prog)], tap=True,
                                 min_tap=checks))
-        out.append(host("lang/%s host 2 ranks" % prog, 2, prog, tap=True, min_tap=checks))
-        out.append(kernel("lang/%s kernel 2 ranks" % prog, 2, prog, tap=True, min_tap=checks,
-                          reject=[ENOSYS]))
+        out.append(host("lang/%s host 2 ranks" % prog, 2, prog, env=env, tap=True,
+                        min_tap=checks, expect=expect))
+        out.append(kernel("lang/%s kernel 2 ranks" % prog, 2, prog, env=env, tap=True,
+                          min_tap=checks, expect=expect, reject=[ENOSYS]))
     return out
 
 
-MEM_HINT = r"shmem PE 0: shmem_malloc: \d+ bytes do not fit .* give each PE more memory \(lwkrun --mem \d+M\)"
+MEM_HINT = (r"shmem PE 0: shmem_malloc: \d+ bytes do not fit .* give each PE more memory "
+            r"\(lwkrun --mem \d+M\)")
 
 
 def symheap():

@@ -32,6 +32,8 @@ options:
   -m, --memory SIZE   RAM per QEMU node (default: enough for the jobs)
   --timeout S         kill everything after S seconds, exit 124 (default 300)
   --tag-output        prefix every output line with [rank]
+  --files DIR         the ranks' files: confined to DIR, which is also their
+                      working directory (default: lwkrun's, unconfined)
   -q, --quiet         show only the ranks' output and errors, not the boot log
   --host              run as Linux processes with SMARTMAP emulated
   --kvm               use KVM instead of TCG (only where KVM accelerates)
@@ -78,6 +80,7 @@ class Options:
         self.iso = None
         self.kernel = os.path.join(ROOT, "build", "kernel", "smapos.elf")
         self.append = ""
+        self.files = None
         self.jobs = []
 
 
@@ -191,6 +194,8 @@ def lwkrun_option(opt, a, value):
             raise UsageError("--timeout: must be positive")
     elif a == "--tag-output":
         opt.tag_output = True
+    elif a == "--files":
+        opt.files = value(a)
     elif a in ("-q", "--quiet"):
         opt.quiet = True
     elif a == "--host":

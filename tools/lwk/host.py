@@ -190,7 +190,7 @@ class HostJob:
                             [self.job.prog] + self.job.args, executable=exe, env=env,
                             pass_fds=inherit, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=None if world == 0 else subprocess.DEVNULL,
-                            preexec_fn=self.child_setup(cpu))
+                            cwd=self.opt.files, preexec_fn=self.child_setup(cpu))
                     except OSError as e:
                         raise Failure("%s: cannot execute: %s" % (self.job.prog, e.strerror))
                     rank = Rank(world, proc)

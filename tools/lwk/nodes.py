@@ -60,8 +60,8 @@ def stop_hub(hub, mnt):
                        stderr=subprocess.DEVNULL)
 
 
-def node_argv(opt, node, nodes, mods, mnt, tmp):
-    cmdline = boot.kernel_cmdline(opt, node, nodes, extra="console=serial")
+def node_argv(opt, node, nodes, mods, mnt, tmp, io):
+    cmdline = boot.kernel_cmdline(opt, node, nodes, extra="console=serial " + io.cmdline())
     path = os.path.join(mnt, "node%d" % node).replace(",", ",,")
     wire = ["-chardev", "parallel,id=barrier,path=" + path,
             "-device", "isa-parallel,chardev=barrier,iobase=%#x" % PORT]
@@ -69,8 +69,9 @@ def node_argv(opt, node, nodes, mods, mnt, tmp):
     if opt.uefi:
         iso = os.path.join(tmp, "node%d.iso" % node)
         boot.build_iso(iso, opt.kernel, mods, [("smapos node %d" % node,
-                                                boot.kernel_cmdline(opt, node, nodes))])
-    return qemu.qemu_argv(opt, cmdline, mods, iso, extra=wire)
+                                                boot.kernel_cmdline(opt, node, nodes,
+                                                                    extra=io.cmdline()))])
+    return qemu.qemu_argv(opt, cmdline, mods, iso, extra=wire + io.qemu_args(node))
 
 
 def pump(consoles, timeout):
@@ -126,7 +127,7 @@ def run(opt):
     tmp = tempfile.mkdtemp(prefix="lwkrun-nodes-")
     mnt = os.path.join(tmp, "hub")
     os.mkdir(mnt)
-    hub, procs, consoles = None, [], []
+    hub, io, procs, consoles = None, None, [], []
     old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     try:
@@ -137,7 +138,9 @@ def run(opt):
         signal.pthread_sigmask(signal.SIG_BLOCK, stops)
         try:
             mods = boot.modules(opt)
-            argvs = [node_argv(opt, i, nodes, mods, mnt, tmp) for i in range(nodes)]
+            io = qemu.io_server(opt, nodes)
+            argvs = [node_argv(opt, i, nodes, mods, mnt, tmp, io) for i in range(nodes)]
+            io.start()
             hub = start_hub(opt, nodes, mnt)
         except UsageError as e:
             sys.stderr.write("lwkrun: %s\n" % e)
@@ -158,6 +161,8 @@ def run(opt):
         qemu.stop(procs)
         if hub:
             stop_hub(hub, mnt)
+        if io:
+            io.stop()
         for s, h in old.items():
             signal.signal(s, h)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -37,6 +37,19 @@ def default_memory(opt):
     return max(1024 * MiB, (need + 64 * MiB - 1) // (64 * MiB) * (64 * MiB))
 
 
+def node_memory(opt):
+    return opt.memory or default_memory(opt)
+
+
+def io_server(opt, nodes=1):
+    """The job's I/O server (not started), or None when the boot has no
+    jobs of lwkrun's own (--iso boots the image's)."""
+    if not opt.jobs:
+        return None
+    from lwk import fileio
+    return fileio.IOServer(opt, nodes, node_memory(opt))
+
+
 def check_memory(opt):
     """-m given with --mem: the ranks' regions must fit in it, or say what -m
     to use rather than let the kernel refuse the job (the kernel's own
@@ -67,7 +80,7 @@ def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
     argv = [exe, "-machine", "pc", "-display", "none", "-monitor", "none",
             "-serial", "stdio", "-parallel", "none", "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-            "-smp", str(cpus_for(opt)), "-m", "%dM" % ((opt.memory or default_memory(opt)) // MiB)]
+            "-smp", str(cpus_for(opt)), "-m", "%dM" % (node_memory(opt) // MiB)]
     if opt.kvm:
         if not os.access("/dev/kvm", os.R_OK | os.W_OK):
             raise UsageError("--kvm: /dev/kvm is not usable here")
@@ -192,18 +205,25 @@ def start(argv):
 
 
 def run(opt):
+    io = None
     try:
         mods = boot.modules(opt)
-        cmdline = boot.kernel_cmdline(opt, extra="console=serial")
+        io = io_server(opt)
+        words = io.cmdline() if io else ""
+        cmdline = boot.kernel_cmdline(opt, extra=("console=serial " + words).strip())
         iso = opt.iso
         tmp = None
         if opt.uefi and not iso:
             # OVMF cannot boot a multiboot kernel directly: go through GRUB.
             tmp = tempfile.TemporaryDirectory(prefix="lwkrun-")
             iso = os.path.join(tmp.name, "boot.iso")
-            boot.build_iso(iso, opt.kernel, mods, [("smapos", boot.kernel_cmdline(opt))])
-        argv = qemu_argv(opt, cmdline, mods, iso)
+            boot.build_iso(iso, opt.kernel, mods, [("smapos", boot.kernel_cmdline(opt, extra=words))])
+        argv = qemu_argv(opt, cmdline, mods, iso, io.qemu_args(0) if io else ())
+        if io:
+            io.start()
     except UsageError as e:
+        if io:
+            io.stop()
         sys.stderr.write("lwkrun: %s\n" % e)
         return 2
 
@@ -216,6 +236,8 @@ def run(opt):
         finished, interrupted = False, True
     finally:
         stop([proc])
+        if io:
+            io.stop()
         if tmp:
             tmp.cleanup()
     if interrupted:

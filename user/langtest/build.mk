@@ -2,7 +2,8 @@
 # tools/smapfort (tests/suites/lang.py), the same binaries on the kernel
 # and in host mode.
 
-LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_fmod lang_fh lang_symheap)
+LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_fmod lang_fh lang_symheap lang_c_musl \
+	lang_c_glibc)
 
 $(B)/user/lang_cxx: user/langtest/lang_cxx.cc $(SMAPCXX_DEPS)
 	@mkdir -p $(@D)
@@ -21,6 +22,14 @@ $(B)/user/lang_fh: user/langtest/lang_fh.f $(SMAPFORT_DEPS)
 $(B)/user/lang_symheap: user/langtest/lang_symheap.c $(SMAPCC_DEPS)
 	@mkdir -p $(@D)
 	$(SMAPCC) -O2 $(WARN) -o $@ $<
+
+$(B)/user/lang_c_musl: user/langtest/lang_c.c $(SMAPCC_DEPS)
+	@mkdir -p $(@D)
+	$(SMAPCC) -O2 $(WARN) -o $@ $<
+
+$(B)/user/lang_c_glibc: user/langtest/lang_c.c $(SMAPCXX_DEPS) | $(B)/.deps-lang
+	@mkdir -p $(@D)
+	SMAPCC_LIBC=glibc $(SMAPCC) -O2 $(WARN) -fopenmp -o $@ $<
 
 ALL += $(LANGTEST)
 TEST_DEPS += $(LANGTEST)

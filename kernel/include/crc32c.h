@@ -1,0 +1,16 @@
+/* crc32c.h - CRC-32C of the network frames (kernel/lib/crc32c.c). */
+#ifndef SMAPOS_CRC32C_H
+#define SMAPOS_CRC32C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Tables, once; the functions below call it themselves when needed, but a
+ * caller that must not take the time later calls it first. */
+void crc32c_init(void);
+/* crc: the CRC of what came before (0 to start). */
+uint32_t crc32c_sw(uint32_t crc, const void *p, size_t n);
+/* The same with SSE4.2's crc32 instruction: only where CPUID says so. */
+uint32_t crc32c_hw(uint32_t crc, const void *p, size_t n);
+
+#endif

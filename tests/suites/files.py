@@ -1,0 +1,76 @@
+"""Files (docs/fileio.md): on the kernel every file system call goes to
+lwkrun's I/O server; in host mode the same programs use Linux directly.
+Each case runs in a directory of its own under build/tests/files."""
+
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+
+WORK = harness.build("tests", "files")
+FILETEST = harness.build("user", "filetest")
+BASIC_CHECKS = 46
+CONFINE_CHECKS = 19
+MPIIO_CHECKS = 31
+MPIT_FILE = harness.build("user", "mpit_file")
+
+
+def workdir(name):
+    path = os.path.join(WORK, name)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def confine_tree(name):
+    """DIR/sub, DIR/escape -> .., DIR/abs-escape -> an absolute path out,
+    and a file beside DIR that must stay out of reach."""
+    top = workdir(name)
+    jail = os.path.join(top, "jail")
+    os.makedirs(os.path.join(jail, "sub"))
+    with open(os.path.join(top, "outside"), "w") as f:
+        f.write("secret\n")
+    os.symlink("..", os.path.join(jail, "escape"))
+    os.symlink(os.path.join(top, "outside"), os.path.join(jail, "abs-escape"))
+    return jail
+
+
+def kernel(name, args, cwd, n=2, **kw):
+    kw.setdefault("timeout", 180)
+    return harness.lwkrun(name, ["-q", "--timeout", kw["timeout"] - 10, "-n", n] + args,
+                          cwd=cwd, **kw)
+
+
+def stdin_case(name, host):
+    """12 bytes piped into lwkrun reach rank 0; rank 1 sees end of file."""
+    mode = "--host" if host else "-q --timeout 170"
+    cmd = "printf 'hello stdin\\n' | python3 %s %s -n 2 %s stdin" % (harness.LWKRUN, mode, FILETEST)
+    return harness.Case(name, ["sh", "-c", cmd], timeout=180, cwd=workdir(name.replace("/", "_")),
+                        tap=True, expect=[r"rank 0: stdin 12 bytes, hash 2728214731339407760",
+                                          r"rank 1: stdin 0 bytes"])
+
+
+def cases():
+    out = [
+        kernel("files/kernel: stdio and raw calls on 2 ranks", [FILETEST, "basic"],
+               workdir("kernel-basic"), tap=True, min_tap=BASIC_CHECKS),
+        harness.lwkrun("files/host: stdio and raw calls on 2 ranks",
+                       ["--host", "-n", 2, FILETEST, "basic"], cwd=workdir("host-basic"),
+                       tap=True, min_tap=BASIC_CHECKS),
+        kernel("files/kernel: --files confines to DIR", ["--files", confine_tree("confine"),
+                                                         FILETEST, "confine"],
+               harness.ROOT, n=1, tap=True, min_tap=CONFINE_CHECKS),
+        kernel("files/kernel: 2 nodes reach one I/O server", ["--nodes", 2, FILETEST, "basic"],
+               workdir("kernel-nodes"), n=1, tap=True, min_tap=BASIC_CHECKS),
+        kernel("files/kernel: MPI-IO on 2 ranks", [MPIT_FILE], workdir("kernel-mpiio2"),
+               tap=True, min_tap=MPIIO_CHECKS),
+        kernel("files/kernel: MPI-IO on 4 ranks", [MPIT_FILE], workdir("kernel-mpiio4"), n=4,
+               tap=True, min_tap=MPIIO_CHECKS),
+        harness.lwkrun("files/host: MPI-IO on 4 ranks", ["--host", "-n", 4, MPIT_FILE],
+                       cwd=workdir("host-mpiio4"), tap=True, min_tap=MPIIO_CHECKS),
+        stdin_case("files/kernel: stdin reaches rank 0", False),
+        stdin_case("files/host: stdin reaches rank 0", True),
+    ]
+    return out
