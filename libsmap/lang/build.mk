@@ -16,13 +16,15 @@ LIBSMAP_GLIBC := $(B)/lib/libsmap-glibc.a
 SMAPCXX := tools/smapcxx
 SMAPFORT := tools/smapfort
 SMAPCXX_DEPS := tools/smapcc tools/smapcxx $(LIBSMAP_GLIBC)
+LIBSMAP_F08 := $(B)/lib/libsmap-f08.a
 SMAPFORT_DEPS := tools/smapcc tools/smapfort $(LIBSMAP_GLIBC) $(B)/include/mpif.h \
-	$(B)/include/mpi.mod
+	$(B)/include/mpi.mod $(B)/include/mpi_f08.mod $(LIBSMAP_F08)
 
 LANG_GEN := $(B)/gen/lang
 LANG_GEN_OBJ := $(B)/libsmap/lang/gen/mpi_handles.o $(B)/libsmap/lang/gen/mpi_fortran.o
 
-$(LANG_GEN)/mpi_handles.c $(LANG_GEN)/mpi_fortran.c $(LANG_GEN)/mpi.f90 $(B)/include/mpif.h &: \
+$(LANG_GEN)/mpi_handles.c $(LANG_GEN)/mpi_fortran.c $(LANG_GEN)/mpi.f90 $(LANG_GEN)/mpi_f08.f90 \
+		$(B)/include/mpif.h &: \
 		libsmap/include/mpi.h libsmap/lang/genf.py
 	@echo "  GENF    $(LANG_GEN)"
 	$(Q)$(PYTHON) libsmap/lang/genf.py libsmap/include/mpi.h $(LANG_GEN) $(B)/include
@@ -40,6 +42,18 @@ $(B)/include/mpi.mod: $(LANG_GEN)/mpi.f90 | $(B)/.deps-lang
 	$(Q)gfortran -c -J $(B)/include -o $(LANG_GEN)/mpi_mod.o $<
 	@touch $@
 
+# mpi_f08 has code of its own (handle comparisons, wrappers of the routines
+# with strings): its object goes into libsmap-f08.a, which smapfort links.
+$(B)/include/mpi_f08.mod $(LANG_GEN)/mpi_f08.o &: $(LANG_GEN)/mpi_f08.f90 | $(B)/.deps-lang
+	@echo "  FC      $@"
+	$(Q)gfortran -O2 -w -fallow-argument-mismatch -c -J $(B)/include -o $(LANG_GEN)/mpi_f08.o $<
+	@touch $(B)/include/mpi_f08.mod
+
+$(LIBSMAP_F08): $(LANG_GEN)/mpi_f08.o
+	@mkdir -p $(@D)
+	@rm -f $@
+	ar rcs $@ $<
+
 .PHONY: libsmap-glibc-inner
 libsmap-glibc-inner: | $(B)/.deps-build
 	@$(MAKE) --no-print-directory B=$(B)/glibc MUSLCC=$(CC) $(B)/glibc/lib/libsmap.a
@@ -48,5 +62,5 @@ $(LIBSMAP_GLIBC): libsmap-glibc-inner
 	@mkdir -p $(@D)
 	@cmp -s $(B)/glibc/lib/libsmap.a $@ || cp $(B)/glibc/lib/libsmap.a $@
 
-ALL += $(LIBSMAP_GLIBC) $(B)/include/mpi.mod
-TEST_DEPS += $(LIBSMAP_GLIBC) $(B)/include/mpi.mod
+ALL += $(LIBSMAP_GLIBC) $(B)/include/mpi.mod $(B)/include/mpi_f08.mod $(LIBSMAP_F08)
+TEST_DEPS += $(LIBSMAP_GLIBC) $(B)/include/mpi.mod $(B)/include/mpi_f08.mod $(LIBSMAP_F08)

@@ -56,6 +56,14 @@ int smpi_fh_comm_size(const MPI_Fint *comm);
 void *smpi_fbuf(const void *p);
 const int *smpi_fints(const int *p);
 
+/* The error code to Fortran: ierror is optional in mpi_f08 (NULL when
+ * absent), required in mpif.h and the mpi module. */
+static inline void smpi_fret(MPI_Fint *ierr, int err)
+{
+	if (ierr)
+		*ierr = err;
+}
+
 /* Fortran strings: blank-padded, with a hidden length. */
 char *smpi_fstr_in(const char *s, size_t len);
 char *smpi_fstr_buf(size_t len);

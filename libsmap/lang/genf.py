@@ -52,6 +52,9 @@ SENTINELS = [
     ("MPI_UNWEIGHTED", "smpi_funweighted", "MPI_UNWEIGHTED", "(1)"),
     ("MPI_WEIGHTS_EMPTY", "smpi_fweights_empty", "MPI_WEIGHTS_EMPTY", "(1)"),
 ]
+# NULL handles of mpi.h and their type, predefined handles by type (parse).
+NULLS = {}
+PRE = {}
 # Fortran user functions of MPI_Op_create: a fixed pool of C trampolines.
 OP_SLOTS = 32
 
@@ -121,7 +124,7 @@ def parse(path):
         if m.group(1) in handles:
             for o in m.group(2).split(","):
                 objs[o.strip()] = handles[m.group(1)]
-    ints, pre = {}, {}    # name -> value; handle type -> [(name, object)]
+    ints, pre = {}, PRE    # name -> value; handle type -> [(name, object)]
     for m in re.finditer(r"^#define\s+(MPI_\w+)\s+(.+?)\s*$", text, re.M):
         name, val = m.group(1), m.group(2).strip()
         h = re.match(r"^\(&(\w+)\)$", val)
@@ -131,6 +134,7 @@ def parse(path):
         n = re.match(r"^\(\((MPI_\w+)\)0\)$", val)
         if n and n.group(1) in handles.values():
             ints[name] = 0
+            NULLS[name] = n.group(1)
             continue
         expr = re.sub(r"\b(MPI_\w+)\b", lambda x: str(ints.get(x.group(1), "X")), val)
         if re.match(r"^[\s()0-9a-fA-FxX+\-*|<]+$", expr):
@@ -367,7 +371,7 @@ class Binding:
         if re.match(r"^(Wait|Test)some$", api.name) and "array_of_indices" in names:
             body.append("\tif (err == MPI_SUCCESS && *outcount != MPI_UNDEFINED)\n"
                         "\t\tfor (int i = 0; i < *outcount; i++)\n\t\t\tarray_of_indices[i]++;")
-        body.append("\t*ierr = err;" if ret == "int" else "\treturn r;")
+        body.append("\tsmpi_fret(ierr, err);" if ret == "int" else "\treturn r;")
         body.append("}")
         body.append('extern __typeof__(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));'
                     % (low, low, low))
@@ -388,7 +392,7 @@ def special(name):
 def _init():
     return """void pmpi_init_(MPI_Fint *ierr)
 {
-	*ierr = PMPI_Init(NULL, NULL);
+	smpi_fret(ierr, PMPI_Init(NULL, NULL));
 }
 """
 
@@ -397,7 +401,7 @@ def _init():
 def _init_thread():
     return """void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
 {
-	*ierr = PMPI_Init_thread(NULL, NULL, *required, provided);
+	smpi_fret(ierr, PMPI_Init_thread(NULL, NULL, *required, provided));
 }
 """
 
@@ -423,12 +427,12 @@ def _op_create():
 	for (i = 0; i < %d && fop_fn[i] && fop_fn[i] != fn; i++)
 		;
 	if (i == %d) {
-		*ierr = PMPI_Op_create(NULL, *commute, &c_op);
+		smpi_fret(ierr, PMPI_Op_create(NULL, *commute, &c_op));
 		*op = 0;
 		return;
 	}
 	fop_fn[i] = fn;
-	*ierr = PMPI_Op_create(fop_tramp[i], *commute, &c_op);
+	smpi_fret(ierr, PMPI_Op_create(fop_tramp[i], *commute, &c_op));
 	*op = smpi_fh_c2f(&smpi_fh_op, c_op);
 }""" % (OP_SLOTS, OP_SLOTS))
     return "\n".join(o) + "\n"
@@ -440,9 +444,10 @@ def attr_get(obj, keys):
 {
 	MPI_%(O)s c = (MPI_%(O)s)smpi_fh_f2c(&smpi_fh_%(o)s, *%(o)s);
 	void *v = NULL;
+	int err = PMPI_%(O)s_get_attr(c, *keyval, &v, flag);
 
-	*ierr = PMPI_%(O)s_get_attr(c, *keyval, &v, flag);
-	if (*ierr != MPI_SUCCESS || !*flag)
+	smpi_fret(ierr, err);
+	if (err != MPI_SUCCESS || !*flag)
 		return;
 	/* Predefined keys point at the value (C); Fortran gets the value. */
 	switch (*keyval) {
@@ -460,7 +465,7 @@ def attr_set(obj):
 {
 	MPI_%(O)s c = (MPI_%(O)s)smpi_fh_f2c(&smpi_fh_%(o)s, *%(o)s);
 
-	*ierr = PMPI_%(O)s_set_attr(c, *keyval, (void *)*attribute_val);
+	smpi_fret(ierr, PMPI_%(O)s_set_attr(c, *keyval, (void *)*attribute_val));
 }
 """ % {"o": obj, "O": obj.capitalize()}
 
@@ -586,6 +591,163 @@ def gen_module(c):
     return "\n".join(o) + "\n"
 
 
+# ---------------------------------------------------------------- mpi_f08
+
+def f08_type(a, htypes):
+    """The Fortran declaration of C argument a in mpi_f08, or None."""
+    n, dim = a.name, ""
+    if a.arr == 2:
+        dim = "(3,*)"
+    elif a.arr:
+        dim = "(*)"
+    if a.base in htypes:
+        return "type(%s) :: %s%s" % (a.base, n, dim)
+    if a.base == "MPI_Status":
+        return "type(MPI_Status) :: %s%s" % (n, dim)
+    if a.base in ("MPI_Aint", "MPI_Count", "MPI_Offset"):
+        return "integer(kind=%s) :: %s%s" % ({"MPI_Aint": "MPI_ADDRESS_KIND",
+                                              "MPI_Count": "MPI_COUNT_KIND",
+                                              "MPI_Offset": "MPI_OFFSET_KIND"}[a.base], n, dim)
+    if a.base in ("int", "MPI_Fint"):
+        return "%s :: %s%s" % ("logical" if n in LOGICAL else "integer", n, dim)
+    if a.base == "void" and a.ptr == 1:
+        if n in ADDRESS_OUT or n == "attribute_val":
+            return "integer(kind=MPI_ADDRESS_KIND) :: %s" % n
+        return "!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s\n      type(*), dimension(*) :: %s" % (n, n)
+    if a.base == "char" and a.ptr + a.arr == 1:
+        return "character(len=*) :: %s" % n
+    return None
+
+
+def gen_f08(apis, handles, c, idx, skipped):
+    """module mpi_f08: handle types, typed constants, and every bound routine
+    with an optional ierror: bind(C) interfaces straight onto the C bindings
+    (a bind(C) type of one INTEGER is passed as that INTEGER), and Fortran
+    wrappers for the routines with strings (gfortran's hidden lengths)."""
+    htypes = sorted(set(handles.values()))
+    skip = dict(skipped)
+    o = ["! module mpi_f08 (libsmap): generated by libsmap/lang/genf.py from mpi.h; do not edit.",
+         "module mpi_f08", "  use, intrinsic :: iso_c_binding, only: c_double", "  implicit none",
+         "  public", "  private :: c_double"]
+    for t in htypes:
+        o += ["  type, bind(C) :: %s" % t, "    integer :: MPI_VAL", "  end type"]
+    o += ["  type, bind(C) :: MPI_Status",
+          "    integer :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+          "    integer :: smpi_internal(%d)" % (c["MPI_STATUS_SIZE"] - 3), "  end type"]
+    kinds = ["MPI_ADDRESS_KIND", "MPI_OFFSET_KIND", "MPI_COUNT_KIND", "MPI_INTEGER_KIND"]
+    for k in kinds:
+        o.append("  integer, parameter :: %s = %d" % (k, c[k]))
+    htype_of = {}
+    for t, lst in PRE.items():
+        for n, _ in lst:
+            htype_of[n] = t
+    for f, cname in F_TYPES:
+        if cname in htype_of:
+            htype_of[f] = "MPI_Datatype"
+    htype_of.update(NULLS)
+    for k in sorted(c):
+        if k in kinds:
+            continue
+        if k in htype_of:
+            o.append("  type(%s), parameter :: %s = %s(%d)" % (htype_of[k], k, htype_of[k], c[k]))
+        else:
+            o.append("  integer, parameter :: %s = %d" % (k, c[k]))
+    for f, blk, _, dim in SENTINELS:
+        if "STATUS" in f:
+            o.append("  type(MPI_Status) :: %s%s" % (f, "(1)" if "STATUSES" in f else ""))
+        else:
+            o.append("  integer :: %s%s" % (f, dim))
+        o.append("  common /%s/ %s" % (blk, f))
+    o.append("  interface operator(==)")
+    o += ["    module procedure smpi_eq_%s" % kind_of(t) for t in htypes]
+    o.append("  end interface")
+    o.append("  interface operator(/=)")
+    o += ["    module procedure smpi_ne_%s" % kind_of(t) for t in htypes]
+    o.append("  end interface")
+    ifaces, wrappers = [], []
+    specials = {
+        "Init": ["integer, optional :: ierror"],
+        "Init_thread": ["integer :: required", "integer :: provided",
+                        "integer, optional :: ierror"],
+    }
+    for obj in ("Comm", "Win", "Type"):
+        h = "MPI_Datatype" if obj == "Type" else "MPI_" + obj
+        specials[obj + "_get_attr"] = ["type(%s) :: %s" % (h, obj.lower()), "integer :: keyval",
+                                       "integer(kind=MPI_ADDRESS_KIND) :: attribute_val",
+                                       "logical :: flag", "integer, optional :: ierror"]
+        specials[obj + "_set_attr"] = ["type(%s) :: %s" % (h, obj.lower()), "integer :: keyval",
+                                       "integer(kind=MPI_ADDRESS_KIND) :: attribute_val",
+                                       "integer, optional :: ierror"]
+    names = set(a.name for a in apis)
+    if "Op_create" in names:
+        # f08's user function takes type(c_ptr) by value: the C trampoline's
+        # (void *, void *, int *, MPI_Fint *) call fits it as it fits mpif.h's
+        wrappers += ["  subroutine MPI_Op_create(user_fn, commute, op, ierror)",
+                     "    external :: user_fn", "    logical :: commute", "    type(MPI_Op) :: op",
+                     "    integer, optional :: ierror", "    integer :: e",
+                     "    call PMPI_Op_create(user_fn, commute, op%MPI_VAL, e)",
+                     "    if (present(ierror)) ierror = e", "  end subroutine"]
+        skip["Op_create"] = "wrapped"
+    for api in apis:
+        n = api.name
+        if n in skip or n.endswith("_c2f") or n.endswith("_f2c"):
+            continue
+        low = n.lower()
+        if n in specials:
+            if n not in names:
+                continue
+            decls = specials[n]
+            dummies = [d.split("::")[1].strip().split("(")[0] for d in decls]
+            ifaces += ["    subroutine MPI_%s(%s) bind(C, name=\"pmpi_%s_\")" % (n, ", ".join(dummies), low),
+                       "      import"] + ["      " + d for d in decls] + ["    end subroutine"]
+            continue
+        decls = [f08_type(a, set(htypes)) for a in api.args]
+        if any(d is None for d in decls):
+            continue
+        dummies = [a.name for a in api.args]
+        if api.ret in ("double", "MPI_Aint"):
+            rt = "real(c_double)" if api.ret == "double" else "integer(kind=MPI_ADDRESS_KIND)"
+            ifaces += ["    function MPI_%s(%s) bind(C, name=\"pmpi_%s_\") result(r)"
+                       % (n, ", ".join(dummies), low), "      import"] + \
+                      ["      " + d for d in decls] + ["      %s :: r" % rt, "    end function"]
+            continue
+        if any(a.base == "char" for a in api.args):
+            if any(a.base in htypes and a.ptr + a.arr and a.arr for a in api.args):
+                continue
+            call = []
+            for a in api.args:
+                call.append("%s%%MPI_VAL" % a.name if a.base in htypes else a.name)
+            wrappers += ["  subroutine MPI_%s(%s)" % (n, ", ".join(dummies + ["ierror"]))] + \
+                        ["    " + d for d in decls] + \
+                        ["    integer, optional :: ierror", "    integer :: e",
+                         "    call PMPI_%s(%s)" % (n, ", ".join(call + ["e"])),
+                         "    if (present(ierror)) ierror = e", "  end subroutine"]
+            continue
+        ifaces += ["    subroutine MPI_%s(%s) bind(C, name=\"pmpi_%s_\")"
+                   % (n, ", ".join(dummies + ["ierror"]), low), "      import"] + \
+                  ["      " + d for d in decls] + \
+                  ["      integer, optional :: ierror", "    end subroutine"]
+    o += ["  interface"] + ifaces + ["  end interface", "contains"]
+    for t in htypes:
+        k = kind_of(t)
+        for op, fn in (("==", "eq"), ("/=", "ne")):
+            o += ["  elemental logical function smpi_%s_%s(a, b)" % (fn, k),
+                  "    type(%s), intent(in) :: a, b" % t,
+                  "    smpi_%s_%s = a%%MPI_VAL %s b%%MPI_VAL" % (fn, k, op),
+                  "  end function"]
+    o += wrappers
+    o.append("end module mpi_f08")
+    # free form: continue long lines
+    out = []
+    for line in o:
+        while len(line) > 130:
+            cut = line.rfind(", ", 0, 120)
+            out.append(line[:cut + 1] + " &")
+            line = "        " + line[cut + 2:]
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def gen_sentinels(words):
     o = ["/* The Fortran sentinels' COMMON blocks, as large as Fortran declares them. */"]
     for f, blk, cm, dim in SENTINELS:
@@ -608,6 +770,7 @@ def main():
         os.path.join(gen, "mpi_handles.c"): gen_handles(handles, pre, ints) + "\n" + gen_sentinels(words),
         os.path.join(gen, "mpi_fortran.c"): fort,
         os.path.join(gen, "mpi.f90"): gen_module(c),
+        os.path.join(gen, "mpi_f08.f90"): gen_f08(apis, handles, c, idx, skipped),
         os.path.join(inc, "mpif.h"): gen_mpif(c),
     }
     for path, text in files.items():

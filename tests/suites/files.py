@@ -52,6 +52,16 @@ def stdin_case(name, host):
                                           r"rank 1: stdin 0 bytes"])
 
 
+def failwrite_case(name):
+    """A job whose rank 0 fails after writing: its file is whole."""
+    cwd = workdir("kernel-failwrite")
+    cmd = ("python3 %s -q --timeout 170 -n 2 %s failwrite; echo \"status $?\"; "
+           "echo \"size $(stat -c %%s failwrite.0)\"; "
+           "tr -d a < failwrite.0 | wc -c | sed 's/^/other bytes /'" % (harness.LWKRUN, FILETEST))
+    return harness.Case(name, ["sh", "-c", cmd], timeout=180, cwd=cwd,
+                        expect=[r"^status 134$", r"^size 4194304$", r"^other bytes 0$"])
+
+
 def cases():
     out = [
         kernel("files/kernel: stdio and raw calls on 2 ranks", [FILETEST, "basic"],
@@ -70,6 +80,7 @@ def cases():
                tap=True, min_tap=MPIIO_CHECKS),
         harness.lwkrun("files/host: MPI-IO on 4 ranks", ["--host", "-n", 4, MPIT_FILE],
                        cwd=workdir("host-mpiio4"), tap=True, min_tap=MPIIO_CHECKS),
+        failwrite_case("files/kernel: a failing job's file is whole"),
         stdin_case("files/kernel: stdin reaches rank 0", False),
         stdin_case("files/host: stdin reaches rank 0", True),
     ]

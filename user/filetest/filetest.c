@@ -8,6 +8,7 @@
  *                      symlinks out of DIR all fail, DIR itself works
  *   filetest stdin     rank 0 reads its stdin to the end, the others see
  *                      end of file
+ *   filetest failwrite rank 0 writes 4 MiB and aborts, the others write on
  *   filetest bench MB  sequential write then read of an MB MiB file
  *
  * Every rank works on names of its own.  One TAP line per check.
@@ -246,6 +247,27 @@ static void read_stdin(void)
 	printf("rank %d: stdin %lu bytes, hash %lu\n", rank, total, sum);
 }
 
+/* Rank 0 writes 4 MiB and aborts while the others keep writing: the job
+ * ends with SIGABRT's status, the others are stopped in the middle of
+ * their calls, and rank 0's file is whole. */
+static int failwrite(void)
+{
+	static char chunk[65536];
+	int fd = open(nm("failwrite"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	memset(chunk, 'a' + rank, sizeof(chunk));
+	if (fd < 0)
+		return 1;
+	if (rank != 0)
+		for (;;)
+			if (write(fd, chunk, sizeof(chunk)) < 0 || lseek(fd, 0, SEEK_SET) < 0)
+				return 1;
+	for (int i = 0; i < 64; i++)
+		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
+			return 1;
+	abort();
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -289,10 +311,12 @@ int main(int argc, char **argv)
 		confine();
 	else if (argc > 1 && !strcmp(argv[1], "stdin"))
 		read_stdin();
+	else if (argc > 1 && !strcmp(argv[1], "failwrite"))
+		return failwrite();
 	else if (argc > 2 && !strcmp(argv[1], "bench"))
 		bench(atol(argv[2]));
 	else {
-		fprintf(stderr, "usage: filetest basic|confine|stdin|bench MB\n");
+		fprintf(stderr, "usage: filetest basic|confine|stdin|failwrite|bench MB\n");
 		return 2;
 	}
 	fflush(stdout);

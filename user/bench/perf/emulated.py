@@ -8,7 +8,7 @@ rank, SMARTMAP through real page tables) and because a regression shows in
 them; the report prints them next to host mode and never as machine
 performance.  Short runs (the "quick" sizes): TCG is slow."""
 
-from perf import hostmode
+from perf import files, hostmode
 
 MPI_TESTS = ["quick", "pingpong", "memcpy", "coll"]
 
@@ -24,3 +24,4 @@ def run(sec):
     hostmode.smartmap(sec, kind)
     # The launch figure is the issue's: every one of 4 ranks at main().
     hostmode.kbench(sec, kind, 4)
+    files.run(sec)

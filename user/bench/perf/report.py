@@ -600,7 +600,11 @@ EMULATED_ROWS = (
     ("smap_bandwidth", "memcpy_remote", 1 << 20, "memcpy 1 MiB from the peer (GB/s)"),
     ("kbench", "null_syscall", 0, "null system call (ns)"),
     ("kbench", "clock_gettime", 0, "clock_gettime (ns)"),
+    ("filetest", "write_MBps", 1 << 20, "file write, 1 MiB calls, 1 rank (MB/s; docs/fileio.md)"),
+    ("filetest", "read_MBps", 1 << 20, "file read, 1 MiB calls, 1 rank (MB/s)"),
 )
+# Ranks of each emulated row's run (the rest: 2).
+EMULATED_RANKS = {"kbench": 4, "filetest": 1}
 
 
 def emulated_section(data):
@@ -617,9 +621,9 @@ def emulated_section(data):
     rows = []
     for bench, metric, size, label in EMULATED_ROWS:
         tcg = data.get(k, bench, "smapos" if bench == "kbench" else "libsmap",
-                       4 if bench == "kbench" else 2, metric, size)
-        host = data.get("host", bench, "linux" if bench == "kbench" else "libsmap", 2, metric,
-                        size)
+                       EMULATED_RANKS.get(bench, 2), metric, size)
+        host = data.get("host", bench, "linux" if bench == "kbench" else "libsmap",
+                        1 if bench == "filetest" else 2, metric, size)
         rows.append([label, cell(tcg), cell(host)])
     launch = data.get(k, "kbench", "smapos", 4, "launch_to_main_all_ranks")
     rows.append(["launch: job start to main() on all 4 ranks (us)", cell(launch), "—"])

@@ -1,0 +1,84 @@
+! lang_f08.f90 - Fortran 2008 `use mpi_f08`, built by tools/smapfort: handle
+! types and their comparisons, optional ierror, type(MPI_Status), p2p,
+! nonblocking, collectives, communicators, strings.  Rank 0 prints one TAP
+! line per behaviour with the verdicts of all ranks.
+module report08_m
+  use mpi_f08
+  implicit none
+contains
+  subroutine report(name, ok)
+    character(len=*), intent(in) :: name
+    logical, intent(in) :: ok
+    logical :: all
+    integer :: rank
+    call MPI_Allreduce(ok, all, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD)
+    call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+    if (rank == 0) then
+      if (all) then
+        write (*, '(A,A)') 'ok ', name
+      else
+        write (*, '(A,A,A)') 'not ok ', name, ' - a rank disagreed'
+      end if
+    end if
+  end subroutine
+end module
+
+program lang_f08
+  use mpi_f08
+  use report08_m
+  implicit none
+  type(MPI_Comm) :: dup, sub
+  type(MPI_Status) :: status
+  type(MPI_Request) :: reqs(2)
+  type(MPI_Datatype) :: vec
+  integer :: ierr, rank, nranks, peer, from, n, i
+  integer :: ibuf(10), iget(10)
+  double precision :: x, xsum
+  character(len=MPI_MAX_PROCESSOR_NAME) :: pname
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, nranks)
+  call report('f08_init_optional_ierror', ierr == MPI_SUCCESS .and. rank < nranks)
+  peer = mod(rank + 1, nranks)
+  from = mod(rank + nranks - 1, nranks)
+
+  ibuf = [(rank * 100 + i, i = 1, 10)]
+  call MPI_Sendrecv(ibuf, 10, MPI_INTEGER, peer, 3, iget, 10, MPI_INTEGER, from, 3, &
+                    MPI_COMM_WORLD, status)
+  call MPI_Get_count(status, MPI_INTEGER, n)
+  call report('f08_sendrecv_status', iget(10) == from * 100 + 10 .and. &
+              status%MPI_SOURCE == from .and. status%MPI_TAG == 3 .and. n == 10)
+
+  call MPI_Irecv(iget, 10, MPI_INTEGER, from, 4, MPI_COMM_WORLD, reqs(1))
+  call MPI_Isend(ibuf, 10, MPI_INTEGER, peer, 4, MPI_COMM_WORLD, reqs(2))
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE)
+  call report('f08_nonblocking_request_null', reqs(1) == MPI_REQUEST_NULL .and. &
+              reqs(2) == MPI_REQUEST_NULL .and. iget(1) == from * 100 + 1)
+
+  x = dble(rank + 1)
+  call MPI_Allreduce(x, xsum, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
+  i = merge(55, 0, rank == 0)
+  call MPI_Bcast(i, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  call report('f08_collectives', xsum == dble(nranks * (nranks + 1) / 2) .and. i == 55)
+
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  call MPI_Comm_split(dup, 0, rank, sub)
+  call MPI_Comm_size(sub, n)
+  call MPI_Comm_free(sub)
+  call MPI_Comm_free(dup)
+  call report('f08_comm_handles_compare', n == nranks .and. dup == MPI_COMM_NULL .and. &
+              sub == MPI_COMM_NULL .and. MPI_COMM_WORLD /= MPI_COMM_SELF)
+
+  call MPI_Type_contiguous(2, MPI_INTEGER, vec)
+  call MPI_Type_commit(vec)
+  call MPI_Sendrecv(ibuf, 2, vec, peer, 5, iget, 4, MPI_INTEGER, from, 5, MPI_COMM_WORLD, &
+                    MPI_STATUS_IGNORE)
+  call MPI_Type_free(vec)
+  call report('f08_derived_type', iget(4) == from * 100 + 4 .and. vec == MPI_DATATYPE_NULL)
+
+  call MPI_Get_processor_name(pname, n)
+  call report('f08_strings_wtime', n > 0 .and. len_trim(pname) == n .and. MPI_Wtime() > 0d0)
+
+  call MPI_Finalize()
+end program
