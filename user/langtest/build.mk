@@ -3,7 +3,7 @@
 # and in host mode.
 
 LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_fmod lang_fh lang_symheap lang_c_musl \
-	lang_c_glibc lang_f08)
+	lang_c_glibc lang_f08 lang_fio)
 
 $(B)/user/lang_cxx: user/langtest/lang_cxx.cc $(SMAPCXX_DEPS)
 	@mkdir -p $(@D)
@@ -18,6 +18,10 @@ $(B)/user/lang_fmod: user/langtest/lang_fmod.f90 $(SMAPFORT_DEPS)
 $(B)/user/lang_f08: user/langtest/lang_f08.f90 $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
 	$(SMAPFORT) -O2 -Wall -Werror -J $(B)/user -o $@ $<
+
+$(B)/user/lang_fio: user/langtest/lang_fio.f90 $(SMAPFORT_DEPS)
+	@mkdir -p $(@D)
+	$(SMAPFORT) -O2 -w -J $(B)/user -o $@ $<
 
 $(B)/user/lang_fh: user/langtest/lang_fh.f $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
