@@ -63,6 +63,8 @@ typedef int MPI_Type_delete_attr_function(MPI_Datatype type, int keyval,
 					  void *attr, void *extra_state);
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *code, ...);
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef void MPI_File_errhandler_function(MPI_File *file, int *code, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int keyval, void *extra_state,
 				       void *attr_in, void *attr_out, int *flag);
 typedef int MPI_Win_delete_attr_function(MPI_Win win, int keyval, void *attr,
@@ -726,6 +728,10 @@ SMPI_API(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI_Ain
 SMPI_API(int, File_set_atomicity, (MPI_File fh, int flag))
 SMPI_API(int, File_get_atomicity, (MPI_File fh, int *flag))
 SMPI_API(int, File_sync, (MPI_File fh))
+SMPI_API(int, File_create_errhandler, (MPI_File_errhandler_function *fn, MPI_Errhandler *errhandler))
+SMPI_API(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler))
+SMPI_API(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler))
+SMPI_API(int, File_call_errhandler, (MPI_File fh, int errorcode))
 
 /* Handles as Fortran integers (libsmap/lang, docs/languages.md). */
 #define SMPI_HANDLE_F(N, T) SMPI_API(MPI_Fint, N##_c2f, (MPI_##T handle)) \

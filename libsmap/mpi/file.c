@@ -14,11 +14,13 @@
  * collective does its work in _begin and hands the status out in _end.
  * The shared file pointer is an MPI_Offset in a window on rank 0, moved
  * with MPI_Fetch_and_op under an exclusive lock; atomic mode locks the
- * file (fcntl) around each access.  Errors are returned (MPI's default
- * handler for files is MPI_ERRORS_RETURN).
+ * file (fcntl) around each access.  Every standard call hands its error
+ * to the file's handler (MPI_FILE_NULL's for open and delete), which is
+ * MPI_ERRORS_RETURN unless the program sets another, as MPI says.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,7 +43,11 @@ struct smpi_file {
 	MPI_Status split_status;
 	int split_err;
 	char *name;
+	struct smpi_errh *errh;
 };
+
+/* The handler of MPI_FILE_NULL: what files opened from now on start with. */
+static struct smpi_errh *file_default = MPI_ERRORS_RETURN;
 
 static int errno_class(int e)
 {
@@ -70,6 +76,72 @@ static int file_ok(MPI_File fh)
 static int type_ok(MPI_Datatype t)
 {
 	return t != MPI_DATATYPE_NULL && t->committed;
+}
+
+/* ---- errors: each standard call raises its error on the file's handler ---- */
+
+static struct smpi_errh *errh_hold(MPI_File fh)
+{
+	return smpi_errh_ref(file_ok(fh) ? fh->errh : file_default);
+}
+
+/* Hand `code` to h (held by the caller, released here): returns it, or
+ * ends the job under MPI_ERRORS_ARE_FATAL. */
+static int errh_raise(MPI_File fh, struct smpi_errh *h, int code, const char *fn)
+{
+	char text[MPI_MAX_ERROR_STRING];
+	int len;
+
+	if (code != MPI_SUCCESS && h->fn) {
+		/* Made by MPI_File_create_errhandler: a file handler. */
+		((MPI_File_errhandler_function *)(void (*)(void))h->fn)(&fh, &code, fn);
+	} else if (code != MPI_SUCCESS && h->fatal) {
+		if (PMPI_Error_string(code, text, &len) != MPI_SUCCESS)
+			snprintf(text, sizeof(text), "bad error code");
+		fprintf(stderr, "%s: %s; rank %d ends the job\n", fn, text, smap_world_rank());
+		smap_abort(code);
+	}
+	smpi_errh_release(h);
+	return code;
+}
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+	if (!fn || !errhandler)
+		return MPI_ERR_ARG;
+	return PMPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)(void (*)(void))fn,
+					   errhandler);
+}
+
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+	if (!errhandler)
+		return MPI_ERR_ARG;
+	if (file == MPI_FILE_NULL)
+		smpi_errh_replace(&file_default, errhandler);
+	else if (file_ok(file))
+		smpi_errh_replace(&file->errh, errhandler);
+	else
+		return MPI_ERR_FILE;
+	return MPI_SUCCESS;
+}
+
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+	if (!errhandler)
+		return MPI_ERR_ARG;
+	if (file != MPI_FILE_NULL && !file_ok(file))
+		return MPI_ERR_FILE;
+	*errhandler = errh_hold(file);
+	return MPI_SUCCESS;
+}
+
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+	if (fh != MPI_FILE_NULL && !file_ok(fh))
+		return MPI_ERR_FILE;
+	errh_raise(fh, errh_hold(fh), errorcode, "MPI_File_call_errhandler");
+	return MPI_SUCCESS;
 }
 
 /* ---- views: file offsets of the data ---- */
@@ -222,12 +294,13 @@ static void file_free(MPI_File fh)
 	smpi_type_release(fh->filetype);
 	if (fh->comm != MPI_COMM_NULL)
 		PMPI_Comm_free(&fh->comm);
+	smpi_errh_release(fh->errh);
 	fh->magic = 0;
 	free(fh->name);
 	free(fh);
 }
 
-int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+static int file_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
 {
 	MPI_File f;
 	int flags, err, e = 0, worst, rank;
@@ -254,6 +327,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	smpi_type_hold(MPI_BYTE);
 	smpi_type_hold(MPI_BYTE);
 	f->esize = 1;
+	f->errh = smpi_errh_ref(file_default);
 	f->name = strdup(filename);
 	PMPI_Comm_dup(comm, &f->comm);
 	PMPI_Comm_rank(comm, &rank);
@@ -286,7 +360,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_close(MPI_File *fh)
+static int file_close(MPI_File *fh)
 {
 	MPI_File f;
 	int rank;
@@ -303,7 +377,7 @@ int PMPI_File_close(MPI_File *fh)
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_delete(const char *filename, MPI_Info info)
+static int file_delete(const char *filename, MPI_Info info)
 {
 	(void)info;
 	if (!filename)
@@ -313,7 +387,7 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
 
 /* ---- size, info, group, mode ---- */
 
-int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
+static int file_get_size(MPI_File fh, MPI_Offset *size)
 {
 	struct stat st;
 
@@ -345,22 +419,22 @@ static int resize(MPI_File fh, MPI_Offset size, int grow_only)
 	return e;
 }
 
-int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+static int file_set_size(MPI_File fh, MPI_Offset size)
 {
 	return resize(fh, size, 0);
 }
 
-int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+static int file_preallocate(MPI_File fh, MPI_Offset size)
 {
 	return resize(fh, size, 1);
 }
 
-int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
+static int file_get_group(MPI_File fh, MPI_Group *group)
 {
 	return file_ok(fh) ? PMPI_Comm_group(fh->comm, group) : MPI_ERR_FILE;
 }
 
-int PMPI_File_get_amode(MPI_File fh, int *amode)
+static int file_get_amode(MPI_File fh, int *amode)
 {
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
@@ -369,13 +443,13 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
 }
 
 /* No hints change anything here: every one is accepted and ignored. */
-int PMPI_File_set_info(MPI_File fh, MPI_Info info)
+static int file_set_info(MPI_File fh, MPI_Info info)
 {
 	(void)info;
 	return file_ok(fh) ? MPI_SUCCESS : MPI_ERR_FILE;
 }
 
-int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+static int file_get_info(MPI_File fh, MPI_Info *info_used)
 {
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
@@ -410,7 +484,7 @@ static MPI_Offset shared_add(MPI_File fh, MPI_Offset n)
 	return old;
 }
 
-int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+static int file_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
 		       const char *datarep, MPI_Info info)
 {
 	(void)info;
@@ -441,7 +515,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+static int file_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
 		       char *datarep)
 {
 	if (!file_ok(fh))
@@ -456,7 +530,7 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_D
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+static int file_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
 {
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
@@ -468,7 +542,7 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
 
 /* ---- explicit offsets ---- */
 
-int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+static int file_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
 		      MPI_Status *status)
 {
 	int64_t moved;
@@ -476,7 +550,7 @@ int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
 	return file_access(fh, offset, buf, count, datatype, 0, status, &moved);
 }
 
-int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+static int file_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 		       MPI_Datatype datatype, MPI_Status *status)
 {
 	int64_t moved;
@@ -484,16 +558,16 @@ int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
 	return file_access(fh, offset, (void *)buf, count, datatype, 1, status, &moved);
 }
 
-int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+static int file_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 			  MPI_Datatype datatype, MPI_Status *status)
 {
-	return PMPI_File_read_at(fh, offset, buf, count, datatype, status);
+	return file_read_at(fh, offset, buf, count, datatype, status);
 }
 
-int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+static int file_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 			   MPI_Datatype datatype, MPI_Status *status)
 {
-	return PMPI_File_write_at(fh, offset, buf, count, datatype, status);
+	return file_write_at(fh, offset, buf, count, datatype, status);
 }
 
 /* A request that is complete already, carrying st. */
@@ -514,34 +588,34 @@ static int done_request(MPI_File fh, int err, const MPI_Status *st, MPI_Request 
 	return err;
 }
 
-int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+static int file_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
 		       MPI_Request *request)
 {
 	MPI_Status st;
-	int err = PMPI_File_read_at(fh, offset, buf, count, datatype, &st);
+	int err = file_read_at(fh, offset, buf, count, datatype, &st);
 
 	return done_request(fh, err, &st, request);
 }
 
-int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+static int file_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 			MPI_Datatype datatype, MPI_Request *request)
 {
 	MPI_Status st;
-	int err = PMPI_File_write_at(fh, offset, buf, count, datatype, &st);
+	int err = file_write_at(fh, offset, buf, count, datatype, &st);
 
 	return done_request(fh, err, &st, request);
 }
 
-int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+static int file_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 			   MPI_Datatype datatype, MPI_Request *request)
 {
-	return PMPI_File_iread_at(fh, offset, buf, count, datatype, request);
+	return file_iread_at(fh, offset, buf, count, datatype, request);
 }
 
-int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+static int file_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 			    MPI_Datatype datatype, MPI_Request *request)
 {
-	return PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request);
+	return file_iwrite_at(fh, offset, buf, count, datatype, request);
 }
 
 /* ---- individual file pointer ---- */
@@ -559,29 +633,29 @@ static int at_pointer(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
 	return err;
 }
 
-int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+static int file_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
 	return at_pointer(fh, buf, count, datatype, 0, status);
 }
 
-int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+static int file_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		    MPI_Status *status)
 {
 	return at_pointer(fh, (void *)buf, count, datatype, 1, status);
 }
 
-int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+static int file_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
 	return at_pointer(fh, buf, count, datatype, 0, status);
 }
 
-int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+static int file_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 			MPI_Status *status)
 {
 	return at_pointer(fh, (void *)buf, count, datatype, 1, status);
 }
 
-int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+static int file_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
 {
 	MPI_Status st;
 	int err = at_pointer(fh, buf, count, datatype, 0, &st);
@@ -589,7 +663,7 @@ int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MP
 	return done_request(fh, err, &st, request);
 }
 
-int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+static int file_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		     MPI_Request *request)
 {
 	MPI_Status st;
@@ -598,16 +672,16 @@ int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datat
 	return done_request(fh, err, &st, request);
 }
 
-int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+static int file_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 			MPI_Request *request)
 {
-	return PMPI_File_iread(fh, buf, count, datatype, request);
+	return file_iread(fh, buf, count, datatype, request);
 }
 
-int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+static int file_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 			 MPI_Request *request)
 {
-	return PMPI_File_iwrite(fh, buf, count, datatype, request);
+	return file_iwrite(fh, buf, count, datatype, request);
 }
 
 /* The view position `offset` relative to `whence`: the new position or -1. */
@@ -625,7 +699,7 @@ static MPI_Offset seek_to(MPI_File fh, MPI_Offset cur, MPI_Offset offset, int wh
 		break;
 	case MPI_SEEK_END:
 		/* the first position whose byte lies at or past the end */
-		if (PMPI_File_get_size(fh, &size))
+		if (file_get_size(fh, &size))
 			return -1;
 		view_cursor(fh, &c, 0);
 		for (size_t run; (run = dt_next_run(&c)) && (uintptr_t)c.p < (uintptr_t)size;) {
@@ -643,7 +717,7 @@ static MPI_Offset seek_to(MPI_File fh, MPI_Offset cur, MPI_Offset offset, int wh
 	return cur + offset < 0 ? -1 : cur + offset;
 }
 
-int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+static int file_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
 	MPI_Offset to;
 
@@ -656,7 +730,7 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+static int file_get_position(MPI_File fh, MPI_Offset *offset)
 {
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
@@ -664,7 +738,7 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+static int file_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
 {
 	struct dt_cursor c;
 
@@ -694,19 +768,19 @@ static int at_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, i
 	return file_access(fh, at, buf, count, datatype, write, status, &moved);
 }
 
-int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+static int file_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 			  MPI_Status *status)
 {
 	return at_shared(fh, buf, count, datatype, 0, status);
 }
 
-int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+static int file_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 			   MPI_Status *status)
 {
 	return at_shared(fh, (void *)buf, count, datatype, 1, status);
 }
 
-int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+static int file_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 			   MPI_Request *request)
 {
 	MPI_Status st;
@@ -715,7 +789,7 @@ int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datat
 	return done_request(fh, err, &st, request);
 }
 
-int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+static int file_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 			    MPI_Request *request)
 {
 	MPI_Status st;
@@ -748,19 +822,19 @@ static int ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, int
 	return file_access(fh, base + before, buf, count, datatype, write, status, &moved);
 }
 
-int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+static int file_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 			   MPI_Status *status)
 {
 	return ordered(fh, buf, count, datatype, 0, status);
 }
 
-int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+static int file_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 			    MPI_Status *status)
 {
 	return ordered(fh, (void *)buf, count, datatype, 1, status);
 }
 
-int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+static int file_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
 	MPI_Offset cur, to;
 
@@ -774,7 +848,7 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+static int file_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
@@ -819,69 +893,69 @@ static int split_end(MPI_File fh, MPI_Status *status)
 	return split_begin(fh, call, &st_);		\
 } while (0)
 
-int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+static int file_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
 				MPI_Datatype datatype)
 {
-	SPLIT(PMPI_File_read_at_all(fh, offset, buf, count, datatype, &st_));
+	SPLIT(file_read_at_all(fh, offset, buf, count, datatype, &st_));
 }
 
-int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+static int file_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 				 MPI_Datatype datatype)
 {
-	SPLIT(PMPI_File_write_at_all(fh, offset, buf, count, datatype, &st_));
+	SPLIT(file_write_at_all(fh, offset, buf, count, datatype, &st_));
 }
 
-int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+static int file_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
-	SPLIT(PMPI_File_read_all(fh, buf, count, datatype, &st_));
+	SPLIT(file_read_all(fh, buf, count, datatype, &st_));
 }
 
-int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+static int file_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
 {
-	SPLIT(PMPI_File_write_all(fh, buf, count, datatype, &st_));
+	SPLIT(file_write_all(fh, buf, count, datatype, &st_));
 }
 
-int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+static int file_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
-	SPLIT(PMPI_File_read_ordered(fh, buf, count, datatype, &st_));
+	SPLIT(file_read_ordered(fh, buf, count, datatype, &st_));
 }
 
-int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+static int file_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
 {
-	SPLIT(PMPI_File_write_ordered(fh, buf, count, datatype, &st_));
+	SPLIT(file_write_ordered(fh, buf, count, datatype, &st_));
 }
 
-int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
-{
-	(void)buf;
-	return split_end(fh, status);
-}
-
-int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+static int file_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
 	(void)buf;
 	return split_end(fh, status);
 }
 
-int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+static int file_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
 	(void)buf;
 	return split_end(fh, status);
 }
 
-int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+static int file_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
 	(void)buf;
 	return split_end(fh, status);
 }
 
-int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+static int file_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
 	(void)buf;
 	return split_end(fh, status);
 }
 
-int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
+static int file_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+	(void)buf;
+	return split_end(fh, status);
+}
+
+static int file_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
 	(void)buf;
 	return split_end(fh, status);
@@ -889,7 +963,7 @@ int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status
 
 /* ---- consistency ---- */
 
-int PMPI_File_set_atomicity(MPI_File fh, int flag)
+static int file_set_atomicity(MPI_File fh, int flag)
 {
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
@@ -898,7 +972,7 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_get_atomicity(MPI_File fh, int *flag)
+static int file_get_atomicity(MPI_File fh, int *flag)
 {
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
@@ -906,7 +980,7 @@ int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 	return MPI_SUCCESS;
 }
 
-int PMPI_File_sync(MPI_File fh)
+static int file_sync(MPI_File fh)
 {
 	int e;
 
@@ -915,6 +989,416 @@ int PMPI_File_sync(MPI_File fh)
 	e = fsync(fh->fd) ? errno_class(errno) : MPI_SUCCESS;
 	PMPI_Barrier(fh->comm);
 	return e;
+}
+
+/* ---- the standard calls: each raises its error on the file's handler ---- */
+
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+{
+	struct smpi_errh *h = errh_hold(MPI_FILE_NULL);
+
+	return errh_raise(MPI_FILE_NULL, h, file_open(comm, filename, amode, info, fh), "MPI_File_open");
+}
+
+int PMPI_File_close(MPI_File *fh)
+{
+	struct smpi_errh *h = errh_hold(fh ? *fh : MPI_FILE_NULL);
+
+	return errh_raise(MPI_FILE_NULL, h, file_close(fh), "MPI_File_close");
+}
+
+int PMPI_File_delete(const char *filename, MPI_Info info)
+{
+	struct smpi_errh *h = errh_hold(MPI_FILE_NULL);
+
+	return errh_raise(MPI_FILE_NULL, h, file_delete(filename, info), "MPI_File_delete");
+}
+
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_set_size(fh, size), "MPI_File_set_size");
+}
+
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_preallocate(fh, size), "MPI_File_preallocate");
+}
+
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_size(fh, size), "MPI_File_get_size");
+}
+
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_group(fh, group), "MPI_File_get_group");
+}
+
+int PMPI_File_get_amode(MPI_File fh, int *amode)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_amode(fh, amode), "MPI_File_get_amode");
+}
+
+int PMPI_File_set_info(MPI_File fh, MPI_Info info)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_set_info(fh, info), "MPI_File_set_info");
+}
+
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_info(fh, info_used), "MPI_File_get_info");
+}
+
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+		const char *datarep, MPI_Info info)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_set_view(fh, disp, etype, filetype, datarep, info), "MPI_File_set_view");
+}
+
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+		char *datarep)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_view(fh, disp, etype, filetype, datarep), "MPI_File_get_view");
+}
+
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+		MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_at(fh, offset, buf, count, datatype, status), "MPI_File_read_at");
+}
+
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+		MPI_Datatype datatype, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_at_all(fh, offset, buf, count, datatype, status), "MPI_File_read_at_all");
+}
+
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+		MPI_Datatype datatype, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_at(fh, offset, buf, count, datatype, status), "MPI_File_write_at");
+}
+
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+		MPI_Datatype datatype, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_at_all(fh, offset, buf, count, datatype, status), "MPI_File_write_at_all");
+}
+
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+		MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iread_at(fh, offset, buf, count, datatype, request), "MPI_File_iread_at");
+}
+
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+		MPI_Datatype datatype, MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iwrite_at(fh, offset, buf, count, datatype, request), "MPI_File_iwrite_at");
+}
+
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+		MPI_Datatype datatype, MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iread_at_all(fh, offset, buf, count, datatype, request), "MPI_File_iread_at_all");
+}
+
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+		MPI_Datatype datatype, MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iwrite_at_all(fh, offset, buf, count, datatype, request), "MPI_File_iwrite_at_all");
+}
+
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read(fh, buf, count, datatype, status), "MPI_File_read");
+}
+
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_all(fh, buf, count, datatype, status), "MPI_File_read_all");
+}
+
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+		MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write(fh, buf, count, datatype, status), "MPI_File_write");
+}
+
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+		MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_all(fh, buf, count, datatype, status), "MPI_File_write_all");
+}
+
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iread(fh, buf, count, datatype, request), "MPI_File_iread");
+}
+
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+		MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iwrite(fh, buf, count, datatype, request), "MPI_File_iwrite");
+}
+
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+		MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iread_all(fh, buf, count, datatype, request), "MPI_File_iread_all");
+}
+
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+		MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iwrite_all(fh, buf, count, datatype, request), "MPI_File_iwrite_all");
+}
+
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_seek(fh, offset, whence), "MPI_File_seek");
+}
+
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_position(fh, offset), "MPI_File_get_position");
+}
+
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_byte_offset(fh, offset, disp), "MPI_File_get_byte_offset");
+}
+
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+		MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_shared(fh, buf, count, datatype, status), "MPI_File_read_shared");
+}
+
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+		MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_shared(fh, buf, count, datatype, status), "MPI_File_write_shared");
+}
+
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+		MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iread_shared(fh, buf, count, datatype, request), "MPI_File_iread_shared");
+}
+
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+		MPI_Request *request)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_iwrite_shared(fh, buf, count, datatype, request), "MPI_File_iwrite_shared");
+}
+
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+		MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_ordered(fh, buf, count, datatype, status), "MPI_File_read_ordered");
+}
+
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+		MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_ordered(fh, buf, count, datatype, status), "MPI_File_write_ordered");
+}
+
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_seek_shared(fh, offset, whence), "MPI_File_seek_shared");
+}
+
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_position_shared(fh, offset), "MPI_File_get_position_shared");
+}
+
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+		MPI_Datatype datatype)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_at_all_begin(fh, offset, buf, count, datatype), "MPI_File_read_at_all_begin");
+}
+
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_at_all_end(fh, buf, status), "MPI_File_read_at_all_end");
+}
+
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+		MPI_Datatype datatype)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_at_all_begin(fh, offset, buf, count, datatype), "MPI_File_write_at_all_begin");
+}
+
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_at_all_end(fh, buf, status), "MPI_File_write_at_all_end");
+}
+
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_all_begin(fh, buf, count, datatype), "MPI_File_read_all_begin");
+}
+
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_all_end(fh, buf, status), "MPI_File_read_all_end");
+}
+
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_all_begin(fh, buf, count, datatype), "MPI_File_write_all_begin");
+}
+
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_all_end(fh, buf, status), "MPI_File_write_all_end");
+}
+
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_ordered_begin(fh, buf, count, datatype), "MPI_File_read_ordered_begin");
+}
+
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_read_ordered_end(fh, buf, status), "MPI_File_read_ordered_end");
+}
+
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_ordered_begin(fh, buf, count, datatype), "MPI_File_write_ordered_begin");
+}
+
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_write_ordered_end(fh, buf, status), "MPI_File_write_ordered_end");
+}
+
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_type_extent(fh, datatype, extent), "MPI_File_get_type_extent");
+}
+
+int PMPI_File_set_atomicity(MPI_File fh, int flag)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_set_atomicity(fh, flag), "MPI_File_set_atomicity");
+}
+
+int PMPI_File_get_atomicity(MPI_File fh, int *flag)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_get_atomicity(fh, flag), "MPI_File_get_atomicity");
+}
+
+int PMPI_File_sync(MPI_File fh)
+{
+	struct smpi_errh *h = errh_hold(fh);
+
+	return errh_raise(fh, h, file_sync(fh), "MPI_File_sync");
 }
 
 SMPI_ALIAS(File_open)
@@ -972,3 +1456,7 @@ SMPI_ALIAS(File_write_ordered_end)
 SMPI_ALIAS(File_set_atomicity)
 SMPI_ALIAS(File_get_atomicity)
 SMPI_ALIAS(File_sync)
+SMPI_ALIAS(File_create_errhandler)
+SMPI_ALIAS(File_set_errhandler)
+SMPI_ALIAS(File_get_errhandler)
+SMPI_ALIAS(File_call_errhandler)

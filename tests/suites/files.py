@@ -13,7 +13,7 @@ WORK = harness.build("tests", "files")
 FILETEST = harness.build("user", "filetest")
 BASIC_CHECKS = 46
 CONFINE_CHECKS = 19
-MPIIO_CHECKS = 31
+MPIIO_CHECKS = 34
 MPIT_FILE = harness.build("user", "mpit_file")
 
 
@@ -81,6 +81,9 @@ def cases():
         harness.lwkrun("files/host: MPI-IO on 4 ranks", ["--host", "-n", 4, MPIT_FILE],
                        cwd=workdir("host-mpiio4"), tap=True, min_tap=MPIIO_CHECKS),
         failwrite_case("files/kernel: a failing job's file is whole"),
+        harness.lwkrun("files/host: MPI_ERRORS_ARE_FATAL on MPI_FILE_NULL ends the job",
+                       ["--host", "-n", 2, MPIT_FILE, "fatal"], cwd=workdir("host-fatal"),
+                       rc=43, expect=[r"MPI_File_open: no such file"], reject=[r"not ok"]),
         stdin_case("files/kernel: stdin reaches rank 0", False),
         stdin_case("files/host: stdin reaches rank 0", True),
     ]

@@ -2,7 +2,8 @@
  * mpit_file - MPI-IO conformance: views with derived types, collective
  * writes of interleaved pieces verified byte by byte, explicit offsets,
  * individual and shared pointers, ordered and split collectives,
- * nonblocking calls, sizes, atomicity and error classes.  The same binary
+ * nonblocking calls, sizes, atomicity, error classes and file error
+ * handlers (`mpit_file fatal`: MPI_ERRORS_ARE_FATAL ends the job).  The same binary
  * runs on the kernel (files through the I/O server) and in host mode.
  * Each check is agreed by all ranks and printed once by rank 0.
  */
@@ -241,6 +242,39 @@ static void pointers(void)
 	check(ok, "DELETE_ON_CLOSE removed the file");
 }
 
+static int handled;
+
+static void count_errors(MPI_File *fh, int *code, ...)
+{
+	(void)fh;
+	handled = *code;
+}
+
+static void handlers(void)
+{
+	MPI_Errhandler eh, got;
+	MPI_File fh;
+	int ok;
+
+	ok = MPI_File_create_errhandler(count_errors, &eh) == MPI_SUCCESS &&
+	     MPI_File_set_errhandler(MPI_FILE_NULL, eh) == MPI_SUCCESS &&
+	     MPI_File_open(MPI_COMM_WORLD, "no-such-file", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) !=
+	     MPI_SUCCESS && err_class(handled) == MPI_ERR_NO_SUCH_FILE;
+	check(ok, "a handler set on MPI_FILE_NULL sees open's error");
+	ok = MPI_File_get_errhandler(MPI_FILE_NULL, &got) == MPI_SUCCESS && got == eh &&
+	     MPI_Errhandler_free(&got) == MPI_SUCCESS;
+	handled = 0;
+	ok = ok && MPI_File_open(MPI_COMM_WORLD, "mpiio3.dat", MPI_MODE_CREATE | MPI_MODE_RDONLY,
+				 MPI_INFO_NULL, &fh) != MPI_SUCCESS && handled == MPI_ERR_AMODE;
+	check(ok, "get_errhandler; a bad amode reaches the handler");
+	ok = MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN) == MPI_SUCCESS &&
+	     MPI_Errhandler_free(&eh) == MPI_SUCCESS;
+	handled = 0;
+	ok = ok && MPI_File_open(MPI_COMM_WORLD, "no-such-file", MPI_MODE_RDONLY, MPI_INFO_NULL,
+				 &fh) != MPI_SUCCESS && handled == 0;
+	check(ok, "back to MPI_ERRORS_RETURN");
+}
+
 static void errors(void)
 {
 	MPI_File fh;
@@ -272,9 +306,20 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (argc > 1 && !strcmp(argv[1], "fatal")) {
+		MPI_File fh;
+
+		/* as Graph500 does: file errors end the job */
+		MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL);
+		MPI_File_open(MPI_COMM_WORLD, "no-such-file", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+		printf("not ok open of a missing file returned under MPI_ERRORS_ARE_FATAL\n");
+		MPI_Finalize();
+		return 1;
+	}
 	interleaved();
 	pointers();
 	errors();
+	handlers();
 	MPI_Finalize();
 	return failures ? 1 : 0;
 }
