@@ -189,16 +189,18 @@ static void writev_race(long iterations)
 			long r = raw6(i & 1 ? SYS_readv : SYS_writev, i & 1 ? 0 : 1,
 				      (uint64_t)(uintptr_t)iov, 2, 0, 0, 0);
 
+			/* EINVAL: a length past what one call may move, when
+			 * read/readv go to the I/O server (docs/fileio.md) */
 			if (r == 0)
 				zero++;
-			else if (r == -EFAULT)
+			else if (r == -EFAULT || r == -EINVAL)
 				efault++;
 			else
 				other++, last = r;
 		}
 		race_done = 1;
 		snprintf(name, sizeof(name), "writev-race: %ld writev/readv calls on a changing iovec "
-			 "return 0 or EFAULT (%ld and %ld)", iterations, zero, efault);
+			 "return 0 or an error (%ld and %ld)", iterations, zero, efault);
 		CHECK(name, other == 0 && zero > 0 && efault > 0, "%ld other results, last %ld", other,
 		      last);
 	}
