@@ -49,7 +49,8 @@ enum {
 	SYS_getdents64 = 217, SYS_openat = 257, SYS_mkdirat = 258, SYS_newfstatat = 262,
 	SYS_unlinkat = 263, SYS_renameat = 264, SYS_symlinkat = 266, SYS_readlinkat = 267,
 	SYS_faccessat = 269, SYS_dup3 = 292, SYS_preadv = 295, SYS_pwritev = 296,
-	SYS_renameat2 = 316, SYS_statx = 332, SYS_faccessat2 = 439,
+	SYS_renameat2 = 316, SYS_statx = 332, SYS_faccessat2 = 439, SYS_flock = 73,
+	SYS_utimensat = 280, SYS_fallocate = 285,
 };
 
 #define STAT_SIZE	144	/* struct stat on x86-64 */
@@ -213,8 +214,15 @@ static long marshal(struct proc *p, struct smapos_fio_slot *s, uint64_t nr, cons
 		return iov(p, s, a[1], a[2], 1) ?: 1;
 	case SYS_close: case SYS_dup: case SYS_dup2: case SYS_dup3: case SYS_fsync:
 	case SYS_fdatasync: case SYS_ftruncate: case SYS_lseek: case SYS_umask:
-	case SYS_fchdir: case SYS_ioctl: case SYS_fchmod:
+	case SYS_fchdir: case SYS_ioctl: case SYS_fchmod: case SYS_flock: case SYS_fallocate:
 		return 1;
+	case SYS_utimensat:
+		/* path NULL: the fd itself; times NULL: now (an empty segment) */
+		s->path[0][0] = 0;
+		s->arg[1] = a[1] != 0;
+		if (a[1])
+			e = path(p, s, 0, a[1]);
+		return e ?: seg(p, s, 2, a[2], a[2] ? 32 : 0, 0) ?: 1;
 	case SYS_fstat:
 		return seg(p, s, 1, a[1], STAT_SIZE, 1) ?: 1;
 	case SYS_getdents64:

@@ -993,412 +993,310 @@ static int file_sync(MPI_File fh)
 
 /* ---- the standard calls: each raises its error on the file's handler ---- */
 
+/* The handler is taken before the call (which may close the file); fh is
+ * what a user handler is given; __func__ + 1 is the MPI_ name. */
+#define RAISE(fh, hold, call) do {					\
+	struct smpi_errh *h_ = errh_hold(hold);				\
+									\
+	return errh_raise(fh, h_, call, __func__ + 1);			\
+} while (0)
+
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
 {
-	struct smpi_errh *h = errh_hold(MPI_FILE_NULL);
-
-	return errh_raise(MPI_FILE_NULL, h, file_open(comm, filename, amode, info, fh), "MPI_File_open");
+	RAISE(MPI_FILE_NULL, MPI_FILE_NULL, file_open(comm, filename, amode, info, fh));
 }
 
 int PMPI_File_close(MPI_File *fh)
 {
-	struct smpi_errh *h = errh_hold(fh ? *fh : MPI_FILE_NULL);
-
-	return errh_raise(MPI_FILE_NULL, h, file_close(fh), "MPI_File_close");
+	RAISE(MPI_FILE_NULL, fh ? *fh : MPI_FILE_NULL, file_close(fh));
 }
 
 int PMPI_File_delete(const char *filename, MPI_Info info)
 {
-	struct smpi_errh *h = errh_hold(MPI_FILE_NULL);
-
-	return errh_raise(MPI_FILE_NULL, h, file_delete(filename, info), "MPI_File_delete");
+	RAISE(MPI_FILE_NULL, MPI_FILE_NULL, file_delete(filename, info));
 }
 
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_set_size(fh, size), "MPI_File_set_size");
+	RAISE(fh, fh, file_set_size(fh, size));
 }
 
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_preallocate(fh, size), "MPI_File_preallocate");
+	RAISE(fh, fh, file_preallocate(fh, size));
 }
 
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_size(fh, size), "MPI_File_get_size");
+	RAISE(fh, fh, file_get_size(fh, size));
 }
 
 int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_group(fh, group), "MPI_File_get_group");
+	RAISE(fh, fh, file_get_group(fh, group));
 }
 
 int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_amode(fh, amode), "MPI_File_get_amode");
+	RAISE(fh, fh, file_get_amode(fh, amode));
 }
 
 int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_set_info(fh, info), "MPI_File_set_info");
+	RAISE(fh, fh, file_set_info(fh, info));
 }
 
 int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_info(fh, info_used), "MPI_File_get_info");
+	RAISE(fh, fh, file_get_info(fh, info_used));
 }
 
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
 		const char *datarep, MPI_Info info)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_set_view(fh, disp, etype, filetype, datarep, info), "MPI_File_set_view");
+	RAISE(fh, fh, file_set_view(fh, disp, etype, filetype, datarep, info));
 }
 
 int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
 		char *datarep)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_view(fh, disp, etype, filetype, datarep), "MPI_File_get_view");
+	RAISE(fh, fh, file_get_view(fh, disp, etype, filetype, datarep));
 }
 
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
 		MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_at(fh, offset, buf, count, datatype, status), "MPI_File_read_at");
+	RAISE(fh, fh, file_read_at(fh, offset, buf, count, datatype, status));
 }
 
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 		MPI_Datatype datatype, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_at_all(fh, offset, buf, count, datatype, status), "MPI_File_read_at_all");
+	RAISE(fh, fh, file_read_at_all(fh, offset, buf, count, datatype, status));
 }
 
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 		MPI_Datatype datatype, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_at(fh, offset, buf, count, datatype, status), "MPI_File_write_at");
+	RAISE(fh, fh, file_write_at(fh, offset, buf, count, datatype, status));
 }
 
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 		MPI_Datatype datatype, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_at_all(fh, offset, buf, count, datatype, status), "MPI_File_write_at_all");
+	RAISE(fh, fh, file_write_at_all(fh, offset, buf, count, datatype, status));
 }
 
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
 		MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iread_at(fh, offset, buf, count, datatype, request), "MPI_File_iread_at");
+	RAISE(fh, fh, file_iread_at(fh, offset, buf, count, datatype, request));
 }
 
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 		MPI_Datatype datatype, MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iwrite_at(fh, offset, buf, count, datatype, request), "MPI_File_iwrite_at");
+	RAISE(fh, fh, file_iwrite_at(fh, offset, buf, count, datatype, request));
 }
 
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 		MPI_Datatype datatype, MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iread_at_all(fh, offset, buf, count, datatype, request), "MPI_File_iread_at_all");
+	RAISE(fh, fh, file_iread_at_all(fh, offset, buf, count, datatype, request));
 }
 
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 		MPI_Datatype datatype, MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iwrite_at_all(fh, offset, buf, count, datatype, request), "MPI_File_iwrite_at_all");
+	RAISE(fh, fh, file_iwrite_at_all(fh, offset, buf, count, datatype, request));
 }
 
 int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read(fh, buf, count, datatype, status), "MPI_File_read");
+	RAISE(fh, fh, file_read(fh, buf, count, datatype, status));
 }
 
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_all(fh, buf, count, datatype, status), "MPI_File_read_all");
+	RAISE(fh, fh, file_read_all(fh, buf, count, datatype, status));
 }
 
 int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write(fh, buf, count, datatype, status), "MPI_File_write");
+	RAISE(fh, fh, file_write(fh, buf, count, datatype, status));
 }
 
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_all(fh, buf, count, datatype, status), "MPI_File_write_all");
+	RAISE(fh, fh, file_write_all(fh, buf, count, datatype, status));
 }
 
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iread(fh, buf, count, datatype, request), "MPI_File_iread");
+	RAISE(fh, fh, file_iread(fh, buf, count, datatype, request));
 }
 
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iwrite(fh, buf, count, datatype, request), "MPI_File_iwrite");
+	RAISE(fh, fh, file_iwrite(fh, buf, count, datatype, request));
 }
 
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 		MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iread_all(fh, buf, count, datatype, request), "MPI_File_iread_all");
+	RAISE(fh, fh, file_iread_all(fh, buf, count, datatype, request));
 }
 
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iwrite_all(fh, buf, count, datatype, request), "MPI_File_iwrite_all");
+	RAISE(fh, fh, file_iwrite_all(fh, buf, count, datatype, request));
 }
 
 int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_seek(fh, offset, whence), "MPI_File_seek");
+	RAISE(fh, fh, file_seek(fh, offset, whence));
 }
 
 int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_position(fh, offset), "MPI_File_get_position");
+	RAISE(fh, fh, file_get_position(fh, offset));
 }
 
 int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_byte_offset(fh, offset, disp), "MPI_File_get_byte_offset");
+	RAISE(fh, fh, file_get_byte_offset(fh, offset, disp));
 }
 
 int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 		MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_shared(fh, buf, count, datatype, status), "MPI_File_read_shared");
+	RAISE(fh, fh, file_read_shared(fh, buf, count, datatype, status));
 }
 
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_shared(fh, buf, count, datatype, status), "MPI_File_write_shared");
+	RAISE(fh, fh, file_write_shared(fh, buf, count, datatype, status));
 }
 
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 		MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iread_shared(fh, buf, count, datatype, request), "MPI_File_iread_shared");
+	RAISE(fh, fh, file_iread_shared(fh, buf, count, datatype, request));
 }
 
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		MPI_Request *request)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_iwrite_shared(fh, buf, count, datatype, request), "MPI_File_iwrite_shared");
+	RAISE(fh, fh, file_iwrite_shared(fh, buf, count, datatype, request));
 }
 
 int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 		MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_ordered(fh, buf, count, datatype, status), "MPI_File_read_ordered");
+	RAISE(fh, fh, file_read_ordered(fh, buf, count, datatype, status));
 }
 
 int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
 		MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_ordered(fh, buf, count, datatype, status), "MPI_File_write_ordered");
+	RAISE(fh, fh, file_write_ordered(fh, buf, count, datatype, status));
 }
 
 int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_seek_shared(fh, offset, whence), "MPI_File_seek_shared");
+	RAISE(fh, fh, file_seek_shared(fh, offset, whence));
 }
 
 int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_position_shared(fh, offset), "MPI_File_get_position_shared");
+	RAISE(fh, fh, file_get_position_shared(fh, offset));
 }
 
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
 		MPI_Datatype datatype)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_at_all_begin(fh, offset, buf, count, datatype), "MPI_File_read_at_all_begin");
+	RAISE(fh, fh, file_read_at_all_begin(fh, offset, buf, count, datatype));
 }
 
 int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_at_all_end(fh, buf, status), "MPI_File_read_at_all_end");
+	RAISE(fh, fh, file_read_at_all_end(fh, buf, status));
 }
 
 int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 		MPI_Datatype datatype)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_at_all_begin(fh, offset, buf, count, datatype), "MPI_File_write_at_all_begin");
+	RAISE(fh, fh, file_write_at_all_begin(fh, offset, buf, count, datatype));
 }
 
 int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_at_all_end(fh, buf, status), "MPI_File_write_at_all_end");
+	RAISE(fh, fh, file_write_at_all_end(fh, buf, status));
 }
 
 int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_all_begin(fh, buf, count, datatype), "MPI_File_read_all_begin");
+	RAISE(fh, fh, file_read_all_begin(fh, buf, count, datatype));
 }
 
 int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_all_end(fh, buf, status), "MPI_File_read_all_end");
+	RAISE(fh, fh, file_read_all_end(fh, buf, status));
 }
 
 int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_all_begin(fh, buf, count, datatype), "MPI_File_write_all_begin");
+	RAISE(fh, fh, file_write_all_begin(fh, buf, count, datatype));
 }
 
 int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_all_end(fh, buf, status), "MPI_File_write_all_end");
+	RAISE(fh, fh, file_write_all_end(fh, buf, status));
 }
 
 int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_ordered_begin(fh, buf, count, datatype), "MPI_File_read_ordered_begin");
+	RAISE(fh, fh, file_read_ordered_begin(fh, buf, count, datatype));
 }
 
 int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_read_ordered_end(fh, buf, status), "MPI_File_read_ordered_end");
+	RAISE(fh, fh, file_read_ordered_end(fh, buf, status));
 }
 
 int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_ordered_begin(fh, buf, count, datatype), "MPI_File_write_ordered_begin");
+	RAISE(fh, fh, file_write_ordered_begin(fh, buf, count, datatype));
 }
 
 int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_write_ordered_end(fh, buf, status), "MPI_File_write_ordered_end");
+	RAISE(fh, fh, file_write_ordered_end(fh, buf, status));
 }
 
 int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_type_extent(fh, datatype, extent), "MPI_File_get_type_extent");
+	RAISE(fh, fh, file_get_type_extent(fh, datatype, extent));
 }
 
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_set_atomicity(fh, flag), "MPI_File_set_atomicity");
+	RAISE(fh, fh, file_set_atomicity(fh, flag));
 }
 
 int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_get_atomicity(fh, flag), "MPI_File_get_atomicity");
+	RAISE(fh, fh, file_get_atomicity(fh, flag));
 }
 
 int PMPI_File_sync(MPI_File fh)
 {
-	struct smpi_errh *h = errh_hold(fh);
-
-	return errh_raise(fh, h, file_sync(fh), "MPI_File_sync");
+	RAISE(fh, fh, file_sync(fh));
 }
 
 SMPI_ALIAS(File_open)

@@ -11,7 +11,7 @@ import harness  # noqa: E402
 
 WORK = harness.build("tests", "files")
 FILETEST = harness.build("user", "filetest")
-BASIC_CHECKS = 46
+BASIC_CHECKS = 50
 CONFINE_CHECKS = 19
 MPIIO_CHECKS = 34
 MPIT_FILE = harness.build("user", "mpit_file")

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -466,6 +467,39 @@ static long do_readlink(struct rank *r, int64_t dirfd, const char *path, void *b
 	return n < 0 ? -errno : n;
 }
 
+static long do_utimensat(struct rank *r, struct node *n, struct smapos_fio_slot *s)
+{
+	const int64_t *a = (const int64_t *)s->arg;
+	char proc[64];
+	struct timespec *times;
+	struct gfd *g;
+	uint64_t len;
+	long e;
+	int fd;
+
+	times = segp(n, s, a[2], &len);
+	if (!times)
+		return -EFAULT;
+	if (!len)
+		times = NULL;
+	if (!a[1]) {	/* no path: the fd itself */
+		g = gfd_of(r, a[0]);
+		if (!g)
+			return -EBADF;
+		return g->kind != K_FILE ? -EINVAL : futimens(g->hfd, times) ? -errno : 0;
+	}
+	if (a[3] & AT_SYMLINK_NOFOLLOW)
+		return AT_PARENT(r, a[0], s->path[0], utimensat(pfd_, name, times, AT_SYMLINK_NOFOLLOW));
+	/* follow symlinks beneath the root, then act on what was found */
+	fd = open_path(r, a[0], s->path[0], 0);
+	if (fd < 0)
+		return fd;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	e = utimensat(AT_FDCWD, proc, times, 0) ? -errno : 0;
+	close(fd);
+	return e;
+}
+
 static long do_fcntl(struct rank *r, struct node *n, struct smapos_fio_slot *s, struct gfd *g,
 		     int fd)
 {
@@ -600,7 +634,7 @@ static long dispatch(struct node *n, struct rank *r, struct smapos_fio_slot *s)
 	case SYS_writev: case SYS_preadv: case SYS_pwritev: case SYS_close: case SYS_lseek:
 	case SYS_fstat: case SYS_fsync: case SYS_fdatasync: case SYS_ftruncate: case SYS_dup:
 	case SYS_getdents64: case SYS_fcntl: case SYS_fchdir: case SYS_ioctl: case SYS_fchmod:
-	case SYS_dup2: case SYS_dup3:
+	case SYS_dup2: case SYS_dup3: case SYS_flock: case SYS_fallocate:
 		g = gfd_of(r, (int)a[0]);
 		if (!g)
 			return -EBADF;
@@ -643,6 +677,20 @@ static long dispatch(struct node *n, struct rank *r, struct smapos_fio_slot *s)
 		return e < 0 ? -errno : e;
 	case SYS_ioctl:
 		return -ENOTTY;
+	case SYS_flock:
+		if (g->kind != K_FILE)
+			return -EINVAL;
+		/* per open file, so ranks exclude each other; a wait would
+		 * stall every rank: retry instead */
+		if (!flock(g->hfd, (int)a[1] | LOCK_NB))
+			return 0;
+		return errno == EWOULDBLOCK && !(a[1] & LOCK_NB) ? PENDING : -errno;
+	case SYS_fallocate:
+		if (g->kind != K_FILE)
+			return -ESPIPE;
+		return fallocate(g->hfd, (int)a[1], a[2], a[3]) ? -errno : 0;
+	case SYS_utimensat:
+		return do_utimensat(r, n, s);
 	case SYS_dup:
 		fd = fd_alloc(r, 0);
 		return fd < 0 ? fd : fd_copy(r, (int)a[0], fd, 0);
@@ -813,6 +861,13 @@ static void hello(int conn, const char *line)
 	n->nslots = (uint32_t)nslots;
 	n->conn = conn;
 	n->ring = ring;
+	/* Every node is up, so QEMU holds its RAM file: the names can go, and
+	 * nothing is left in /dev/shm however lwkrun ends. */
+	for (int k = 0; k < nnodes; k++)
+		if (!nodes[k].ring)
+			return;
+	for (int k = 0; k < nnodes; k++)
+		unlink(nodes[k].file);
 }
 
 static void map_ram(struct node *n, const char *spec)

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -129,6 +130,21 @@ static void basic(void)
 	CHECK(open(nm("missing"), O_RDONLY) < 0 && errno == ENOENT, "open a missing file: ENOENT");
 	CHECK(access(nm("raw"), R_OK | W_OK) == 0, "access R_OK|W_OK");
 	CHECK(access(nm("missing"), F_OK) < 0 && errno == ENOENT, "access of a missing file: ENOENT");
+
+	/* locks, space, times */
+	fd = open(nm("meta"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0 && flock(fd, LOCK_UN) == 0, "flock");
+	CHECK(posix_fallocate(fd, 0, 8192) == 0 && fstat(fd, &st) == 0 && st.st_size == 8192,
+	      "posix_fallocate grows the file");
+	{
+		struct timespec t[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+		struct timespec u[2] = { { 1100000000, 0 }, { 1100000000, 0 } };
+
+		CHECK(utimensat(AT_FDCWD, nm("meta"), t, 0) == 0 && stat(nm("meta"), &st) == 0 &&
+		      st.st_mtime == 1000000000 && futimens(fd, u) == 0 && fstat(fd, &st) == 0 &&
+		      st.st_mtime == 1100000000, "utimensat by name, futimens by fd");
+	}
+	CHECK(close(fd) == 0 && unlink(nm("meta")) == 0, "close and unlink it");
 
 	/* directories */
 	CHECK(mkdir(nm("dir"), 0755) == 0, "mkdir");
