@@ -57,6 +57,25 @@ int coll_group_split(struct coll_group *parent, int color, int key,
 /* Collective over g; the world group is never destroyed (ignored). */
 void coll_group_destroy(struct coll_group *g);
 
+/*
+ * A group whose members may sit on several nodes (span.c): the same
+ * collectives, run as messages between members over a face's transport
+ * (MPI's point-to-point on the communicator's library context), which
+ * reaches every member on this node or another.  send may complete before
+ * the receive is posted or wait for it; sendrecv never deadlocks against a
+ * peer doing the mirror call.  Each pair's messages arrive in send order.
+ */
+struct coll_transport {
+	void (*send)(void *ctx, int to, const void *buf, size_t len);
+	void (*recv)(void *ctx, int from, void *buf, size_t len);
+	void (*sendrecv)(void *ctx, int to, const void *sbuf, size_t slen, int from, void *rbuf,
+			 size_t rlen);
+	void *ctx;
+};
+
+/* Not collective: just this member's view; NULL when memory is short. */
+struct coll_group *coll_span_create(int size, int rank, const struct coll_transport *t);
+
 /* ---- reduction operators ---- */
 
 /*

@@ -265,6 +265,10 @@ void coll_group_destroy(struct coll_group *g)
 
 	if (!g || !g->block)
 		return;
+	if (coll_is_span(g)) {
+		free(g);
+		return;
+	}
 	if (g->rank == 0) {
 		while (__atomic_load_n(&g->me->gone, __ATOMIC_ACQUIRE) != (uint64_t)g->size - 1)
 			core_spin(&spins);

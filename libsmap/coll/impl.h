@@ -69,7 +69,33 @@ struct coll_group {
 	size_t *cursor;
 	int *node;			/* node rank of each member */
 	void *block;			/* what destroy frees; NULL for the world */
+	struct coll_transport span;	/* span groups (span.c): send != NULL */
 };
+
+/* span.c: the collectives of a group that spans nodes. */
+static inline int coll_is_span(const struct coll_group *g)
+{
+	return g->span.send != NULL;
+}
+void span_barrier(struct coll_group *g);
+void span_bcast(struct coll_group *g, void *buf, size_t bytes, int root);
+void span_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes, void *rbuf,
+		  const size_t *rcounts, const size_t *rdispls, size_t uniform, int root);
+void span_scatterv(struct coll_group *g, const void *sbuf, const size_t *scounts,
+		   const size_t *sdispls, size_t uniform, void *rbuf, size_t rbytes, int root);
+void span_allgatherv(struct coll_group *g, const void *sbuf, void *rbuf, const size_t *rcounts,
+		     const size_t *rdispls, size_t uniform);
+void span_alltoallv(struct coll_group *g, const void *sbuf, const size_t *scounts,
+		    const size_t *sdispls, void *rbuf, const size_t *rcounts,
+		    const size_t *rdispls, size_t uniform);
+void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+		 const struct coll_op *op, int root);
+void span_allreduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+		    const struct coll_op *op);
+void span_reduce_scatter(struct coll_group *g, const void *sbuf, void *rbuf,
+			 const size_t *counts, size_t block, const struct coll_op *op);
+void span_scan(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+	       const struct coll_op *op, int ex);
 
 static inline uint64_t coll_step(uint64_t seq, unsigned phase)
 {

@@ -44,6 +44,10 @@ void coll_bcast(struct coll_group *g, void *buf, size_t bytes, int root)
 	const struct coll_post *rp;
 	uint64_t s;
 
+	if (coll_is_span(g)) {
+		span_bcast(g, buf, bytes, root);
+		return;
+	}
 	if (g->size == 1 || bytes == 0)
 		return;
 	s = coll_begin(g);
@@ -113,6 +117,10 @@ void coll_gather(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct blocks b = { bytes, NULL, NULL, 0 };
 
+	if (coll_is_span(g)) {
+		span_gatherv(g, sbuf, bytes, rbuf, NULL, NULL, bytes, root);
+		return;
+	}
 	if (bytes)
 		gather_blocks(g, sbuf, bytes, rbuf, &b, root);
 }
@@ -123,6 +131,10 @@ void coll_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes,
 {
 	struct blocks b = { 0, rcounts, rdispls, 1 };
 
+	if (coll_is_span(g)) {
+		span_gatherv(g, sbuf, sbytes, rbuf, rcounts, rdispls, 0, root);
+		return;
+	}
 	gather_blocks(g, sbuf, sbytes, rbuf, &b, root);
 }
 
@@ -167,6 +179,10 @@ void coll_scatter(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct blocks b = { bytes, NULL, NULL, 0 };
 
+	if (coll_is_span(g)) {
+		span_scatterv(g, sbuf, NULL, NULL, bytes, rbuf, bytes, root);
+		return;
+	}
 	if (bytes)
 		scatter_blocks(g, sbuf, &b, rbuf, bytes, root);
 }
@@ -177,6 +193,10 @@ void coll_scatterv(struct coll_group *g, const void *sbuf,
 {
 	struct blocks b = { 0, scounts, sdispls, 1 };
 
+	if (coll_is_span(g)) {
+		span_scatterv(g, sbuf, scounts, sdispls, 0, rbuf, rbytes, root);
+		return;
+	}
 	scatter_blocks(g, sbuf, &b, rbuf, rbytes, root);
 }
 
@@ -219,6 +239,10 @@ void coll_allgather(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct blocks b = { bytes, NULL, NULL, 0 };
 
+	if (coll_is_span(g)) {
+		span_allgatherv(g, sbuf, rbuf, NULL, NULL, bytes);
+		return;
+	}
 	if (bytes)
 		allgather_blocks(g, sbuf, rbuf, &b);
 }
@@ -228,6 +252,10 @@ void coll_allgatherv(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct blocks b = { 0, rcounts, rdispls, 1 };
 
+	if (coll_is_span(g)) {
+		span_allgatherv(g, sbuf, rbuf, rcounts, rdispls, 0);
+		return;
+	}
 	allgather_blocks(g, sbuf, rbuf, &b);
 }
 
@@ -242,6 +270,10 @@ void coll_alltoall(struct coll_group *g, const void *sbuf, void *rbuf,
 	int me = g->rank;
 	uint64_t s;
 
+	if (coll_is_span(g)) {
+		span_alltoallv(g, sbuf, NULL, NULL, rbuf, NULL, NULL, bytes);
+		return;
+	}
 	if (bytes == 0)
 		return;
 	if (g->size == 1) {
@@ -286,6 +318,10 @@ void coll_alltoallv(struct coll_group *g, const void *sbuf,
 	int me = g->rank;
 	uint64_t s;
 
+	if (coll_is_span(g)) {
+		span_alltoallv(g, sbuf, scounts, sdispls, rbuf, rcounts, rdispls, 0);
+		return;
+	}
 	if (sbuf == rbuf) {
 		size_t extent = 0;
 

@@ -218,6 +218,10 @@ void coll_reduce(struct coll_group *g, const void *sbuf, void *rbuf,
 	size_t bytes = count * op->size;
 	uint64_t s;
 
+	if (coll_is_span(g)) {
+		span_reduce(g, sbuf, rbuf, count, op, root);
+		return;
+	}
 	if (count == 0)
 		return;
 	if (g->size == 1) {
@@ -297,6 +301,10 @@ void coll_allreduce(struct coll_group *g, const void *sbuf, void *rbuf,
 	uint64_t s;
 	void *acc;
 
+	if (coll_is_span(g)) {
+		span_allreduce(g, sbuf, rbuf, count, op);
+		return;
+	}
 	if (count == 0)
 		return;
 	if (g->size == 1) {
@@ -359,6 +367,10 @@ void coll_reduce_scatter(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	size_t lo = 0, total = 0;
 
+	if (coll_is_span(g)) {
+		span_reduce_scatter(g, sbuf, rbuf, counts, 0, op);
+		return;
+	}
 	for (int i = 0; i < g->size; i++) {
 		if (i == g->rank)
 			lo = total;
@@ -373,6 +385,10 @@ void coll_reduce_scatter_block(struct coll_group *g, const void *sbuf,
 {
 	size_t lo = count * (size_t)g->rank;
 
+	if (coll_is_span(g)) {
+		span_reduce_scatter(g, sbuf, rbuf, NULL, count, op);
+		return;
+	}
 	reduce_scatter_any(g, sbuf, rbuf, lo, lo + count, count * (size_t)g->size, op);
 }
 
@@ -462,11 +478,19 @@ static void scan_any(struct coll_group *g, const void *sbuf, void *rbuf, size_t 
 void coll_scan(struct coll_group *g, const void *sbuf, void *rbuf,
 	       size_t count, const struct coll_op *op)
 {
+	if (coll_is_span(g)) {
+		span_scan(g, sbuf, rbuf, count, op, 0);
+		return;
+	}
 	scan_any(g, sbuf, rbuf, count, op, 0);
 }
 
 void coll_exscan(struct coll_group *g, const void *sbuf, void *rbuf,
 		 size_t count, const struct coll_op *op)
 {
+	if (coll_is_span(g)) {
+		span_scan(g, sbuf, rbuf, count, op, 1);
+		return;
+	}
 	scan_any(g, sbuf, rbuf, count, op, 1);
 }

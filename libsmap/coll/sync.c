@@ -125,6 +125,10 @@ void coll_barrier(struct coll_group *g)
 	static int algo = -1;
 	uint64_t s;
 
+	if (coll_is_span(g)) {
+		span_barrier(g);
+		return;
+	}
 	if (g->size == 1)
 		return;
 	if (algo < 0)

@@ -12,10 +12,9 @@
  * and Allreduce); everything else takes the full path, which checks every
  * argument and says what it turns down.
  *
- * A communicator spanning nodes has no engine group: its barrier goes
- * through smap_barrier when it is MPI_COMM_WORLD's group; every other
- * collective on it fails with MPI_ERR_UNSUPPORTED_OPERATION until the
- * inter-node data path exists.
+ * A communicator spanning nodes has a span group (libsmap/coll/span.c):
+ * the same engine calls, run as messages over point-to-point; the whole
+ * job's barrier takes smap_barrier (the wire, or the network).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -118,21 +117,17 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 
 	if ((err = smpi_check_init("MPI_Barrier")) || (err = smpi_comm_check(comm, "MPI_Barrier")))
 		return err;
-	if (comm->coll) {
-		coll_barrier(comm->coll);
-		return MPI_SUCCESS;
-	}
-	if (comm->size == smap_world_size()) {
+	if (comm->whole)
 		smap_barrier();
-		return MPI_SUCCESS;
-	}
-	return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Barrier",
-			"the communicator spans nodes but not the whole job; only MPI_COMM_WORLD's group can barrier across nodes yet");
+	else
+		coll_barrier(comm->coll);
+	return MPI_SUCCESS;
 }
 
 int PMPI_Barrier(MPI_Comm comm)
 {
-	if (__builtin_expect(smpi_initialized && !smpi_finalized && comm && comm->coll, 1)) {
+	if (__builtin_expect(smpi_initialized && !smpi_finalized && comm && comm->coll &&
+			     !comm->whole, 1)) {
 		coll_barrier(comm->coll);
 		return MPI_SUCCESS;
 	}

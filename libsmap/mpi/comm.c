@@ -77,8 +77,17 @@ static void comm_coll_group(struct smpi_comm *c)
 	int *nodes, i;
 
 	c->coll = NULL;
-	if (!c->onnode)
+	c->whole = 0;
+	if (!c->onnode) {
+		/* Across nodes: the engine's span group, over point-to-point on
+		 * the library context (coll_span.c).  The whole job in order
+		 * keeps the barrier wire for its barriers. */
+		for (i = 0; i < c->size && c->group->world[i] == i; i++)
+			;
+		c->whole = i == smap_world_size();
+		c->coll = smpi_coll_span(c);
 		return;
+	}
 	if (c->size == smap_size()) {
 		for (i = 0; i < c->size && c->local[i] == i; i++)
 			;

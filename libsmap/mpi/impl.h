@@ -84,6 +84,7 @@ struct smpi_comm {
 	int *from_local;	/* on-node rank -> comm rank, -1 if not a member */
 	int *from_world;	/* world rank -> comm rank, -1 if not a member */
 	int onnode;		/* every member is on this node */
+	int whole;		/* spans nodes: the whole job, in world order */
 	int predefined;
 	int refs;		/* the user's handle (until Comm_free) and each request */
 	struct smpi_errh *errh;
@@ -352,6 +353,10 @@ static inline void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm 
 
 	smpi_p2p_recv(buf, bytes, MPI_BYTE, source, 0, comm, comm->ctx + SMPI_MAX_CTX, &st);
 }
+
+/* The collective engine's group of a communicator spanning nodes, over
+ * point-to-point on its library context (coll_span.c). */
+struct coll_group *smpi_coll_span(MPI_Comm comm);
 
 /* Point-to-point with ranks on other nodes (p2pnet.c), under p2p.c. */
 struct p2p_unexp;

@@ -309,6 +309,9 @@ void net_quiet(void)
 {
 	unsigned spins = 0;
 
+	/* Even with nothing of ours in flight: in host mode the caller may be
+	 * the one rank of its node that can drive the engine for its peers. */
+	net_progress();
 	while (net.state == 1 && net.done != net.cmd_n) {
 		net_progress();
 		core_spin(&spins);

@@ -215,11 +215,24 @@ static void test_comm_free_pending(void)
 static void test_split_type(void)
 {
 	MPI_Comm shm;
-	int n;
+	int n, lo, hi, sum, one = 1, first;
 
+	/* One communicator per node: as many members on every node (the
+	 * launchers start N per node), and together the whole job; on one
+	 * node, everybody. */
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm);
 	MPI_Comm_size(shm, &n);
-	mpit_expect_int("one node: everybody shares memory", size, n);
+	MPI_Allreduce(&n, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(&n, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	mpit_expect_int("every node's communicator has the same size", lo, hi);
+	mpit_expect_int("node communicators tile the job", 0, size % n);
+	/* Its first member counts the nodes. */
+	MPI_Comm_rank(shm, &first);
+	first = first == 0;
+	MPI_Allreduce(&first, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	mpit_expect_int("one node communicator per node", size / n, sum);
+	MPI_Allreduce(MPI_IN_PLACE, &one, 1, MPI_INT, MPI_SUM, shm);
+	mpit_expect_int("a node communicator reduces over its members", n, one);
 	MPI_Comm_free(&shm);
 	mpit_report("env_split_type_shared");
 }

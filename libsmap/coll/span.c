@@ -1,0 +1,273 @@
+/*
+ * span.c - the collectives of a group whose members sit on several nodes:
+ * messages between members over the face's transport (coll_transport),
+ * which reaches a member on this node through SMARTMAP and one on another
+ * node through the network.
+ *
+ * Algorithms: dissemination barrier; binomial-tree broadcast; reductions
+ * combined at the root in member order (x0 op x1 op ... op x(n-1), the same
+ * evaluation on every run, as the engine promises for every reduction;
+ * allreduce is that reduce and a broadcast); gathers and scatters straight
+ * between root and members; alltoall as n-1 pairwise exchanges; scans as
+ * a chain in member order.  The "uniform" argument of the v forms gives
+ * the block size of the uniform calls (then the vectors are NULL).
+ */
+#include <stdlib.h>
+#include "impl.h"
+
+static void *span_alloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		core_fatal("libsmap coll: no memory for %zu bytes of a collective across nodes", n);
+	return p;
+}
+
+static void sp_send(struct coll_group *g, int to, const void *buf, size_t len)
+{
+	g->span.send(g->span.ctx, to, buf, len);
+}
+
+static void sp_recv(struct coll_group *g, int from, void *buf, size_t len)
+{
+	g->span.recv(g->span.ctx, from, buf, len);
+}
+
+struct coll_group *coll_span_create(int size, int rank, const struct coll_transport *t)
+{
+	struct coll_group *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	g->size = size;
+	g->rank = rank;
+	g->span = *t;
+	g->block = g;
+	return g;
+}
+
+void span_barrier(struct coll_group *g)
+{
+	char in, out = 0;
+
+	for (int k = 1; k < g->size; k <<= 1)
+		g->span.sendrecv(g->span.ctx, (g->rank + k) % g->size, &out, 0,
+				 (g->rank - k + g->size) % g->size, &in, 0);
+}
+
+void span_bcast(struct coll_group *g, void *buf, size_t bytes, int root)
+{
+	int n = g->size, v = (g->rank - root + n) % n, mask = 1;
+
+	while (mask < n) {
+		if (v & mask) {
+			sp_recv(g, (g->rank - mask + n) % n, buf, bytes);
+			break;
+		}
+		mask <<= 1;
+	}
+	for (mask >>= 1; mask > 0; mask >>= 1)
+		if (v + mask < n)
+			sp_send(g, (g->rank + mask) % n, buf, bytes);
+}
+
+static size_t vlen(const size_t *counts, size_t uniform, int i)
+{
+	return counts ? counts[i] : uniform;
+}
+
+static size_t voff(const size_t *displs, size_t uniform, int i)
+{
+	return displs ? displs[i] : (size_t)i * uniform;
+}
+
+void span_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes, void *rbuf,
+		  const size_t *rcounts, const size_t *rdispls, size_t uniform, int root)
+{
+	if (g->rank != root) {
+		sp_send(g, root, sbuf, sbytes);
+		return;
+	}
+	for (int i = 0; i < g->size; i++) {
+		char *at = (char *)rbuf + voff(rdispls, uniform, i);
+
+		if (i == root) {
+			if (at != sbuf)
+				memmove(at, sbuf, sbytes);
+		} else {
+			sp_recv(g, i, at, vlen(rcounts, uniform, i));
+		}
+	}
+}
+
+void span_scatterv(struct coll_group *g, const void *sbuf, const size_t *scounts,
+		   const size_t *sdispls, size_t uniform, void *rbuf, size_t rbytes, int root)
+{
+	if (g->rank != root) {
+		sp_recv(g, root, rbuf, rbytes);
+		return;
+	}
+	for (int i = 0; i < g->size; i++) {
+		const char *at = (const char *)sbuf + voff(sdispls, uniform, i);
+
+		if (i == root) {
+			if (at != rbuf)
+				memmove(rbuf, at, rbytes);
+		} else {
+			sp_send(g, i, at, vlen(scounts, uniform, i));
+		}
+	}
+}
+
+/* Gather to member 0 and broadcast the blocks packed, so the gaps of a v
+ * layout are never written. */
+void span_allgatherv(struct coll_group *g, const void *sbuf, void *rbuf, const size_t *rcounts,
+		     const size_t *rdispls, size_t uniform)
+{
+	size_t total = 0, at = 0, mine = vlen(rcounts, uniform, g->rank);
+	char *packed;
+
+	for (int i = 0; i < g->size; i++)
+		total += vlen(rcounts, uniform, i);
+	packed = span_alloc(total);
+	{
+		size_t *offs = span_alloc(g->size * sizeof(size_t));
+
+		for (int i = 0; i < g->size; i++) {
+			offs[i] = at;
+			at += vlen(rcounts, uniform, i);
+		}
+		span_gatherv(g, sbuf, mine, packed, rcounts ? rcounts : NULL, offs, uniform, 0);
+		free(offs);
+	}
+	span_bcast(g, packed, total, 0);
+	at = 0;
+	for (int i = 0; i < g->size; i++) {
+		size_t n = vlen(rcounts, uniform, i);
+
+		memmove((char *)rbuf + voff(rdispls, uniform, i), packed + at, n);
+		at += n;
+	}
+	free(packed);
+}
+
+void span_alltoallv(struct coll_group *g, const void *sbuf, const size_t *scounts,
+		    const size_t *sdispls, void *rbuf, const size_t *rcounts,
+		    const size_t *rdispls, size_t uniform)
+{
+	int n = g->size, me = g->rank;
+	const char *s = sbuf;
+	char *copy = NULL;
+
+	/* In place: what is sent is what rbuf holds now. */
+	if (sbuf == rbuf) {
+		size_t end = 0;
+
+		for (int i = 0; i < n; i++) {
+			size_t e = voff(rdispls, uniform, i) + vlen(rcounts, uniform, i);
+
+			end = e > end ? e : end;
+		}
+		copy = span_alloc(end);
+		memcpy(copy, rbuf, end);
+		s = copy;
+		scounts = rcounts;
+		sdispls = rdispls;
+	}
+	memmove((char *)rbuf + voff(rdispls, uniform, me), s + voff(sdispls, uniform, me),
+		vlen(rcounts, uniform, me));
+	for (int k = 1; k < n; k++) {
+		int to = (me + k) % n, from = (me - k + n) % n;
+
+		g->span.sendrecv(g->span.ctx, to, s + voff(sdispls, uniform, to),
+				 vlen(scounts, uniform, to), from,
+				 (char *)rbuf + voff(rdispls, uniform, from),
+				 vlen(rcounts, uniform, from));
+	}
+	free(copy);
+}
+
+/* acc = acc op x: the engine's callbacks combine inout = in op inout. */
+static void span_combine(const struct coll_op *op, void *acc, void *x, size_t count)
+{
+	op->fn(x, acc, count, op->ctx);
+	memcpy(acc, x, count * op->size);
+}
+
+void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+		 const struct coll_op *op, int root)
+{
+	size_t bytes = count * op->size;
+	char *acc, *x;
+
+	if (g->rank != root) {
+		sp_send(g, root, sbuf, bytes);
+		return;
+	}
+	acc = span_alloc(bytes);
+	x = span_alloc(bytes);
+	for (int i = 0; i < g->size; i++) {
+		char *in = i == 0 ? acc : x;
+
+		if (i == root)
+			memcpy(in, sbuf, bytes);
+		else
+			sp_recv(g, i, in, bytes);
+		if (i)
+			span_combine(op, acc, x, count);
+	}
+	memcpy(rbuf, acc, bytes);
+	free(acc);
+	free(x);
+}
+
+void span_allreduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+		    const struct coll_op *op)
+{
+	span_reduce(g, sbuf, rbuf, count, op, 0);
+	span_bcast(g, rbuf, count * op->size, 0);
+}
+
+void span_reduce_scatter(struct coll_group *g, const void *sbuf, void *rbuf,
+			 const size_t *counts, size_t block, const struct coll_op *op)
+{
+	size_t total = 0, *bytes = span_alloc(g->size * sizeof(size_t));
+	size_t *offs = span_alloc(g->size * sizeof(size_t));
+	char *all;
+
+	for (int i = 0; i < g->size; i++) {
+		bytes[i] = vlen(counts, block, i) * op->size;
+		offs[i] = total;
+		total += bytes[i];
+	}
+	all = span_alloc(total);
+	span_reduce(g, sbuf, all, total / op->size, op, 0);
+	span_scatterv(g, all, bytes, offs, 0, rbuf, bytes[g->rank], 0);
+	free(all);
+	free(bytes);
+	free(offs);
+}
+
+void span_scan(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+	       const struct coll_op *op, int ex)
+{
+	size_t bytes = count * op->size;
+	char *prefix = span_alloc(bytes), *mine = span_alloc(bytes);
+
+	memcpy(mine, sbuf, bytes);
+	if (g->rank > 0) {
+		sp_recv(g, g->rank - 1, prefix, bytes);
+		if (ex)
+			memcpy(rbuf, prefix, bytes);
+		span_combine(op, prefix, mine, count);	/* prefix = prefix op mine */
+	} else {
+		memcpy(prefix, mine, bytes);
+	}
+	if (!ex)
+		memcpy(rbuf, prefix, bytes);
+	if (g->rank + 1 < g->size)
+		sp_send(g, g->rank + 1, prefix, bytes);
+	free(prefix);
+	free(mine);
+}

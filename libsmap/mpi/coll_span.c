@@ -1,0 +1,55 @@
+/*
+ * coll_span.c - the transport of a communicator's span group (collectives
+ * across nodes, libsmap/coll/span.c): MPI point-to-point between members
+ * on the communicator's library context, invisible to the user's messages
+ * and reaching members on this node (SMARTMAP) and on others (network).
+ */
+#include <stdlib.h>
+#include "impl.h"
+#include "../coll/coll.h"
+
+/* The library context's tag 0 is communicator construction's. */
+#define SPAN_TAG	1
+
+static void span_send(void *ctx, int to, const void *buf, size_t len)
+{
+	MPI_Comm c = ctx;
+
+	smpi_p2p_send(buf, (int64_t)len, MPI_BYTE, to, SPAN_TAG, c, c->ctx + SMPI_MAX_CTX,
+		      SMPI_MODE_STD);
+}
+
+static void span_recv(void *ctx, int from, void *buf, size_t len)
+{
+	MPI_Comm c = ctx;
+	MPI_Status st;
+
+	smpi_p2p_recv(buf, (int64_t)len, MPI_BYTE, from, SPAN_TAG, c, c->ctx + SMPI_MAX_CTX, &st);
+}
+
+static void span_sendrecv(void *ctx, int to, const void *sbuf, size_t slen, int from, void *rbuf,
+			  size_t rlen)
+{
+	MPI_Comm c = ctx;
+	struct smpi_req s, r;
+
+	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, rbuf, (int64_t)rlen, MPI_BYTE, from,
+		      SPAN_TAG, c);
+	smpi_req_init(&s, SMPI_REQ_SEND, SMPI_MODE_STD, sbuf, (int64_t)slen, MPI_BYTE, to,
+		      SPAN_TAG, c);
+	r.ctx = s.ctx = c->ctx + SMPI_MAX_CTX;
+	smpi_p2p_start(&r);
+	smpi_p2p_start(&s);
+	smpi_req_wait(&s);
+	smpi_req_wait(&r);
+}
+
+struct coll_group *smpi_coll_span(MPI_Comm comm)
+{
+	struct coll_transport t = { span_send, span_recv, span_sendrecv, comm };
+	struct coll_group *g = coll_span_create(comm->size, comm->rank, &t);
+
+	if (!g)
+		smpi_fatal("MPI: no memory for a communicator of %d ranks across nodes", comm->size);
+	return g;
+}
