@@ -861,6 +861,13 @@ static void hello(int conn, const char *line)
 	n->nslots = (uint32_t)nslots;
 	n->conn = conn;
 	n->ring = ring;
+	/* Every node is up, so QEMU holds its RAM file: the names can go, and
+	 * nothing is left in /dev/shm however lwkrun ends. */
+	for (int k = 0; k < nnodes; k++)
+		if (!nodes[k].ring)
+			return;
+	for (int k = 0; k < nnodes; k++)
+		unlink(nodes[k].file);
 }
 
 static void map_ram(struct node *n, const char *spec)
