@@ -5,7 +5,7 @@
 # link once with an empty table, generate it, link again.
 
 KERNEL_ELF := $(B)/kernel/smapos.elf
-KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/drivers/*.c)
+KERNEL_C := $(wildcard kernel/*.c kernel/lib/*.c kernel/drivers/*.c kernel/net/*.c)
 KERNEL_OBJS := $(KERNEL_C:%.c=$(B)/%.o) $(B)/gen/font.o
 
 GCC_INCLUDE := $(shell $(CC) -print-file-name=include)

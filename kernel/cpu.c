@@ -65,6 +65,12 @@ _Noreturn void cpu_idle_loop(void)
 		struct proc *p;
 
 		irq_disable();
+		void (*task)(void) = __atomic_exchange_n(&c->task, NULL, __ATOMIC_ACQ_REL);
+
+		if (task) {
+			task();
+			continue;
+		}
 		p = __atomic_exchange_n(&c->next, NULL, __ATOMIC_ACQ_REL);
 		if (p) {
 			proc_run(p);

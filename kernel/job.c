@@ -23,6 +23,7 @@
 #include "format.h"
 #include "hwbarrier.h"
 #include "job.h"
+#include "knet.h"
 #include "kmem.h"
 #include "param.h"
 #include "printk.h"
@@ -406,6 +407,7 @@ void job_fail(struct job *j, int status)
 	if (!j->failing) {
 		j->failing = 1;
 		j->status = status;
+		knet_job_failed(j, status);
 		for (unsigned r = 0; r < j->nranks; r++) {
 			struct proc *q = j->procs[r];
 
@@ -474,6 +476,7 @@ static int job_run(const struct job_spec *spec, unsigned id)
 	pr_info("job %u: %s: %u rank%s x %lu MiB at %#lx, stack %lu KiB\n", id, j->name,
 		j->nranks, j->nranks == 1 ? "" : "s", j->region_size >> 20, j->region_base,
 		j->stack_size >> 10);
+	knet_job_begin(j, ncpus);
 	j->running = j->nranks;
 	j->t_start = rdtsc();
 	if (spec->time)
@@ -493,6 +496,7 @@ static int job_run(const struct job_spec *spec, unsigned id)
 	}
 	apic_timer_at(0);
 	irq_enable();
+	knet_job_end(j);
 	j->t_end = rdtsc();
 	if (!j->failing)
 		for (unsigned r = 0; r < j->nranks && !j->status; r++)

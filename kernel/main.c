@@ -16,6 +16,9 @@
 #include "cpu.h"
 #include "drivers.h"
 #include "job.h"
+#include "knet.h"
+#include "nic.h"
+#include "pci.h"
 #include "kernel.h"
 #include "kmem.h"
 #include "power.h"
@@ -91,6 +94,9 @@ static _Noreturn void kmain_late(void)
 	syscall_init_clock(arch_rtc_seconds(), rdtsc());
 	pr_info("random: %s\n", random_source());
 	hwbarrier_init();
+	pci_init();
+	nic_init();
+	knet_init();
 	online = smp_boot();
 	node_online_tsc = rdtsc();
 	ms(node_online_tsc, &w, &f);

@@ -24,6 +24,7 @@
 #include "hwbarrier.h"
 #include "format.h"
 #include "job.h"
+#include "knet.h"
 #include "kernel.h"
 #include "kmem.h"
 #include "printk.h"
@@ -786,6 +787,7 @@ static const syscall_fn lwk_calls[] = {
 	LWK(SMAPOS_SYS_JOB_ABORT) = sys_job_abort,
 	LWK(SMAPOS_SYS_NODEINFO) = sys_nodeinfo,
 	LWK(SMAPOS_SYS_HWBARRIER_INFO) = sys_hwbarrier_info,
+	LWK(SMAPOS_SYS_NET_ATTACH) = knet_sys_attach,
 };
 
 static long enosys(struct proc *p, uint64_t nr)

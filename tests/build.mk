@@ -13,7 +13,7 @@ $(UNIT_DIR)/test_multiboot: kernel/multiboot.c
 $(UNIT_DIR)/test_cmdline: kernel/cmdline.c
 $(UNIT_DIR)/test_elf: kernel/elf.c
 $(UNIT_DIR)/test_smartmap: UNIT_CFLAGS += -Ilibsmap/include -Iarch/x86_64/include
-$(UNIT_DIR)/test_net: kernel/net/engine.c kernel/lib/crc32c.c kernel/net/engine.h kernel/net/proto.h \
+$(UNIT_DIR)/test_net: kernel/net/engine.c kernel/lib/crc32c.c arch/x86_64/crc32c.c kernel/net/engine.h kernel/net/proto.h \
 	kernel/uapi/smapos_net.h
 $(UNIT_DIR)/test_net: UNIT_CFLAGS += -Ikernel/uapi
 

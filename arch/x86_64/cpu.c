@@ -183,3 +183,8 @@ void arch_fpu_init_user(void)
 		__asm__ volatile("fninit; ldmxcsr %0" : : "m"(mxcsr));
 	}
 }
+
+int arch_has_crc32c(void)
+{
+	return (cpu_features.leaf1_ecx >> 20) & 1;
+}

@@ -31,9 +31,12 @@
 static uint64_t barrier_port = 0x378;
 KPARAM(barrier_port, PARAM_UINT, &barrier_port,
        "I/O base of the parallel port wired to the barrier box (0 disables); default 0x378");
-static uint64_t barrier_timeout_ms = 5000;
+/* Long enough for a node computing between barriers (or moving data over
+ * the network, which under emulation is slow); a node that died is found
+ * sooner by the network engine and the launcher. */
+static uint64_t barrier_timeout_ms = 30000;
 KPARAM(barrier_timeout, PARAM_UINT, &barrier_timeout_ms,
-       "milliseconds a node waits in a hardware barrier before failing it; default 5000");
+       "milliseconds a node waits in a hardware barrier before failing it; default 30000");
 
 #define OUT_BIT		0x01
 #define IN_SHIFT	6

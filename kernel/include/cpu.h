@@ -17,6 +17,7 @@ struct cpu {
 	volatile int online;
 	struct proc *proc;		/* the rank running here, or NULL */
 	struct proc *volatile next;	/* a rank handed to this CPU to start */
+	void (*volatile task)(void);	/* kernel work handed to this CPU (the network engine) */
 	struct kcontext idle_ctx;	/* where a rank's end returns to */
 	uint64_t intr_count;		/* interrupts taken (OS-noise accounting) */
 };

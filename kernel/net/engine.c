@@ -1085,7 +1085,7 @@ static void timers(struct eng *e, uint64_t now)
 {
 	for (unsigned n = 0; n < e->job.nnodes; n++) {
 		struct chan *c = &e->ch[n];
-		bool busy = c->una != c->next_seq || c->waiting;
+		bool busy = c->una != c->next_seq || c->waiting || c->qhead != ENG_NONE;
 
 		if (n == e->job.node)
 			continue;

@@ -108,7 +108,8 @@ struct snet_hello {
 	uint32_t node;		/* the sender's node id */
 	uint32_t nnodes;	/* nodes the sender was told about */
 	uint8_t mac[6];
-	uint16_t reply;		/* 1: an answer to a HELLO, don't answer it */
+	uint16_t reserved;
+	uint64_t known;		/* bit n: the sender has node n's MAC */
 };
 
 struct snet_abort {

@@ -106,7 +106,9 @@ static void barrier_run(int across_nodes)
 
 	barrier_sense = sense;
 	if (barrier_last()) {
-		if (across_nodes && !(core.ji.flags & SMAPOS_JOB_HWBARRIER)) {
+		/* The wire where there is one, else the network, else the wire
+		 * call says why there is neither. */
+		if (across_nodes && !(core.ji.flags & SMAPOS_JOB_HWBARRIER) && net_init() == 0) {
 			net_node_barrier();
 		} else if (across_nodes) {
 			int r = smap_hwbarrier();

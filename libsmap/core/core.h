@@ -25,6 +25,7 @@ struct core {
 	uintptr_t image_end;	/* page-aligned end of the highest PT_LOAD */
 	uintptr_t region_end;	/* region_base + region_size */
 	unsigned spin_limit;	/* pauses before a waiting rank yields */
+	int nap;		/* waits nap after a while (kernel, several nodes) */
 };
 
 extern struct core core;

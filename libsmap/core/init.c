@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "core.h"
 #include "../host/host.h"
@@ -22,6 +23,8 @@ struct core core;
 /* A rank that shares its core with others must not burn its timeslice. */
 #define CORE_SPIN_ALONE		4096
 #define CORE_SPIN_SHARED	64
+#define CORE_SPIN_NAP		4096
+#define CORE_NAP_NS		2000
 
 void core_init(void)
 {
@@ -38,6 +41,11 @@ void core_init(void)
 			core_fatal("libsmap: kernel job info version %u size %ld, expected version %u size %zu",
 				   ji.version, n, SMAPOS_JOBINFO_VERSION, sizeof ji);
 		core.spin_limit = ~0u;
+		/* A wait on another node lasts microseconds at best: after
+		 * spinning a while the rank naps (the kernel halts its core),
+		 * which under emulation gives the host CPU to the NIC and the
+		 * network engine it is waiting for. */
+		core.nap = ji.nnodes > 1;
 	} else {
 		/* Moves the image: no static variable may be written before. */
 		host_init(&ji, &image_end);
@@ -112,8 +120,14 @@ void (*core_progress)(void);
 
 void core_spin(unsigned *spins)
 {
+	static const struct timespec nap = { 0, CORE_NAP_NS };
+
 	if (core_progress)
 		core_progress();
+	if (core.nap && *spins >= CORE_SPIN_NAP) {
+		nanosleep(&nap, NULL);
+		return;
+	}
 	if (++*spins < core.spin_limit) {
 		__builtin_ia32_pause();
 		return;

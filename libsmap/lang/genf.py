@@ -438,6 +438,42 @@ def _op_create():
     return "\n".join(o) + "\n"
 
 
+EH_SLOTS = 16
+
+
+def errhandler_create(obj, htype):
+    """MPI_<Obj>_create_errhandler for Fortran: the handler is called as
+    h(obj, code) with INTEGERs, through one of a fixed pool of trampolines."""
+    k = kind_of(htype)
+    o = ["/* Fortran %s error handlers: h(%s, code), INTEGERs by reference. */" % (obj, k),
+         "typedef void smpi_feh_%s_fn(MPI_Fint *, MPI_Fint *);" % k,
+         "static smpi_feh_%s_fn *feh_%s_fn[%d];" % (k, k, EH_SLOTS)]
+    for i in range(EH_SLOTS):
+        o += ["static void feh_%s_%d(%s *h, int *code, ...)" % (k, i, htype),
+              "{\n\tMPI_Fint f = smpi_fh_c2f(&smpi_fh_%s, *h);\n" % k,
+              "\tfeh_%s_fn[%d](&f, code);\n}" % (k, i)]
+    o.append("static MPI_%s_errhandler_function *const feh_%s_tramp[%d] = {" % (obj, k, EH_SLOTS))
+    o.append("\t" + ", ".join("feh_%s_%d" % (k, i) for i in range(EH_SLOTS)))
+    o.append("};")
+    o.append("""void pmpi_%(l)s_create_errhandler_(smpi_feh_%(k)s_fn *fn, MPI_Fint *errhandler, MPI_Fint *ierr)
+{
+	MPI_Errhandler c = MPI_ERRHANDLER_NULL;
+	int i;
+
+	for (i = 0; i < %(n)d && feh_%(k)s_fn[i] && feh_%(k)s_fn[i] != fn; i++)
+		;
+	if (i == %(n)d) {
+		smpi_fret(ierr, PMPI_%(o)s_create_errhandler(NULL, &c));
+		*errhandler = 0;
+		return;
+	}
+	feh_%(k)s_fn[i] = fn;
+	smpi_fret(ierr, PMPI_%(o)s_create_errhandler(feh_%(k)s_tramp[i], &c));
+	*errhandler = smpi_fh_c2f(&smpi_fh_errhandler, c);
+}""" % {"l": obj.lower(), "k": k, "n": EH_SLOTS, "o": obj})
+    return "\n".join(o) + "\n"
+
+
 def attr_get(obj, keys):
     return """void pmpi_%(o)s_get_attr_(MPI_Fint *%(o)s, MPI_Fint *keyval, MPI_Aint *attribute_val,
 			 MPI_Fint *flag, MPI_Fint *ierr)
@@ -490,7 +526,10 @@ def gen_fortran(apis, handles, ints):
                         % (n.lower(), n.lower(), n.lower()))
             done.append(n)
             continue
-        if n in ("Comm_get_attr", "Win_get_attr", "Type_get_attr"):
+        m = re.match(r"^(\w+)_create_errhandler$", n)
+        if m and "MPI_" + m.group(1) in htypes and len(api.args) == 2:
+            body.append(errhandler_create(m.group(1), "MPI_" + m.group(1)))
+        elif n in ("Comm_get_attr", "Win_get_attr", "Type_get_attr"):
             obj = n.split("_")[0].lower()
             if obj == "comm":
                 keys = keys_case(ints, comm_keys, "*(int *)v")
@@ -688,6 +727,15 @@ def gen_f08(apis, handles, c, idx, skipped):
                      "    call PMPI_Op_create(user_fn, commute, op%MPI_VAL, e)",
                      "    if (present(ierror)) ierror = e", "  end subroutine"]
         skip["Op_create"] = "wrapped"
+    for n in sorted(names):
+        m = re.match(r"^(\w+)_create_errhandler$", n)
+        if m and "MPI_" + m.group(1) in htypes:
+            wrappers += ["  subroutine MPI_%s(errhandler_fn, errhandler, ierror)" % n,
+                         "    external :: errhandler_fn", "    type(MPI_Errhandler) :: errhandler",
+                         "    integer, optional :: ierror", "    integer :: e",
+                         "    call PMPI_%s(errhandler_fn, errhandler%%MPI_VAL, e)" % n,
+                         "    if (present(ierror)) ierror = e", "  end subroutine"]
+            skip[n] = "wrapped"
     for api in apis:
         n = api.name
         if n in skip or n.endswith("_c2f") or n.endswith("_f2c"):

@@ -332,8 +332,6 @@ void net_node_barrier(void)
 	int64_t old, epoch;
 	int64_t *release = remote_address(0, &net_bar.release);
 
-	if (net_init() < 0)
-		core_fatal("smap_barrier: %u nodes, no hardware barrier and no network", nn);
 	if (me == 0) {
 		old = __atomic_fetch_add((int64_t *)remote_address(0, &net_bar.count), 1,
 					 __ATOMIC_ACQ_REL);

@@ -37,11 +37,12 @@ def host(name, n, program, args=(), env=(), **kw):
                           + list(args), **kw)
 
 
-def nodes(name, k, n, args=(), **kw):
+def nodes(name, k, n, args=(), cpus=None, **kw):
     """A job of k QEMU nodes of n ranks each."""
     kw.setdefault("timeout", 240)
+    c = ["-c", str(cpus)] if cpus else []
     return harness.lwkrun(name, ["--nodes", str(k), "-n", str(n), "-q", "--timeout",
-                                 str(kw["timeout"] - 10), prog("shmem_nodes")] + list(args),
+                                 str(kw["timeout"] - 10)] + c + [prog("shmem_nodes")] + list(args),
                           **kw)
 
 
@@ -104,8 +105,9 @@ def cases():
                r"outside the PE's memory"),
     ]
     c += [
-        nodes("shmem_nodes_2x2", 2, 2, tap=True, min_tap=2 * 5),
-        nodes("shmem_fails_on_an_off_node_put", 2, 2, ["off_node"], rc=None,
+        nodes("shmem_nodes_2x2", 2, 2, ["net"], tap=True, min_tap=2 * 5),
+        # -c 2 leaves no CPU for the network engine: no network.
+        nodes("shmem_fails_on_an_off_node_put", 2, 2, ["off_node"], cpus=2, rc=None,
               expect=[r"shmem_long_p: PE [02] is on node [01], and this node has no "
                       r"network"]),
     ]

@@ -1,4 +1,5 @@
-"""Run a job on K QEMU nodes wired through the barrier hub: `lwkrun --nodes K`.
+"""Run a job on K QEMU nodes wired through the barrier hub and a switch:
+`lwkrun --nodes K`.
 
 tools/barrier-hub serves one FUSE file per node; each QEMU uses its file as
 the backend of an ISA parallel port at 0x378, so the kernel's barrier
@@ -10,6 +11,11 @@ GRACE seconds to end on their own (a stuck hardware barrier times out in
 the kernel) before they are stopped.  The hub and every QEMU are stopped
 and the mount removed on exit, timeout, Ctrl-C or SIGTERM, and die with
 lwkrun if it is killed outright.
+
+Each node also gets an e1000 NIC (MAC 52:54:00:5a:00:NN) whose backend is
+the job's switch (tools/switch) over one Unix socket in the job's private
+directory: the kernel's network engine runs over it (docs/network.md).
+--drop P makes the switch lose P percent of the frames.
 """
 
 import os
@@ -24,6 +30,8 @@ from lwk import boot, qemu
 from lwk.cli import ROOT, UsageError
 
 HUB = os.path.join(ROOT, "build", "tools", "barrier-hub")
+SWITCH = os.path.join(ROOT, "build", "tools", "switch")
+SWITCH_START = 5.0      # seconds the switch may take to listen
 PORT = 0x378
 HUB_STALL = 2.0         # seconds before the hub names the nodes a barrier waits for
 HUB_START = 5.0         # seconds the hub may take to mount
@@ -53,6 +61,27 @@ def start_hub(opt, nodes, mnt):
     return hub
 
 
+def start_switch(opt, nodes, sock):
+    if not os.path.isfile(SWITCH):
+        raise UsageError("%s not found (run make)" % SWITCH)
+    argv = [SWITCH, "--sock", sock, "--ports", str(nodes)]
+    if opt.drop:
+        argv += ["--drop", str(opt.drop)]
+    sw = subprocess.Popen(argv, stdin=subprocess.DEVNULL, start_new_session=True,
+                          stdout=subprocess.DEVNULL,
+                          stderr=None if not opt.quiet else subprocess.DEVNULL,
+                          preexec_fn=qemu.die_with_parent(signal.SIGTERM))
+    deadline = time.monotonic() + SWITCH_START
+    while not os.path.exists(sock):
+        if sw.poll() is not None:
+            raise UsageError("the switch did not start (status %d)" % sw.returncode)
+        if time.monotonic() > deadline:
+            qemu.stop([sw])
+            raise UsageError("the switch did not listen on %s within %g s" % (sock, SWITCH_START))
+        time.sleep(0.01)
+    return sw
+
+
 def stop_hub(hub, mnt):
     qemu.stop([hub])
     if os.path.ismount(mnt):
@@ -63,8 +92,11 @@ def stop_hub(hub, mnt):
 def node_argv(opt, node, nodes, mods, mnt, tmp, io):
     cmdline = boot.kernel_cmdline(opt, node, nodes, extra="console=serial " + io.cmdline())
     path = os.path.join(mnt, "node%d" % node).replace(",", ",,")
+    sock = os.path.join(tmp, "switch.sock").replace(",", ",,")
     wire = ["-chardev", "parallel,id=barrier,path=" + path,
-            "-device", "isa-parallel,chardev=barrier,iobase=%#x" % PORT]
+            "-device", "isa-parallel,chardev=barrier,iobase=%#x" % PORT,
+            "-netdev", "stream,id=net0,server=off,addr.type=unix,addr.path=" + sock,
+            "-device", "e1000,netdev=net0,mac=52:54:00:5a:00:%02x" % node]
     iso = None
     if opt.uefi:
         iso = os.path.join(tmp, "node%d.iso" % node)
@@ -127,7 +159,7 @@ def run(opt):
     tmp = tempfile.mkdtemp(prefix="lwkrun-nodes-")
     mnt = os.path.join(tmp, "hub")
     os.mkdir(mnt)
-    hub, io, procs, consoles = None, None, [], []
+    hub, sw, io, procs, consoles = None, None, None, [], []
     old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     try:
@@ -142,6 +174,7 @@ def run(opt):
             argvs = [node_argv(opt, i, nodes, mods, mnt, tmp, io) for i in range(nodes)]
             io.start()
             hub = start_hub(opt, nodes, mnt)
+            sw = start_switch(opt, nodes, os.path.join(tmp, "switch.sock"))
         except UsageError as e:
             sys.stderr.write("lwkrun: %s\n" % e)
             return 2
@@ -159,6 +192,8 @@ def run(opt):
         return 130
     finally:
         qemu.stop(procs)
+        if sw:
+            qemu.stop([sw])
         if hub:
             stop_hub(hub, mnt)
         if io:

@@ -67,7 +67,8 @@ def check_memory(opt):
 def cpus_for(opt):
     if opt.cpus:
         return opt.cpus
-    return max([1] + [j.np for j in opt.jobs if j.np != "all"])
+    # A node of a multi-node job keeps one CPU for its network engine.
+    return max([1] + [j.np for j in opt.jobs if j.np != "all"]) + (opt.nodes > 1)
 
 
 def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
@@ -77,8 +78,10 @@ def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
     # No default parallel port: a node has one only when the barrier hub
     # wires it (nodes.py), so a job asking for the barrier elsewhere is told.
     check_memory(opt)
+    # No default NIC either (QEMU would add one on user-mode networking):
+    # nodes.py gives each node an e1000 on the job's switch.
     argv = [exe, "-machine", "pc", "-display", "none", "-monitor", "none",
-            "-serial", "stdio", "-parallel", "none", "-no-reboot",
+            "-serial", "stdio", "-parallel", "none", "-nic", "none", "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
             "-smp", str(cpus_for(opt)), "-m", "%dM" % (node_memory(opt) // MiB)]
     if opt.kvm:

@@ -9,19 +9,23 @@ $(B)/user/lang_cxx: user/langtest/lang_cxx.cc $(SMAPCXX_DEPS)
 	@mkdir -p $(@D)
 	$(SMAPCXX) -O2 $(WARN) -o $@ $<
 
+# Each program's own modules go to a directory of its own (-J), so parallel
+# builds never read each other's .mod files.
 # -w: calls without explicit interfaces pass buffers of different types to
 # one routine, which every MPI program does; gfortran warns about each.
 $(B)/user/lang_fmod: user/langtest/lang_fmod.f90 $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
-	$(SMAPFORT) -O2 -w -J $(B)/user -o $@ $<
+	@mkdir -p $@.mod
+	$(SMAPFORT) -O2 -w -J $@.mod -o $@ $<
 
 $(B)/user/lang_f08: user/langtest/lang_f08.f90 $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
-	$(SMAPFORT) -O2 -Wall -Werror -J $(B)/user -o $@ $<
+	@mkdir -p $@.mod
+	$(SMAPFORT) -O2 -Wall -Werror -J $@.mod -o $@ $<
 
 $(B)/user/lang_fio: user/langtest/lang_fio.f90 $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
-	$(SMAPFORT) -O2 -w -J $(B)/user -o $@ $<
+	$(SMAPFORT) -O2 -w -o $@ $<
 
 $(B)/user/lang_fh: user/langtest/lang_fh.f $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)

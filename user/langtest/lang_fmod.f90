@@ -5,7 +5,14 @@
 module report_m
   use mpi
   implicit none
+  integer :: eh_comm = -1, eh_code = 0
 contains
+  subroutine on_error(comm, code)
+    integer :: comm, code
+    eh_comm = comm
+    eh_code = code
+  end subroutine
+
   subroutine report(name, ok)
     character(len=*), intent(in) :: name
     logical, intent(in) :: ok
@@ -46,6 +53,7 @@ program lang_fmod
   character(len=MPI_MAX_ERROR_STRING) :: estr
   logical :: flag, ok
   integer(kind=MPI_ADDRESS_KIND) :: tagub, lb, extent
+  integer :: eh
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -136,6 +144,13 @@ program lang_fmod
   t0 = MPI_Wtime()
   t1 = MPI_Wtime()
   call report('f_wtime', t1 >= t0 .and. MPI_Wtick() > 0d0)
+  call MPI_Comm_dup(MPI_COMM_WORLD, newcomm, ierr)
+  call MPI_Comm_create_errhandler(on_error, eh, ierr)
+  call MPI_Comm_set_errhandler(newcomm, eh, ierr)
+  call MPI_Comm_call_errhandler(newcomm, MPI_ERR_TAG, ierr)
+  call report('f_comm_errhandler_fortran', eh_comm == newcomm .and. eh_code == MPI_ERR_TAG)
+  call MPI_Errhandler_free(eh, ierr)
+  call MPI_Comm_free(newcomm, ierr)
   call MPI_Initialized(flag, ierr)
   call report('f_initialized', flag)
 

@@ -24,6 +24,7 @@ LWKRUN = os.path.join(ROOT, "tools", "lwkrun")
 # The three kinds of run (brief, section 10); every table names its kind.
 KINDS = {
     "host": "host mode: native Linux processes on this machine",
+    "net": "host mode across nodes: groups of native Linux processes joined by sockets",
     "tcg": "QEMU/TCG: emulated, both guests pay the same emulation",
     "icount": "QEMU/TCG with -icount: virtual time (one guest instruction = 1 ns), so only "
               "the guest's own work can show",

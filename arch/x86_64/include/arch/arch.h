@@ -27,6 +27,8 @@ extern struct cpu_features cpu_features;
 
 /* cpu.c */
 void arch_cpu_init(struct cpu *c, int bsp);
+/* The CPU computes CRC-32C itself (SSE4.2): crc32c_hw may be used. */
+int arch_has_crc32c(void);
 int arch_cpu_set_ist(struct cpu *c, int ist, uint64_t top);
 void arch_fpu_init_user(void);
 

@@ -1,0 +1,27 @@
+/*
+ * knet.h - the kernel's network: the engine of kernel/net/engine.c on a
+ * CPU of its own, over the NIC driver (kernel/net/knet.c).
+ */
+#ifndef KNET_H
+#define KNET_H
+
+#include <stdint.h>
+
+struct job;
+struct proc;
+
+/* After the NIC: the engine's memory (boot, before the APs). */
+void knet_init(void);
+/* A job starts: if it spans nodes and this node has a NIC and a CPU to
+ * spare, the engine takes the job and starts on its CPU.  Returns the
+ * number of CPUs ranks may use. */
+unsigned knet_job_begin(struct job *j, unsigned ncpu);
+/* Every rank has ended: the engine lets go of the ranks' memory, finishes
+ * acknowledging its peers, and leaves its CPU. */
+void knet_job_end(struct job *j);
+/* j is failing with status: the other nodes must end their part too. */
+void knet_job_failed(struct job *j, int status);
+/* SMAPOS_SYS_NET_ATTACH */
+long knet_sys_attach(struct proc *p, const uint64_t *a);
+
+#endif

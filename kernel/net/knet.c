@@ -1,0 +1,364 @@
+/*
+ * knet.c - the network engine in the kernel: kernel/net/engine.c's
+ * platform hooks over the NIC driver, node discovery, and the engine's
+ * loop on a CPU of its own (the node's highest), which no rank uses.
+ *
+ * The engine CPU polls: it is the only user of the NIC's rings, so the
+ * compute CPUs take no NIC interrupts and the engine needs no locking
+ * against an interrupt handler.  The one lock (knet.lock) keeps a rank's
+ * attach call out of the engine while the loop is inside it.
+ *
+ * Discovery: every node broadcasts a HELLO (its node id, MAC and the set
+ * of nodes it has heard) every 20 ms until it has heard every node and
+ * every node has heard it.  Frames to a node whose MAC is not known yet
+ * wait in the engine (the transmit hook says "busy").  MACs are kept for
+ * the whole boot: every job of a boot spans the same nodes.
+ */
+#include <errno.h>
+#include <string.h>
+#include <arch/arch.h>
+#include <arch/cpu.h>
+#include <arch/memlayout.h>
+#include "cpu.h"
+#include "crc32c.h"
+#include "engine.h"
+#include "job.h"
+#include "kmem.h"
+#include "knet.h"
+#include "nic.h"
+#include "param.h"
+#include "printk.h"
+#include "proc.h"
+#include "proto.h"
+#include "smapos_abi.h"
+#include "spinlock.h"
+#include "time.h"
+
+static uint64_t net_dead_ms = 15000;
+KPARAM(net_dead_ms, PARAM_UINT, &net_dead_ms,
+       "silence from a node, while it owes this one something, that ends the job (ms; 0: never)");
+
+#define HELLO_US	20000
+/* Idle polls before the engine naps, and the nap: under emulation a CPU
+ * that spins takes the host CPU the NIC's emulation and the other nodes
+ * need; on hardware the nap costs a few microseconds of latency. */
+#define IDLE_POLLS	256
+#define NAP_US		20
+#define LINGER_US	200000		/* quiet time before the engine leaves a job */
+#define LINGER_MAX_US	2000000
+
+static struct {
+	struct eng *eng;
+	struct spinlock lock;
+	int hw_crc;
+	struct job *job;		/* the job the engine serves, or NULL */
+	unsigned cpu;			/* the engine's CPU */
+	uint64_t wr_lo;			/* lowest writable address of the job's image */
+	volatile int stop;		/* the ranks have ended */
+	volatile int running;		/* the loop is on its CPU */
+	volatile int detached;		/* the engine no longer touches rank memory */
+	volatile int abort_pending;
+	int hello_due;			/* a node is still discovering: answer it */
+	int abort_status;
+	uint8_t mac[ENG_MAX_NODES][6];
+	uint64_t known;			/* nodes whose MAC we have */
+	uint64_t known_by;		/* nodes that have ours */
+} knet = { .lock = SPINLOCK_INIT };
+
+static const uint8_t broadcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+void knet_init(void)
+{
+	if (!nic_present())
+		return;
+	knet.eng = kpages_alloc((eng_size() + 4095) / 4096);
+	if (!knet.eng) {
+		pr_err("net: no memory for the network engine\n");
+		return;
+	}
+	knet.hw_crc = arch_has_crc32c();
+	crc32c_init();
+	eng_init(knet.eng, nic_max_frame() - SNET_ETH_HLEN);
+}
+
+/* ---- platform hooks ---- */
+
+uint64_t eng_plat_now(struct eng *e)
+{
+	(void)e;
+	return tsc_to_ns(rdtsc()) / 1000;
+}
+
+uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n)
+{
+	return knet.hw_crc ? crc32c_hw(crc, p, n) : crc32c_sw(crc, p, n);
+}
+
+static int send_frame(const uint8_t *dst, const struct eng_frag *f, unsigned nf)
+{
+	uint8_t head[NIC_HEAD_MAX];
+	uint32_t hl = SNET_ETH_HLEN;
+	unsigned i;
+
+	memcpy(head, dst, 6);
+	memcpy(head + 6, nic_mac(), 6);
+	head[12] = SNET_ETHERTYPE >> 8;
+	head[13] = SNET_ETHERTYPE & 0xff;
+	for (i = 0; i < nf && i < 2; i++) {
+		if (hl + f[i].len > sizeof(head))
+			return -EINVAL;
+		memcpy(head + hl, f[i].base, f[i].len);
+		hl += f[i].len;
+	}
+	return nic_tx(head, hl, nf > 2 ? f[2].base : NULL, nf > 2 ? f[2].len : 0);
+}
+
+int eng_plat_tx(struct eng *e, unsigned node, const struct eng_frag *f, unsigned nf)
+{
+	(void)e;
+	if (node >= ENG_MAX_NODES || !(knet.known & 1ull << node))
+		return -EAGAIN;		/* discovery is not done with it yet */
+	return send_frame(knet.mac[node], f, nf);
+}
+
+void *eng_plat_rank_mem(struct eng *e, unsigned lrank, uint64_t a, uint64_t n, int write)
+{
+	struct job *j = knet.job;
+	const struct proc *p;
+
+	(void)e;
+	if (!j || knet.detached || lrank >= j->nranks)
+		return NULL;
+	p = j->procs[lrank];
+	if (a < p->base || n > p->end - p->base || a - p->base > p->end - p->base - n)
+		return NULL;
+	if (write && a < knet.wr_lo)
+		return NULL;	/* text and read-only data stay read-only */
+	return phys_to_virt(p->phys + (a - p->base));
+}
+
+void eng_plat_fail(struct eng *e, unsigned node, const char *what)
+{
+	(void)e;
+	pr_err("net: node %u stopped answering during a %s: ending the job\n", node, what);
+	if (knet.job)
+		job_fail(knet.job, SMAPOS_EXIT_NET);
+}
+
+void eng_plat_abort(struct eng *e, unsigned rank, int status)
+{
+	(void)e;
+	pr_err("net: rank %u failed on another node (status %d): ending the job\n", rank, status);
+	if (knet.job)
+		job_fail(knet.job, status ? status : 1);
+}
+
+/* ---- discovery ---- */
+
+static void hello_send(void)
+{
+	struct snet_hdr h;
+	struct snet_hello body;
+	struct eng_frag f[2] = { { &h, sizeof(h) }, { &body, sizeof(body) } };
+
+	memset(&h, 0, sizeof(h));
+	memset(&body, 0, sizeof(body));
+	body.node = (uint32_t)job_node;
+	body.nnodes = (uint32_t)job_nnodes;
+	memcpy(body.mac, nic_mac(), 6);
+	body.known = knet.known | 1ull << job_node;
+	h.version = SNET_VERSION;
+	h.kind = SNET_HELLO;
+	h.src = (uint16_t)job_node;
+	h.dst = 0xffff;
+	h.len = sizeof(body);
+	h.crc = eng_plat_crc32c(eng_plat_crc32c(0, &body, sizeof(body)), &h, sizeof(h));
+	send_frame(broadcast, f, 2);
+}
+
+static void hello_take(const uint8_t *frame, uint32_t len)
+{
+	struct snet_hdr h;
+	struct snet_hello body;
+	uint32_t crc;
+
+	if (len < SNET_ETH_HLEN + sizeof(h) + sizeof(body))
+		return;
+	memcpy(&h, frame + SNET_ETH_HLEN, sizeof(h));
+	memcpy(&body, frame + SNET_ETH_HLEN + sizeof(h), sizeof(body));
+	crc = h.crc;
+	h.crc = 0;
+	if (h.version != SNET_VERSION || h.len != sizeof(body) ||
+	    eng_plat_crc32c(eng_plat_crc32c(0, &body, sizeof(body)), &h, sizeof(h)) != crc)
+		return;
+	if (body.nnodes != job_nnodes || body.node >= job_nnodes || body.node == job_node ||
+	    body.node >= ENG_MAX_NODES)
+		return;
+	if (!(knet.known & 1ull << body.node))
+		pr_info("net: node %u is %02x:%02x:%02x:%02x:%02x:%02x\n", body.node, body.mac[0],
+			body.mac[1], body.mac[2], body.mac[3], body.mac[4], body.mac[5]);
+	memcpy(knet.mac[body.node], body.mac, 6);
+	knet.known |= 1ull << body.node;
+	/* A node that still says HELLO is not done: tell it what we know. */
+	knet.hello_due = 1;
+	if (body.known & 1ull << job_node)
+		knet.known_by |= 1ull << body.node;
+}
+
+static int discovery_done(void)
+{
+	uint64_t all = (job_nnodes >= 64 ? ~0ull : (1ull << job_nnodes) - 1) & ~(1ull << job_node);
+
+	return (knet.known & all) == all && (knet.known_by & all) == all;
+}
+
+/* ---- the engine's CPU ---- */
+
+/* 1 if a frame came in. */
+static int receive(void)
+{
+	const uint8_t *f;
+	uint32_t len;
+	int got = 0;
+
+	for (int budget = 64; budget-- && (f = nic_rx(&len));) {
+		got = 1;
+		if (len > SNET_ETH_HLEN + sizeof(struct snet_hdr) &&
+		    (f[12] << 8 | f[13]) == SNET_ETHERTYPE) {
+			if (f[SNET_ETH_HLEN + 1] == SNET_HELLO)
+				hello_take(f, len);
+			else
+				eng_input(knet.eng, f + SNET_ETH_HLEN, len - SNET_ETH_HLEN);
+		}
+		nic_rx_release();
+	}
+	return got;
+}
+
+static void engine_loop(void)
+{
+	uint64_t hello_at = 0, quiet_since = 0, stop_at = 0;
+	unsigned idle = 0;
+
+	irq_disable();
+	for (;;) {
+		uint64_t now;
+		int busy;
+
+		spin_lock(&knet.lock);
+		now = eng_plat_now(knet.eng);
+		busy = receive();
+		if ((!discovery_done() && now - hello_at >= HELLO_US) || knet.hello_due) {
+			hello_send();
+			hello_at = now;
+			knet.hello_due = 0;
+		}
+		if (knet.abort_pending) {
+			knet.abort_pending = 0;
+			eng_job_abort(knet.eng, (uint32_t)(job_node * knet.job->nranks),
+				      knet.abort_status);
+		}
+		if (eng_poll(knet.eng))
+			busy = 1;
+		if (busy || !eng_idle(knet.eng))
+			quiet_since = now;
+		if (knet.stop) {
+			if (!knet.detached) {
+				eng_job_end(knet.eng);
+				knet.detached = 1;
+				stop_at = quiet_since = now;
+			}
+			if ((now - quiet_since > LINGER_US && discovery_done()) ||
+			    now - stop_at > LINGER_MAX_US) {
+				spin_unlock(&knet.lock);
+				break;
+			}
+		}
+		spin_unlock(&knet.lock);
+		if (busy) {
+			idle = 0;
+		} else if (++idle > IDLE_POLLS) {
+			apic_timer_at(rdtsc() + ns_to_tsc(NAP_US * 1000));
+			cpu_idle();
+		} else {
+			cpu_relax();
+		}
+	}
+	apic_timer_at(0);
+	__atomic_store_n(&knet.running, 0, __ATOMIC_RELEASE);
+}
+
+static uint64_t lowest_writable(const struct job *j)
+{
+	uint64_t lo = UINT64_MAX;
+
+	for (unsigned i = 0; i < j->elf.nsegs; i++)
+		if ((j->elf.segs[i].prot & SEG_W) && j->elf.segs[i].vaddr < lo)
+			lo = j->elf.segs[i].vaddr & ~(PAGE_SIZE - 1);
+	return lo == UINT64_MAX ? j->region_base : lo;
+}
+
+unsigned knet_job_begin(struct job *j, unsigned ncpu)
+{
+	struct eng_job ej = { .id = j->id + 1, .node = (uint32_t)job_node,
+			      .nnodes = (uint32_t)job_nnodes, .dead_us = net_dead_ms * 1000 };
+
+	if (job_nnodes < 2 || !knet.eng)
+		return ncpu;
+	if (job_nnodes > ENG_MAX_NODES) {
+		pr_err("net: %lu nodes; the network engine takes at most %d\n", job_nnodes,
+		       ENG_MAX_NODES);
+		return ncpu;
+	}
+	if (j->nranks >= ncpu) {
+		pr_err("net: no CPU to spare for the network engine (give the node one more): "
+		       "this job cannot reach other nodes\n");
+		return ncpu;
+	}
+	for (unsigned n = 0; n <= job_nnodes; n++)
+		ej.first_rank[n] = n * j->nranks;
+	spin_lock(&knet.lock);
+	if (eng_job_begin(knet.eng, &ej) < 0) {
+		spin_unlock(&knet.lock);
+		return ncpu;
+	}
+	knet.job = j;
+	knet.wr_lo = lowest_writable(j);
+	knet.stop = knet.detached = knet.abort_pending = 0;
+	knet.cpu = ncpu - 1;
+	knet.running = 1;
+	spin_unlock(&knet.lock);
+	__atomic_store_n(&cpus[knet.cpu]->task, engine_loop, __ATOMIC_RELEASE);
+	apic_send_ipi(cpus[knet.cpu]->arch.apic_id, IPI_WAKE);
+	return ncpu - 1;
+}
+
+void knet_job_end(struct job *j)
+{
+	if (knet.job != j)
+		return;
+	knet.stop = 1;
+	while (__atomic_load_n(&knet.running, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	knet.job = NULL;
+}
+
+void knet_job_failed(struct job *j, int status)
+{
+	if (knet.job != j || knet.abort_pending)
+		return;
+	knet.abort_status = status;
+	knet.abort_pending = 1;
+}
+
+long knet_sys_attach(struct proc *p, const uint64_t *a)
+{
+	long r;
+
+	if (!knet.job || knet.job != p->job || knet.detached)
+		return -ENODEV;
+	spin_lock(&knet.lock);
+	r = eng_attach(knet.eng, p->rank, a[0]);
+	spin_unlock(&knet.lock);
+	return r;
+}

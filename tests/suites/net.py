@@ -1,0 +1,53 @@
+"""The network between QEMU nodes (lwkrun --nodes K): PCI, the e1000
+driver, discovery through the switch, the kernel's network engine on its
+own CPU, and MPI point-to-point, RMA and SHMEM between nodes over it, also
+with frames lost on the way; a wire that loses everything ends the job on
+every node with one line naming the operation."""
+
+import harness
+
+
+def prog(name):
+    return harness.build("user", name)
+
+
+def nodes(name, k, n, program, args=(), extra=(), **kw):
+    kw.setdefault("timeout", 200)
+    return harness.lwkrun(name, ["--nodes", str(k), "-n", str(n), "-q", "--timeout",
+                                 str(kw["timeout"] - 10)] + list(extra) + [prog(program)]
+                          + list(args), **kw)
+
+
+def cases():
+    return [
+        nodes("net_qemu_p2p_2x2", 2, 2, "mpit_p2p", tap=True, min_tap=15),
+        nodes("net_qemu_p2p_2x2_drop2", 2, 2, "mpit_p2p", extra=["--drop", "2"], tap=True,
+              min_tap=15),
+        nodes("net_qemu_shmem_rma_2x2", 2, 2, "shmem_rma", tap=True, min_tap=2 * 20),
+        nodes("net_qemu_shmem_nodes_2x2_drop2", 2, 2, "shmem_nodes", ["net"],
+              extra=["--drop", "2"], tap=True, min_tap=2 * 5),
+        nodes("net_qemu_rma_window_2x2", 2, 2, "rmat_err", ["nodes"], tap=True, min_tap=1),
+        # Not quiet: the boot log must name the NIC and what discovery found.
+        harness.lwkrun("net_qemu_dead_wire_ends_the_job_naming_the_operation",
+                       ["--nodes", "2", "-n", "1", "--drop", "100", "--append",
+                        "net_dead_ms=3000", "--timeout", "90", prog("mpit_p2p")],
+                       rc=122, timeout=100,
+                       expect=[r"\[n0\] pci: \d+ functions: .*8086:100e",
+                               r"\[n0\] nic: 82540EM \(e1000\) at 00:\d\d\.0, MAC "
+                               r"52:54:00:5a:00:00, link",
+                               r"\[n0\] net: node 1 stopped answering during a \w+ from rank 0 "
+                               r"to rank 1: ending the job",
+                               r"switch: \d+ frames in, 0 out, \d+ flooded, \d+ dropped"]),
+        harness.lwkrun("net_qemu_discovery_and_a_node_without_nic",
+                       ["--nodes", "2", "-n", "1", "--timeout", "90", prog("mpit_p2p")],
+                       timeout=100, tap=True, min_tap=15,
+                       expect=[r"\[n0\] net: node 1 is 52:54:00:5a:00:01",
+                               r"\[n1\] net: node 0 is 52:54:00:5a:00:00"]),
+        harness.lwkrun("net_single_node_says_it_has_no_nic",
+                       ["-n", "1", "--timeout", "60", prog("smaptest_remote")],
+                       timeout=70, tap=True,
+                       expect=[r"nic: none \(jobs of several nodes need an Intel e1000/e1000e\)"]),
+        harness.Case("net_switch_refuses_a_bad_command_line",
+                     [harness.build("tools", "switch"), "--ports", "2"], rc=2,
+                     expect=[r"^usage: switch --sock PATH --ports K"]),
+    ]

@@ -1,0 +1,40 @@
+"""Kind 1 across nodes: libsmap between host-mode nodes (lwkrun --host
+--nodes 2: groups of processes joined by Unix sockets, the kernel's network
+engine in each group) against Open MPI over TCP on the loopback
+(--mca btl self,tcp), the same mpi_bench source, in the same run.  Open MPI
+cannot be told which of its ranks share a "node" here, so all its ranks
+talk TCP; with one rank per node the two setups are the same shape."""
+
+from perf import hostmode
+from perf.util import LWKRUN
+
+# (ranks per node, mpi_bench tests)
+PLAN = ((1, ["pingpong", "coll"]), (2, ["coll"]))
+NODES = 2
+
+
+def argv(impl, per_node, args):
+    if impl == "libsmap":
+        return ["python3", LWKRUN, "--host", "--nodes", str(NODES), "-n", str(per_node),
+                hostmode.program("libsmap", "mpi_bench")] + args
+    return ["mpirun.openmpi", "-n", str(NODES * per_node), "--bind-to", "none",
+            "--oversubscribe", "--allow-run-as-root", "--mca", "btl", "self,tcp",
+            "--mca", "btl_tcp_if_include", "lo",
+            hostmode.program("openmpi", "mpi_bench")] + args
+
+
+def run(sec):
+    mode = "quick" if sec.quick else "full"
+    for run in range(sec.repeats):
+        for per_node, tests in PLAN:
+            for impl in ("libsmap", "openmpi"):
+                status, out = sec.run(argv(impl, per_node, [mode] + tests), 600)
+                rows = [(t, NODES * per_node, size, best, median, unit)
+                        for t, _, size, best, median, unit in hostmode.parse_csv(out)]
+                hostmode.add_csv(sec, "net", "mpi_bench", impl + "/tcp" * (impl != "libsmap"),
+                                 rows, run)
+                if status != 0:
+                    sec.note("mpi_bench across %d nodes x %d with %s: %s (run %d)"
+                             % (NODES, per_node, impl,
+                                "timed out" if status is None else "status %d" % status,
+                                run + 1))
