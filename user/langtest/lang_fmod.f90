@@ -5,8 +5,15 @@
 module report_m
   use mpi
   implicit none
-  integer :: eh_comm = -1, eh_code = 0
+  integer :: eh_comm = -1, eh_code = 0, deleted = 0
 contains
+  subroutine on_delete(comm, keyval, attr, extra, ierr)
+    integer :: comm, keyval, ierr
+    integer(kind=MPI_ADDRESS_KIND) :: attr, extra
+    if (attr == 77 .and. extra == 5) deleted = deleted + 1
+    ierr = MPI_SUCCESS
+  end subroutine
+
   subroutine on_error(comm, code)
     integer :: comm, code
     eh_comm = comm
@@ -53,7 +60,8 @@ program lang_fmod
   character(len=MPI_MAX_ERROR_STRING) :: estr
   logical :: flag, ok
   integer(kind=MPI_ADDRESS_KIND) :: tagub, lb, extent
-  integer :: eh
+  integer :: eh, key, dup2
+  integer(kind=MPI_ADDRESS_KIND) :: aval, extra
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -151,6 +159,18 @@ program lang_fmod
   call report('f_comm_errhandler_fortran', eh_comm == newcomm .and. eh_code == MPI_ERR_TAG)
   call MPI_Errhandler_free(eh, ierr)
   call MPI_Comm_free(newcomm, ierr)
+  extra = 5
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, on_delete, key, extra, ierr)
+  call MPI_Comm_dup(MPI_COMM_WORLD, newcomm, ierr)
+  aval = 77
+  call MPI_Comm_set_attr(newcomm, key, aval, ierr)
+  call MPI_Comm_dup(newcomm, dup2, ierr)
+  aval = 0
+  call MPI_Comm_get_attr(dup2, key, aval, flag, ierr)
+  call MPI_Comm_free(dup2, ierr)
+  call MPI_Comm_free(newcomm, ierr)
+  call MPI_Comm_free_keyval(key, ierr)
+  call report('f_keyval_dup_fn_and_delete', flag .and. aval == 77 .and. deleted == 2)
   call MPI_Initialized(flag, ierr)
   call report('f_initialized', flag)
 
