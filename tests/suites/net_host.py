@@ -24,6 +24,13 @@ def cases():
              min_tap=P2P_CHECKS),
         host("net_host_shmem_nodes_2x2", 2, 2, "shmem_nodes", [], ["net"], tap=True,
              min_tap=2 * 5),
+        # Collectives and communicators on communicators that span nodes.
+        host("net_host_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
+        host("net_host_coll_3x1_drop2", 3, 1, "mpit_coll", ["--drop", "2"], tap=True,
+             min_tap=10),
+        host("net_host_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=12),
+        host("net_host_dt_2x2", 2, 2, "mpit_dt", tap=True, min_tap=10),
+        host("net_host_rma_acc_2x2", 2, 2, "rmat_acc", tap=True, min_tap=12),
     ] + [host("net_host_%s_%s" % (p, shape), k, n, p, extra, tap=True, min_tap=k * c)
          for p, c in sorted(SHMEM_CHECKS.items())
          for shape, k, n, extra in (("2x2", 2, 2, []), ("3x1_drop2", 3, 1, ["--drop", "2"]))]
