@@ -112,8 +112,9 @@ def symheap():
         kernel("lang/symheap beyond the region names --mem, kernel", 2, "lang_symheap",
                ["toobig"], tap=True, min_tap=2, expect=[MEM_HINT]),
         harness.lwkrun("lang/lwkrun -m too small for --mem says which -m",
-                       ["-m", "512M", "-n", "2", "--mem", "640M",
+                       ["-q", "--timeout", "50", "-m", "512M", "-n", "2", "--mem", "640M",
                         harness.build("user", "lang_symheap")], rc=2,
-                       expect=[r"^lwkrun: -m 512M cannot hold 2 ranks x 640M \(--mem\): use -m \d+M"],
-                       timeout=30),
+                       expect=[r"^lwkrun: -m 512M cannot hold 2 ranks x 640M \(--mem\): use -m \d+M",
+                               r"cannot give 2 ranks 640 MiB each"],
+                       timeout=60),
     ]

@@ -51,16 +51,16 @@ def io_server(opt, nodes=1):
 
 
 def check_memory(opt):
-    """-m given with --mem: the ranks' regions must fit in it, or say what -m
-    to use rather than let the kernel refuse the job (the kernel's own
-    share is about 20 MiB plus page tables; 64 MiB covers it)."""
+    """-m given with --mem: when the ranks' regions cannot fit, say which -m
+    would (the kernel's own share is about 20 MiB plus page tables; 64 MiB
+    covers it).  The kernel stays the judge: it refuses the job itself."""
     if not opt.memory:
         return
     for j in opt.jobs:
         np = cpus_for(opt) if j.np == "all" else j.np
         if j.mem and np * j.mem + 64 * MiB > opt.memory:
-            raise UsageError("-m %dM cannot hold %d ranks x %dM (--mem): use -m %dM, or leave "
-                             "-m out and lwkrun sizes the node"
+            sys.stderr.write("lwkrun: -m %dM cannot hold %d ranks x %dM (--mem): use -m %dM, or "
+                             "leave -m out and lwkrun sizes the node\n"
                              % (opt.memory // MiB, np, j.mem // MiB, default_memory(opt) // MiB))
 
 
