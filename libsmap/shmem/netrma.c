@@ -66,3 +66,23 @@ void shmemi_net_post(uint8_t kind, void *dest, int64_t a0, int pe, const char *f
 {
 	net_cmd_async(SNOP_AMO, kind, 0, (uint32_t)pe, NULL, (uintptr_t)dest, 0, a0, 0, fn);
 }
+
+void shmemi_put_bytes(void *dest, const void *src, size_t n, int pe, const char *fn)
+{
+	void *d = shmemi_local(dest, n, pe, fn);
+
+	if (d)
+		memcpy(d, src, n);
+	else
+		shmemi_net_put(dest, src, n, pe, 0, fn);
+}
+
+void shmemi_set64(uint64_t *dest, uint64_t v, int pe, const char *fn)
+{
+	uint64_t *d = shmemi_local(dest, sizeof(*dest), pe, fn);
+
+	if (d)
+		__atomic_store_n(d, v, __ATOMIC_RELEASE);
+	else
+		shmemi_net_post(SNAMO_SET, dest, (int64_t)v, pe, fn);
+}

@@ -178,6 +178,7 @@ static void setup_init(const char *fn)
 	setup_heap();
 	shmemi_team_init();
 	shmemi.stage = SHMEMI_READY;
+	shmemi_span_init();
 	smap_barrier();
 	setup_report();
 }
@@ -256,7 +257,7 @@ int _num_pes(void)
 	return shmem_n_pes();
 }
 
-/* Reachable means on this node: the inter-node data path does not exist. */
+/* Reachable: on this node, or anywhere once the network is up. */
 int shmem_pe_accessible(int pe)
 {
 	shmemi_check_ready(__func__);

@@ -181,6 +181,15 @@ static inline int shmemi_ctx_pe(shmem_ctx_t ctx, int pe, const char *fn)
 #define SHMEMI_LOCAL(F, p, pe)	shmemi_local(p, sizeof(*(p)), SHMEMI_PE_##F(pe), __func__)
 #define SHMEMI_BOTH(DEF, ...)	DEF(world, __VA_ARGS__) DEF(ctx, __VA_ARGS__)
 
+/* Teams spanning nodes (span.c): mailboxes at shmem_init, and the team's
+ * span group on its first collective. */
+void shmemi_span_init(void);
+struct coll_group *shmemi_span_group(struct shmemi_team *t, const char *fn);
+/* A put of n bytes, and an 8-byte atomic store, to world PE pe through
+ * the seam (netrma.c). */
+void shmemi_put_bytes(void *dest, const void *src, size_t n, int pe, const char *fn);
+void shmemi_set64(uint64_t *dest, uint64_t v, int pe, const char *fn);
+
 /* Teams (team.c). */
 void shmemi_team_init(void);
 void shmemi_team_fini(void);

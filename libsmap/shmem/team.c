@@ -133,8 +133,7 @@ struct coll_group *shmemi_team_group(shmem_team_t team, const char *fn)
 {
 	shmemi_team_check(team, fn);
 	if (!team->group)
-		shmemi_fail(fn, "the team's %d PEs span several nodes: its collectives need "
-			    "the inter-node data path, which does not exist yet", team->size);
+		return shmemi_span_group(team, fn);
 	return team->group;
 }
 

@@ -5,6 +5,7 @@
  * TAP lines: shmemtest.h.
  */
 #include <string.h>
+#include <smap.h>
 #include "shmemtest.h"
 
 static long landed[4];
@@ -12,13 +13,15 @@ static long landed[4];
 static void test_predefined(void)
 {
 	shmem_team_t team = SHMEM_TEAM_INVALID;
-	int pe;
+	int pe, per = smap_size(), first = me - me % per;
 
+	/* SHARED is this node's run of world PEs (the whole job on one node). */
 	EXPECT_EQ(me, shmem_team_my_pe(SHMEM_TEAM_WORLD));
 	EXPECT_EQ(npes, shmem_team_n_pes(SHMEM_TEAM_WORLD));
-	EXPECT_EQ(npes, shmem_team_n_pes(SHMEM_TEAM_SHARED));
+	EXPECT_EQ(per, shmem_team_n_pes(SHMEM_TEAM_SHARED));
 	for (pe = 0; pe < npes; pe++)
-		EXPECT_EQ(pe, shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED));
+		EXPECT_EQ(pe >= first && pe < first + per ? pe - first : -1,
+			  shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED));
 	EXPECT_EQ(-1, shmem_team_translate_pe(SHMEM_TEAM_WORLD, npes, SHMEM_TEAM_SHARED));
 	EXPECT_EQ(0, shmem_ctx_get_team(SHMEM_CTX_DEFAULT, &team));
 	EXPECT(team == SHMEM_TEAM_WORLD, "expected the default context on the world team");
