@@ -76,7 +76,9 @@ _Noreturn void proc_end(struct proc *p, int status, int culprit)
 	p->status = status;
 	p->culprit = culprit;
 	p->t_end = rdtsc();
-	if (culprit)
+	/* A rank that ends with a failure ends its job: peers may be
+	 * waiting for it (docs/jobs.md). */
+	if (culprit || status)
 		job_fail(j, status);
 	/* Leave the address space before the boot CPU may free it. */
 	paging_switch(paging_kernel_pml4());

@@ -60,6 +60,7 @@ static struct {
 	volatile int abort_pending;
 	int hello_due;			/* a node is still discovering: answer it */
 	int abort_status;
+	uint32_t abort_rank;		/* world rank that failed */
 	uint8_t mac[ENG_MAX_NODES][6];
 	uint64_t known;			/* nodes whose MAC we have */
 	uint64_t known_by;		/* nodes that have ours */
@@ -255,8 +256,7 @@ static void engine_loop(void)
 		}
 		if (knet.abort_pending) {
 			knet.abort_pending = 0;
-			eng_job_abort(knet.eng, (uint32_t)(job_node * knet.job->nranks),
-				      knet.abort_status);
+			eng_job_abort(knet.eng, knet.abort_rank, knet.abort_status);
 		}
 		if (eng_poll(knet.eng))
 			busy = 1;
@@ -345,8 +345,12 @@ void knet_job_end(struct job *j)
 
 void knet_job_failed(struct job *j, int status)
 {
+	const struct proc *p = this_cpu()->proc;
+
 	if (knet.job != j || knet.abort_pending)
 		return;
+	/* On the failing rank's CPU when the rank itself failed. */
+	knet.abort_rank = (uint32_t)(job_node * j->nranks + (p && p->job == j ? p->rank : 0));
 	knet.abort_status = status;
 	knet.abort_pending = 1;
 }

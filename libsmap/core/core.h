@@ -76,6 +76,9 @@ void core_spin(unsigned *spins);
 /* Host mode's network engine runs in whichever rank waits (hostnet.c):
  * set once the network is up; never allocates, so any wait may call it. */
 extern void (*core_progress)(void);
+/* Called with the status of every exit of the program (smapcc wraps exit):
+ * MPI ends the job there when the rank leaves without MPI_Finalize. */
+extern void (*core_exit_check)(int status);
 
 /* A spin lock for the allocator's and the page source's tables. */
 static inline void core_lock(int *l)

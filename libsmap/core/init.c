@@ -117,6 +117,16 @@ void core_fatal(const char *fmt, ...)
 }
 
 void (*core_progress)(void);
+void (*core_exit_check)(int status);
+
+_Noreturn void __real_exit(int status);
+
+_Noreturn void __wrap_exit(int status)
+{
+	if (core_exit_check)
+		core_exit_check(status);
+	__real_exit(status);
+}
 
 void core_spin(unsigned *spins)
 {

@@ -32,6 +32,25 @@ void smpi_spin(unsigned *spins)
 	core_spin(spins);
 }
 
+/* A rank that leaves between MPI_Init and MPI_Finalize leaves peers that
+ * may wait for it forever: it fails with its own status (1 for a 0), and
+ * so the job ends (docs/jobs.md).  smapcc's exit wrapper gives the status;
+ * an exit that bypasses it reaches the atexit handler, which cannot. */
+static void env_exit_status(int status)
+{
+	if (smpi_initialized && !smpi_finalized) {
+		fprintf(stderr, "libsmap: rank %d exited with status %d without MPI_Finalize: "
+			"ending the job\n", smap_world_rank(), status);
+		fflush(NULL);
+		smap_abort(status & 255 ? status & 255 : 1);
+	}
+}
+
+static void env_exit(void)
+{
+	env_exit_status(1);
+}
+
 static int env_init(const char *fn)
 {
 	if (smpi_initialized)
@@ -43,6 +62,8 @@ static int env_init(const char *fn)
 	/* Every rank's queues exist before anyone sends. */
 	smap_barrier();
 	smpi_initialized = 1;
+	core_exit_check = env_exit_status;
+	atexit(env_exit);
 	return MPI_SUCCESS;
 }
 
@@ -101,10 +122,14 @@ int PMPI_Finalize(void)
 
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
+	/* A job status is 8 bits: a code whose low 8 bits are 0 would read
+	 * as success, so it becomes 1. */
+	int status = errorcode & 255 ? errorcode & 255 : 1;
+
 	(void)comm;
-	fprintf(stderr, "MPI_Abort: rank %d ends the job with code %d\n", smap_world_rank(),
-		errorcode);
-	smap_abort(errorcode);
+	fprintf(stderr, "MPI_Abort: rank %d ends the job with code %d (status %d)\n",
+		smap_world_rank(), errorcode, status);
+	smap_abort(status);
 }
 
 int PMPI_Query_thread(int *provided)

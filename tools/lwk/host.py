@@ -250,6 +250,9 @@ class HostJob:
         elif code < 0:
             say("rank %d killed by %s" % (rank.r, signame(-code)))
             self.kill_all()
+        elif code != 0:
+            # Its peers may be waiting for it: the job ends, as on the kernel.
+            self.kill_all()
 
     def wait(self):
         open_streams = 2 * len(self.ranks)

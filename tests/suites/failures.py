@@ -1,0 +1,34 @@
+"""A failing rank ends the whole job, with its status, on every node and in
+host mode, without waiting for --timeout (docs/jobs.md)."""
+
+import harness
+
+
+def prog(name):
+    return harness.build("user", name)
+
+
+def cases():
+    out = []
+    for where, opts in (("host", ["--host", "-n", "4"]), ("kernel", ["-q", "-n", "4"]),
+                        ("nodes", ["-q", "--nodes", "2", "-n", "2"])):
+        out += [
+            harness.lwkrun("fail_%s_rank_exit_3_ends_the_job_with_3" % where,
+                           opts + ["--timeout", "60", prog("mpit_exit"), "exit", "3"],
+                           rc=3, timeout=90,
+                           expect=[r"rank 1 exited with status 3 without MPI_Finalize: ending "
+                                   r"the job"],
+                           reject=[r"every rank passed the barrier"]),
+            harness.lwkrun("fail_%s_mpi_abort_256_is_not_success" % where,
+                           opts + ["--timeout", "60", prog("mpit_exit"), "abort", "256"],
+                           rc=1, timeout=90,
+                           expect=[r"MPI_Abort: rank 1 ends the job with code 256 \(status 1\)"]),
+            harness.lwkrun("fail_%s_clean_exit_after_finalize_is_success" % where,
+                           opts + ["--timeout", "60", prog("mpit_exit"), "clean"],
+                           timeout=90, expect=[r"every rank passed the barrier"]),
+        ]
+    out.append(harness.lwkrun("fail_nodes_other_node_is_told_the_rank",
+                              ["-q", "--nodes", "2", "-n", "2", "--timeout", "60",
+                               prog("mpit_exit"), "exit", "5"], rc=5, timeout=90,
+                              expect=[r"\[n1\] net: rank 1 failed on another node \(status 5\)"]))
+    return out

@@ -1,0 +1,31 @@
+/*
+ * mpit_exit.c - how a job ends when one rank leaves early (tests/suites/
+ * failures.py): rank 1 of the job does MODE with STATUS while the others
+ * wait for it in MPI_Barrier.
+ *
+ *   mpit_exit exit N     exit(N) between MPI_Init and MPI_Finalize
+ *   mpit_exit abort N    MPI_Abort(MPI_COMM_WORLD, N)
+ *   mpit_exit clean      every rank finalizes and exits 0
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	int rank, status = argc > 2 ? atoi(argv[2]) : 0;
+	const char *mode = argc > 1 ? argv[1] : "clean";
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 1 && !strcmp(mode, "exit"))
+		exit(status);
+	if (rank == 1 && !strcmp(mode, "abort"))
+		MPI_Abort(MPI_COMM_WORLD, status);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0)
+		printf("every rank passed the barrier\n");
+	MPI_Finalize();
+	return 0;
+}
