@@ -94,9 +94,11 @@ class Data:
         m = self.meta.get(section)
         if not m:
             return "not run"
-        return ("measured %s, %s mode, %d runs per figure, load average %.1f–%.1f" %
+        loaded = ("; **taken above load 1.5 per core: the machine was busy, these are not "
+                  "its figures**" if m["load_max"] > 1.5 * cores() else "")
+        return ("measured %s, %s mode, %d runs per figure, load average %.1f–%.1f%s" %
                 (m["started"], "quick" if m["quick"] else "full", m["repeats"],
-                 m["load_min"], m["load_max"]))
+                 m["load_min"], m["load_max"], loaded))
 
 
 def kind_line(kind, data, section):
@@ -838,14 +840,26 @@ def write_results_csv(data):
                         fg.unit, fg.n, fg.median, fg.lo, fg.hi, fg.best))
 
 
+def keep_results():
+    """The campaign's raw results go next to the document they feed, so every
+    table can be traced to the run that produced it."""
+    dest = os.path.join(os.path.dirname(DOC), "performance", "results")
+    if os.path.isdir(dest):
+        shutil.rmtree(dest)
+    shutil.copytree(RESULTS, dest, ignore=shutil.ignore_patterns("plots"))
+
+
 def generate():
     data = Data()
     if not data.meta:
         raise RuntimeError("no results under %s: run the campaign first" % RESULTS)
     write_results_csv(data)
+    keep_results()
     parts = [BEGIN, "\n\n",
-             "Generated from build/results/ (`results.csv`: every figure with its runs, median, "
-             "range and best; `raw/*.log`: every command and its output).\n\n",
+             "Generated from the results committed with it in docs/performance/results/ "
+             "(`results.csv`: every figure with its runs, median, range and best; each "
+             "section's own CSV and metadata; `raw/*.log`: every command and its "
+             "output).\n\n",
              "## Machine\n\n", machine(data), "\n",
              summary(data), "\n", host_section(data), net_section(data),
              "\n## 2. smapos against a Linux guest under the same QEMU/TCG\n",
