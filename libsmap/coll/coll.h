@@ -71,6 +71,11 @@ struct coll_transport {
 	void (*sendrecv)(void *ctx, int to, const void *sbuf, size_t slen, int from, void *rbuf,
 			 size_t rlen);
 	void *ctx;
+	/* The node of each member, or NULL: then every collective is flat
+	 * over the members; with it, the barrier gathers each node to its
+	 * first member, runs among those leaders only and releases each node,
+	 * so only leaders' messages cross the network. */
+	const int *host;
 };
 
 /* Not collective: just this member's view; NULL when memory is short. */

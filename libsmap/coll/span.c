@@ -36,7 +36,7 @@ static void sp_recv(struct coll_group *g, int from, void *buf, size_t len)
 
 struct coll_group *coll_span_create(int size, int rank, const struct coll_transport *t)
 {
-	struct coll_group *g = calloc(1, sizeof(*g));
+	struct coll_group *g = calloc(1, sizeof(*g) + (t->host ? size * sizeof(int) : 0));
 
 	if (!g)
 		return NULL;
@@ -44,16 +44,67 @@ struct coll_group *coll_span_create(int size, int rank, const struct coll_transp
 	g->rank = rank;
 	g->span = *t;
 	g->block = g;
+	if (t->host) {
+		g->node = (int *)(g + 1);
+		for (int i = 0; i < size; i++)
+			g->node[i] = t->host[i];
+		g->span.host = g->node;
+	}
 	return g;
 }
 
-void span_barrier(struct coll_group *g)
+/* Dissemination among the n members who[0..n-1] (all members in order
+ * when who is NULL); this member is who[me]. */
+static void span_dissem(struct coll_group *g, const int *who, int n, int me)
 {
 	char in, out = 0;
 
-	for (int k = 1; k < g->size; k <<= 1)
-		g->span.sendrecv(g->span.ctx, (g->rank + k) % g->size, &out, 0,
-				 (g->rank - k + g->size) % g->size, &in, 0);
+	for (int k = 1; k < n; k <<= 1) {
+		int to = (me + k) % n, from = (me - k + n) % n;
+
+		g->span.sendrecv(g->span.ctx, who ? who[to] : to, &out, 0, who ? who[from] : from,
+				 &in, 0);
+	}
+}
+
+/* The leader of a node is its first member; a leader's node-mates report
+ * to it and wait for its release, so only leaders cross the network. */
+void span_barrier(struct coll_group *g)
+{
+	int n = 0, me = 0, lead = -1, *who;
+	char b = 0;
+
+	if (!g->node) {
+		span_dissem(g, NULL, g->size, g->rank);
+		return;
+	}
+	for (int i = 0; i < g->size && lead < 0; i++)
+		if (g->node[i] == g->node[g->rank])
+			lead = i;
+	if (lead != g->rank) {
+		sp_send(g, lead, &b, 0);
+		sp_recv(g, lead, &b, 0);
+		return;
+	}
+	who = span_alloc(g->size * sizeof(int));
+	for (int i = 0; i < g->size; i++) {
+		int first = 1;
+
+		for (int j = 0; j < i && first; j++)
+			first = g->node[j] != g->node[i];
+		if (first) {
+			if (i == g->rank)
+				me = n;
+			who[n++] = i;
+		} else if (g->node[i] == g->node[g->rank]) {
+			sp_recv(g, i, &b, 0);
+		}
+	}
+	span_dissem(g, who, n, me);
+	for (int i = g->rank + 1; i < g->size; i++)
+		if (g->node[i] == g->node[g->rank])
+			sp_send(g, i, &b, 0);
+	free(who);
 }
 
 void span_bcast(struct coll_group *g, void *buf, size_t bytes, int root)

@@ -46,9 +46,18 @@ static void span_sendrecv(void *ctx, int to, const void *sbuf, size_t slen, int 
 
 struct coll_group *smpi_coll_span(MPI_Comm comm)
 {
-	struct coll_transport t = { span_send, span_recv, span_sendrecv, comm };
-	struct coll_group *g = coll_span_create(comm->size, comm->rank, &t);
+	struct coll_transport t = { span_send, span_recv, span_sendrecv, comm, NULL };
+	struct coll_group *g = NULL;
+	int *host = malloc(comm->size * sizeof(int));
 
+	if (host) {
+		/* Ranks are node-major: world rank w sits on node w / smap_size(). */
+		for (int i = 0; i < comm->size; i++)
+			host[i] = comm->group->world[i] / smap_size();
+		t.host = host;
+		g = coll_span_create(comm->size, comm->rank, &t);
+		free(host);
+	}
 	if (!g)
 		smpi_fatal("MPI: no memory for a communicator of %d ranks across nodes", comm->size);
 	return g;

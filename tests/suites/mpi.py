@@ -12,6 +12,7 @@ PROGRAMS = {
     "mpit_env": 12,
     "mpit_prof": 2,
     "mpit_proto": 8,
+    "mpit_span": 4,
 }
 
 

@@ -1,0 +1,73 @@
+/*
+ * mpit_span.c - barriers on communicators that are not MPI_COMM_WORLD in
+ * order (on several nodes they span nodes without being the whole job, so
+ * they take the network, gathered per node to a leader): split by rank
+ * modulo 2 and 3 in reversed order (uneven members per node, leaders that
+ * are not member 0) and the world without its last rank.  Each barrier is
+ * followed by an allreduce of the iteration number, so a barrier message
+ * matched by another call, or one left over, shows as a wrong value.
+ */
+#include "mpit.h"
+
+#define ITERS 300
+
+static void barriers(MPI_Comm c)
+{
+	int i, lo, hi;
+
+	for (i = 0; i < ITERS; i++) {
+		MPI_Barrier(c);
+		MPI_Allreduce(&i, &lo, 1, MPI_INT, MPI_MIN, c);
+		MPI_Allreduce(&i, &hi, 1, MPI_INT, MPI_MAX, c);
+		if (lo != i || hi != i) {
+			mpit_fail("iteration %d: min %d, max %d", i, lo, hi);
+			break;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int rank, size, bad = 0, m;
+	MPI_Comm c;
+	MPI_Group wg, g;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+	for (m = 2; m <= 3; m++) {
+		char name[64];
+
+		MPI_Comm_split(MPI_COMM_WORLD, rank % m, -rank, &c);
+		barriers(c);
+		MPI_Comm_free(&c);
+		snprintf(name, sizeof name, "barrier_split_mod%d_reversed", m);
+		bad |= mpit_report(name);
+	}
+
+	MPI_Comm_group(MPI_COMM_WORLD, &wg);
+	if (size > 1) {
+		int last = size - 1;
+
+		MPI_Group_excl(wg, 1, &last, &g);
+	} else {
+		MPI_Group_incl(wg, 1, &rank, &g);
+	}
+	MPI_Comm_create(MPI_COMM_WORLD, g, &c);
+	if (c != MPI_COMM_NULL) {
+		barriers(c);
+		MPI_Comm_free(&c);
+	}
+	MPI_Group_free(&g);
+	MPI_Group_free(&wg);
+	bad |= mpit_report("barrier_world_without_last");
+
+	MPI_Comm_dup(MPI_COMM_WORLD, &c);
+	barriers(c);
+	MPI_Comm_free(&c);
+	bad |= mpit_report("barrier_world_dup");
+
+	MPI_Finalize();
+	return bad;
+}
