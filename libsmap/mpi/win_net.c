@@ -151,6 +151,63 @@ static void win_apply(void *elem, const void *in, MPI_Op op, int kind, size_t wi
 		op->fn(in, elem, 1, kind);
 }
 
+/*
+ * A 1- or 2-byte element at a of member i, updated by compare-and-swap on
+ * the aligned 4-byte word that holds it (atomic with the byte and word
+ * instructions on-node origins use): next(&e, arg) turns the element's
+ * value into the new one, or returns 0 to leave it; old gets the value
+ * the update replaced.
+ */
+static void win_subword(MPI_Win win, int i, uintptr_t a, size_t width,
+			int (*next)(uint32_t *e, void *arg), void *arg, void *old)
+{
+	uintptr_t wa = a & ~(uintptr_t)3;
+	unsigned shift = (unsigned)(a - wa) * 8;
+	uint32_t mask = (width == 1 ? 0xffu : 0xffffu) << shift, ow, nw, e, got;
+
+	ow = (uint32_t)win_amo(win, i, wa, SNAMO_FETCH | SNAMO_32, 0, 0);
+	for (;;) {
+		e = (ow & mask) >> shift;
+		if (old)
+			memcpy(old, &e, width);
+		if (!next(&e, arg))
+			return;
+		nw = (ow & ~mask) | ((e << shift) & mask);
+		got = (uint32_t)win_amo(win, i, wa, SNAMO_CAS | SNAMO_32, (int32_t)nw, (int32_t)ow);
+		if (got == ow)
+			return;
+		ow = got;
+	}
+}
+
+struct acc_arg {
+	const void *in;
+	MPI_Op op;
+	int kind;
+	size_t width;
+};
+
+static int acc_next(uint32_t *e, void *arg)
+{
+	const struct acc_arg *x = arg;
+
+	if (x->op == MPI_NO_OP)
+		return 0;
+	win_apply(e, x->in, x->op, x->kind, x->width);
+	return 1;
+}
+
+/* x[0]: the condition, x[1]: the new value. */
+static int cas_next(uint32_t *e, void *arg)
+{
+	const uint32_t *x = arg;
+
+	if (*e != x[0])
+		return 0;
+	*e = x[1];
+	return 1;
+}
+
 void smpi_win_net_element(MPI_Win win, int i, char *t, size_t width, const void *in, void *old,
 			  MPI_Op op, int kind)
 {
@@ -184,24 +241,10 @@ void smpi_win_net_element(MPI_Win win, int i, char *t, size_t width, const void 
 		return;
 	}
 	if ((width == 1 || width == 2) && a % width == 0) {
-		uintptr_t wa = a & ~(uintptr_t)3;
-		unsigned shift = (unsigned)(a - wa) * 8;
-		uint32_t mask = (width == 1 ? 0xffu : 0xffffu) << shift, ow, nw, e, got;
+		struct acc_arg x = { in, op, kind, width };
 
-		ow = (uint32_t)win_amo(win, i, wa, SNAMO_FETCH | SNAMO_32, 0, 0);
-		for (;;) {
-			e = (ow & mask) >> shift;
-			if (old)
-				memcpy(old, &e, width);
-			if (op == MPI_NO_OP)
-				return;
-			win_apply(&e, in, op, kind, width);
-			nw = (ow & ~mask) | ((e << shift) & mask);
-			got = (uint32_t)win_amo(win, i, wa, SNAMO_CAS | SNAMO_32, (int32_t)nw, (int32_t)ow);
-			if (got == ow)
-				return;
-			ow = got;
-		}
+		win_subword(win, i, a, width, acc_next, &x, old);
+		return;
 	}
 	{
 		char buf[64];
@@ -232,22 +275,10 @@ void smpi_win_net_cas(MPI_Win win, int i, char *t, size_t size, const void *obuf
 		return;
 	}
 	if ((size == 1 || size == 2) && a % size == 0) {
-		uintptr_t wa = a & ~(uintptr_t)3;
-		unsigned shift = (unsigned)(a - wa) * 8;
-		uint32_t mask = (size == 1 ? 0xffu : 0xffffu) << shift, ow, nw, e, got;
+		uint32_t x[2] = { (uint32_t)c & (size == 1 ? 0xffu : 0xffffu), (uint32_t)v };
 
-		ow = (uint32_t)win_amo(win, i, wa, SNAMO_FETCH | SNAMO_32, 0, 0);
-		for (;;) {
-			e = (ow & mask) >> shift;
-			memcpy(rbuf, &e, size);
-			if (e != ((uint32_t)c & (mask >> shift)))
-				return;
-			nw = (ow & ~mask) | (((uint32_t)v << shift) & mask);
-			got = (uint32_t)win_amo(win, i, wa, SNAMO_CAS | SNAMO_32, (int32_t)nw, (int32_t)ow);
-			if (got == ow)
-				return;
-			ow = got;
-		}
+		win_subword(win, i, a, size, cas_next, x, rbuf);
+		return;
 	}
 	{
 		char buf[16];

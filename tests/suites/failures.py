@@ -27,6 +27,14 @@ def cases():
                            opts + ["--timeout", "60", prog("mpit_exit"), "clean"],
                            timeout=90, expect=[r"every rank passed the barrier"]),
         ]
+    out += [
+        harness.lwkrun("fail_lwkrun_refuses_more_cpus_than_qemu_starts",
+                       ["-c", "300", prog("mpit_exit")], rc=2, timeout=30,
+                       expect=[r"^lwkrun: -c 300: QEMU's pc machine starts at most 255 CPUs"]),
+        harness.lwkrun("fail_lwkrun_refuses_memory_below_the_kernels_minimum",
+                       ["-m", "1M", prog("mpit_exit")], rc=2, timeout=30,
+                       expect=[r"^lwkrun: -m 1024K: the kernel needs at least 64M"]),
+    ]
     out.append(harness.lwkrun("fail_nodes_other_node_is_told_the_rank",
                               ["-q", "--nodes", "2", "-n", "2", "--timeout", "60",
                                prog("mpit_exit"), "exit", "5"], rc=5, timeout=90,

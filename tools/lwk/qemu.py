@@ -50,10 +50,24 @@ def io_server(opt, nodes=1):
     return fileio.IOServer(opt, nodes, node_memory(opt))
 
 
+# QEMU's pc machine (i440FX, xAPIC ids in 8 bits) starts at most this many
+# CPUs; the kernel needs this much RAM before any rank (docs/launcher.md).
+MAX_CPUS = 255
+MIN_MEMORY = 64 * MiB
+
+
 def check_memory(opt):
     """-m given with --mem: when the ranks' regions cannot fit, say which -m
     would (the kernel's own share is about 20 MiB plus page tables; 64 MiB
-    covers it).  The kernel stays the judge: it refuses the job itself."""
+    covers it).  The kernel stays the judge: it refuses the job itself.
+    What QEMU or the kernel cannot start at all is refused here, in one
+    line, rather than left to QEMU's refusal or a kernel that never starts."""
+    if cpus_for(opt) > MAX_CPUS:
+        raise UsageError("-c %d: QEMU's pc machine starts at most %d CPUs (docs/launcher.md)"
+                         % (cpus_for(opt), MAX_CPUS))
+    if opt.memory and opt.memory < MIN_MEMORY:
+        raise UsageError("-m %dK: the kernel needs at least %dM before any rank runs"
+                         % (opt.memory >> 10, MIN_MEMORY // MiB))
     if not opt.memory:
         return
     for j in opt.jobs:
