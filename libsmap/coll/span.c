@@ -107,20 +107,72 @@ void span_barrier(struct coll_group *g)
 	free(who);
 }
 
-void span_bcast(struct coll_group *g, void *buf, size_t bytes, int root)
+/* Binomial tree over who[0..n-1] (all members when who is NULL) from
+ * who[root]; this member is who[me]. */
+static void span_tree(struct coll_group *g, const int *who, int n, int me, int root, void *buf,
+		      size_t bytes)
 {
-	int n = g->size, v = (g->rank - root + n) % n, mask = 1;
+	int v = (me - root + n) % n, mask = 1;
 
 	while (mask < n) {
 		if (v & mask) {
-			sp_recv(g, (g->rank - mask + n) % n, buf, bytes);
+			int from = (me - mask + n) % n;
+
+			sp_recv(g, who ? who[from] : from, buf, bytes);
 			break;
 		}
 		mask <<= 1;
 	}
 	for (mask >>= 1; mask > 0; mask >>= 1)
-		if (v + mask < n)
-			sp_send(g, (g->rank + mask) % n, buf, bytes);
+		if (v + mask < n) {
+			int to = (me + mask) % n;
+
+			sp_send(g, who ? who[to] : to, buf, bytes);
+		}
+}
+
+/* With nodes known: a tree among one member per node (the root on its
+ * own node, the first member on the others), then a tree on each node
+ * from that member, so the data crosses the network once per node. */
+void span_bcast(struct coll_group *g, void *buf, size_t bytes, int root)
+{
+	int *lead, *mates, nl = 0, nm = 1, ml = -1, mm = 0, rl = 0, mine, me;
+
+	if (!g->node) {
+		span_tree(g, NULL, g->size, g->rank, root, buf, bytes);
+		return;
+	}
+	lead = span_alloc(2 * g->size * sizeof(int));
+	mates = lead + g->size;
+	mine = g->node[g->rank];
+	for (int i = 0; i < g->size; i++) {
+		int first = 1;
+
+		for (int j = 0; j < i && first; j++)
+			first = g->node[j] != g->node[i];
+		if (first) {
+			int l = g->node[i] == g->node[root] ? root : i;
+
+			if (l == g->rank)
+				ml = nl;
+			if (l == root)
+				rl = nl;
+			lead[nl++] = l;
+			if (g->node[i] == mine)
+				mates[0] = l;
+		}
+	}
+	for (int i = 0; i < g->size; i++)
+		if (g->node[i] == mine && i != mates[0]) {
+			if (i == g->rank)
+				mm = nm;
+			mates[nm++] = i;
+		}
+	me = g->rank;
+	if (ml >= 0)
+		span_tree(g, lead, nl, ml, rl, buf, bytes);
+	span_tree(g, mates, nm, mates[0] == me ? 0 : mm, 0, buf, bytes);
+	free(lead);
 }
 
 static size_t vlen(const size_t *counts, size_t uniform, int i)

@@ -6,10 +6,13 @@
  * are not member 0) and the world without its last rank.  Each barrier is
  * followed by an allreduce of the iteration number, so a barrier message
  * matched by another call, or one left over, shows as a wrong value.
+ * Broadcasts from every root on the same communicators (the tree among
+ * one member per node, then on each node).
  */
 #include "mpit.h"
 
 #define ITERS 300
+#define BCAST_INTS 5000
 
 static void barriers(MPI_Comm c)
 {
@@ -23,6 +26,25 @@ static void barriers(MPI_Comm c)
 			mpit_fail("iteration %d: min %d, max %d", i, lo, hi);
 			break;
 		}
+	}
+}
+
+static void bcasts(MPI_Comm c)
+{
+	static int buf[BCAST_INTS];
+	int root, size, me, i;
+
+	MPI_Comm_size(c, &size);
+	MPI_Comm_rank(c, &me);
+	for (root = 0; root < size; root++) {
+		for (i = 0; i < BCAST_INTS; i++)
+			buf[i] = me == root ? root * BCAST_INTS + i : -1;
+		MPI_Bcast(buf, BCAST_INTS, MPI_INT, root, c);
+		for (i = 0; i < BCAST_INTS; i++)
+			if (buf[i] != root * BCAST_INTS + i) {
+				mpit_fail("root %d: element %d is %d", root, i, buf[i]);
+				return;
+			}
 	}
 }
 
@@ -41,8 +63,11 @@ int main(int argc, char **argv)
 
 		MPI_Comm_split(MPI_COMM_WORLD, rank % m, -rank, &c);
 		barriers(c);
-		MPI_Comm_free(&c);
 		snprintf(name, sizeof name, "barrier_split_mod%d_reversed", m);
+		bad |= mpit_report(name);
+		bcasts(c);
+		MPI_Comm_free(&c);
+		snprintf(name, sizeof name, "bcast_split_mod%d_reversed_every_root", m);
 		bad |= mpit_report(name);
 	}
 
@@ -65,8 +90,10 @@ int main(int argc, char **argv)
 
 	MPI_Comm_dup(MPI_COMM_WORLD, &c);
 	barriers(c);
-	MPI_Comm_free(&c);
 	bad |= mpit_report("barrier_world_dup");
+	bcasts(c);
+	MPI_Comm_free(&c);
+	bad |= mpit_report("bcast_world_dup_every_root");
 
 	MPI_Finalize();
 	return bad;
