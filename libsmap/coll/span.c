@@ -298,12 +298,86 @@ static void span_combine(const struct coll_op *op, void *acc, void *x, size_t co
 	memcpy(acc, x, count * op->size);
 }
 
+/* Whether every node's members form one run in member order (node-major
+ * ranks in order or reversed do): then a reduction may combine each run on
+ * its node first and keep x0 op x1 op ... op x(n-1). */
+static int span_runs(const struct coll_group *g)
+{
+	if (!g->node)
+		return 0;
+	for (int i = 1; i < g->size; i++)
+		if (g->node[i] != g->node[i - 1])
+			for (int j = 0; j < i - 1; j++)
+				if (g->node[j] == g->node[i])
+					return 0;
+	return 1;
+}
+
+/* Each run's first member folds its run left to right (node-mates over
+ * SMARTMAP) and sends the partial to the root, which folds the partials
+ * in run order: one network message per node instead of one per member. */
+static void span_reduce_runs(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+			     const struct coll_op *op, int root)
+{
+	size_t bytes = count * op->size;
+	int lead = g->rank, end = g->rank + 1;
+	char *acc, *x, *part = NULL;
+
+	while (lead > 0 && g->node[lead - 1] == g->node[g->rank])
+		lead--;
+	if (lead != g->rank)
+		sp_send(g, lead, sbuf, bytes);
+	if (lead == g->rank || g->rank == root) {
+		acc = span_alloc(bytes);
+		x = span_alloc(bytes);
+		if (lead == g->rank) {
+			while (end < g->size && g->node[end] == g->node[lead])
+				end++;
+			memcpy(acc, sbuf, bytes);
+			for (int i = lead + 1; i < end; i++) {
+				sp_recv(g, i, x, bytes);
+				span_combine(op, acc, x, count);
+			}
+			if (g->rank != root)
+				sp_send(g, root, acc, bytes);
+			else
+				part = acc;
+		}
+		if (g->rank == root) {
+			char *res = span_alloc(bytes);
+			int first = 1;
+
+			for (int i = 0; i < g->size; i++) {
+				if (i && g->node[i] == g->node[i - 1])
+					continue;
+				if (i == g->rank)
+					memcpy(x, part, bytes);
+				else
+					sp_recv(g, i, x, bytes);
+				if (first)
+					memcpy(res, x, bytes);
+				else
+					span_combine(op, res, x, count);
+				first = 0;
+			}
+			memcpy(rbuf, res, bytes);
+			free(res);
+		}
+		free(acc);
+		free(x);
+	}
+}
+
 void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
 		 const struct coll_op *op, int root)
 {
 	size_t bytes = count * op->size;
 	char *acc, *x;
 
+	if (span_runs(g)) {
+		span_reduce_runs(g, sbuf, rbuf, count, op, root);
+		return;
+	}
 	if (g->rank != root) {
 		sp_send(g, root, sbuf, bytes);
 		return;

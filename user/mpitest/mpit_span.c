@@ -7,7 +7,9 @@
  * followed by an allreduce of the iteration number, so a barrier message
  * matched by another call, or one left over, shows as a wrong value.
  * Broadcasts from every root on the same communicators (the tree among
- * one member per node, then on each node).
+ * one member per node, then on each node), and a reduction by an op
+ * that does not commute (composition of affine maps) to every root and to
+ * all, against the fold in member order.
  */
 #include "mpit.h"
 
@@ -48,6 +50,56 @@ static void bcasts(MPI_Comm c)
 	}
 }
 
+/* inout = in o inout for maps x -> a*x + b stored as (a, b). */
+static void compose(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+	unsigned *p = in, *q = inout;
+
+	(void)t;
+	for (int i = 0; i < *len; i++, p += 2, q += 2) {
+		unsigned a = p[0] * q[0], b = p[0] * q[1] + p[1];
+
+		q[0] = a;
+		q[1] = b;
+	}
+}
+
+static void reduces(MPI_Comm c)
+{
+	unsigned in[2], out[2], want[2] = { 1, 0 };
+	int root, size, me, i;
+	MPI_Datatype pair;
+	MPI_Op op;
+
+	MPI_Comm_size(c, &size);
+	MPI_Comm_rank(c, &me);
+	MPI_Type_contiguous(2, MPI_UNSIGNED, &pair);
+	MPI_Type_commit(&pair);
+	MPI_Op_create(compose, 0, &op);
+	for (i = 0; i < size; i++) {
+		unsigned a = 2 * i + 3, b = i + 1, na = want[0] * a, nb = want[0] * b + want[1];
+
+		want[0] = na;
+		want[1] = nb;
+	}
+	in[0] = 2 * me + 3;
+	in[1] = me + 1;
+	for (root = 0; root <= size; root++) {
+		out[0] = out[1] = 7;
+		if (root < size)
+			MPI_Reduce(in, out, 1, pair, op, root, c);
+		else
+			MPI_Allreduce(in, out, 1, pair, op, c);
+		if ((root == size || root == me) && (out[0] != want[0] || out[1] != want[1])) {
+			mpit_fail("root %d: (%u, %u), expected (%u, %u)", root, out[0], out[1],
+				  want[0], want[1]);
+			break;
+		}
+	}
+	MPI_Op_free(&op);
+	MPI_Type_free(&pair);
+}
+
 int main(int argc, char **argv)
 {
 	int rank, size, bad = 0, m;
@@ -66,8 +118,11 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof name, "barrier_split_mod%d_reversed", m);
 		bad |= mpit_report(name);
 		bcasts(c);
-		MPI_Comm_free(&c);
 		snprintf(name, sizeof name, "bcast_split_mod%d_reversed_every_root", m);
+		bad |= mpit_report(name);
+		reduces(c);
+		MPI_Comm_free(&c);
+		snprintf(name, sizeof name, "reduce_noncommutative_split_mod%d_every_root", m);
 		bad |= mpit_report(name);
 	}
 
