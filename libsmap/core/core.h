@@ -76,6 +76,10 @@ void core_spin(unsigned *spins);
 /* Host mode's network engine runs in whichever rank waits (hostnet.c):
  * set once the network is up; never allocates, so any wait may call it. */
 extern void (*core_progress)(void);
+/* waits.c: a one-node job where every rank spins in a wait (or has exited)
+ * ends; core_spin looks, cheaply, with its spin count. */
+void core_wait_init(void);
+void core_wait_check(unsigned spins);
 /* Called with the status of every exit of the program (smapcc wraps exit):
  * MPI ends the job there when the rank leaves without MPI_Finalize. */
 extern void (*core_exit_check)(int status);

@@ -59,6 +59,7 @@ void core_init(void)
 	if (core.host)
 		host_report_faults();
 	__atomic_store_n(&core.ready, 1, __ATOMIC_RELEASE);
+	core_wait_init();
 }
 
 __attribute__((constructor(101))) static void init_early(void)
@@ -134,6 +135,7 @@ void core_spin(unsigned *spins)
 
 	if (core_progress)
 		core_progress();
+	core_wait_check(*spins);
 	if (core.nap && *spins >= CORE_SPIN_NAP) {
 		nanosleep(&nap, NULL);
 		return;

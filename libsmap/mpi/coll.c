@@ -20,6 +20,7 @@
 #include <string.h>
 #include "impl.h"
 #include "../coll/coll.h"
+#include "nbc.h"
 
 static const size_t coll_vform[1];
 
@@ -619,6 +620,13 @@ static int coll_red_bufs(MPI_Comm comm, const void *sbuf, void *rbuf, int64_t sc
 	if (sbuf != MPI_IN_PLACE && (err = smpi_buf_check(comm, sbuf, scount, type, fn)))
 		return err;
 	return result ? smpi_buf_check(comm, rbuf, rcount, type, fn) : MPI_SUCCESS;
+}
+
+int smpi_red_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
+{
+	struct coll_red r;
+
+	return coll_red_setup(&r, comm, op, type, 0, fn);
 }
 
 /* The engine's view of count elements at buf: buf itself or a packed copy. */

@@ -27,6 +27,17 @@ def cases():
                            opts + ["--timeout", "60", prog("mpit_exit"), "clean"],
                            timeout=90, expect=[r"every rank passed the barrier"]),
         ]
+    # No waiting for the impossible: on one node, every rank stuck in a
+    # libsmap wait (or gone) ends the job; one rank tells.
+    for where, opts in (("host", ["--host", "-n", "4"]), ("kernel", ["-q", "-n", "4"])):
+        for what, args in (("mpi", [prog("mpit_exit"), "lonely"]),
+                           ("shmem", [harness.build("user", "shmem_fail"), "lonely"])):
+            out.append(harness.lwkrun(
+                "fail_%s_%s_deadlock_ends_the_job_with_123" % (where, what),
+                opts + ["--timeout", "60"] + args, rc=123, timeout=90,
+                expect=[r"^libsmap: rank \d: deadlock: ranks 0 1 2 3 have waited in libsmap for "
+                        r"\d+ s with nothing left to wake them: ending the job$"],
+                reject=[r"(?s)deadlock.*deadlock"]))
     out += [
         harness.lwkrun("fail_lwkrun_refuses_more_cpus_than_qemu_starts",
                        ["-c", "300", prog("mpit_exit")], rc=2, timeout=30,

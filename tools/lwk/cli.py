@@ -7,6 +7,7 @@ own.  Every mistake is one line on stderr and exit status 2.
 """
 
 import os
+import signal
 import sys
 
 USAGE = """\
@@ -246,6 +247,22 @@ def parse(argv):
         elif j.np == "all" and opt.cpus is None:
             raise UsageError("-n all needs -c/--cpus to size the QEMU machine")
     return opt
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def stop_on_signals(make_exc):
+    """SIGINT, SIGTERM and SIGHUP raise make_exc(signum), once: the handler
+    ignores all three from then on, so the clean-up that follows is never
+    cut short by a second signal (Ctrl-C twice, or `timeout` signalling the
+    whole process group) into a traceback and leftover files."""
+    def handler(signum, frame):
+        for s in STOP_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
+        raise make_exc(signum)
+    for s in STOP_SIGNALS:
+        signal.signal(s, handler)
 
 
 def main(argv):

@@ -26,6 +26,8 @@ import subprocess
 import sys
 import time
 
+from lwk.cli import stop_on_signals
+
 MAX_RANKS = 254
 DEFAULT_REGION = 4 << 30
 REGION_ALIGN = 2 << 20
@@ -339,11 +341,7 @@ def run(opt):
                 "leaves PML4 slots 1..%d for SMARTMAP)" % (job.np, MAX_RANKS, MAX_RANKS))
             return 2
 
-    def interrupt(signum, frame):
-        raise Interrupted(signum)
-    signal.signal(signal.SIGTERM, interrupt)
-    signal.signal(signal.SIGINT, interrupt)
-    signal.signal(signal.SIGHUP, interrupt)
+    stop_on_signals(Interrupted)
     raise_fd_limit()
 
     deadline = time.monotonic() + opt.timeout

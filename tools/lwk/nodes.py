@@ -27,7 +27,7 @@ import tempfile
 import time
 
 from lwk import boot, qemu
-from lwk.cli import ROOT, UsageError
+from lwk.cli import ROOT, STOP_SIGNALS, UsageError, stop_on_signals
 
 HUB = os.path.join(ROOT, "build", "tools", "barrier-hub")
 SWITCH = os.path.join(ROOT, "build", "tools", "switch")
@@ -39,7 +39,7 @@ GRACE = 15.0            # seconds the other nodes get after one failed
 
 
 class Stop(Exception):
-    """SIGTERM or SIGHUP: clean up like Ctrl-C."""
+    """SIGINT, SIGTERM or SIGHUP: stop the nodes and clean up."""
 
 
 def start_hub(opt, nodes, mnt):
@@ -143,10 +143,6 @@ def worst(consoles):
     return status
 
 
-def raise_stop(signum, frame):
-    raise Stop()
-
-
 def run(opt):
     nodes = opt.nodes
     if opt.iso:
@@ -160,8 +156,8 @@ def run(opt):
     mnt = os.path.join(tmp, "hub")
     os.mkdir(mnt)
     hub, sw, io, procs, consoles = None, None, None, [], []
-    old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
-    stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    stop_on_signals(lambda signum: Stop())
+    stops = set(STOP_SIGNALS)
     try:
         # Ctrl-C or SIGTERM while the hub and the nodes start waits until
         # each is recorded in hub/procs: an interrupt between a child's
@@ -187,7 +183,7 @@ def run(opt):
                              % (opt.timeout, nodes))
             return qemu.TIMEOUT_STATUS
         return worst(consoles)
-    except (KeyboardInterrupt, Stop):
+    except Stop:
         sys.stderr.write("lwkrun: interrupted, %d QEMU nodes and the hub stopped\n" % nodes)
         return 130
     finally:
@@ -198,7 +194,5 @@ def run(opt):
             stop_hub(hub, mnt)
         if io:
             io.stop()
-        for s, h in old.items():
-            signal.signal(s, h)
         shutil.rmtree(tmp, ignore_errors=True)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)

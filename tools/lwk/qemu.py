@@ -17,7 +17,7 @@ import tempfile
 import time
 
 from lwk import boot
-from lwk.cli import UsageError
+from lwk.cli import UsageError, stop_on_signals
 
 OVMF = "/usr/share/ovmf/OVMF.fd"
 STATUS_LINE = re.compile(r"^smapos: exit status (\d+)")
@@ -244,6 +244,7 @@ def run(opt):
         sys.stderr.write("lwkrun: %s\n" % e)
         return 2
 
+    stop_on_signals(lambda signum: KeyboardInterrupt())
     proc = start(argv)
     console = Console(proc)
     interrupted = False

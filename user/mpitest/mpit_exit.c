@@ -6,6 +6,8 @@
  *   mpit_exit exit N     exit(N) between MPI_Init and MPI_Finalize
  *   mpit_exit abort N    MPI_Abort(MPI_COMM_WORLD, N)
  *   mpit_exit clean      every rank finalizes and exits 0
+ *   mpit_exit lonely     rank 0 waits for a message rank 1 never sends;
+ *                        rank 1 finalizes (and waits there for rank 0)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -23,6 +25,12 @@ int main(int argc, char **argv)
 		exit(status);
 	if (rank == 1 && !strcmp(mode, "abort"))
 		MPI_Abort(MPI_COMM_WORLD, status);
+	if (!strcmp(mode, "lonely")) {
+		if (rank == 0)
+			MPI_Recv(&status, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Finalize();
+		return 0;
+	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0)
 		printf("every rank passed the barrier\n");

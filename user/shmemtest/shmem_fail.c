@@ -13,6 +13,7 @@
  *   init_twice		shmem_init a second time
  *   before_init	shmem_putmem before shmem_init
  *   bad_root		shmem_long_broadcast from a root outside the team
+ *   lonely		PE 0 waits for a flag no PE sets; the others finalize
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "amo_oob")) {
 		if (me == 0)
 			shmem_long_atomic_add((long *)16, 1, 1);
+	} else if (!strcmp(mode, "lonely")) {
+		if (me == 0)
+			shmem_int_wait_until(&flag, SHMEM_CMP_EQ, 1);
 	} else if (!strcmp(mode, "bad_root")) {
 		shmem_long_broadcast(SHMEM_TEAM_WORLD, &x, &x, 1, npes);
 	} else {
