@@ -14,6 +14,7 @@ PROGRAMS = {
     "mpit_proto": 8,
     "mpit_span": 9,
     "mpit_nbc": 21,
+    "mpit_topo": 9,
 }
 
 
