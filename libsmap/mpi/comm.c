@@ -17,10 +17,10 @@
 
 /* The predefined communicators' handles are never freed: their one
  * reference is never dropped. */
-struct smpi_comm smpi_comm_world = { .errh = &smpi_errh_fatal, .predefined = 1, .refs = 1,
-				     .name = "MPI_COMM_WORLD" };
-struct smpi_comm smpi_comm_self = { .errh = &smpi_errh_fatal, .predefined = 1, .refs = 1,
-				    .ctx = 1, .name = "MPI_COMM_SELF" };
+struct smpi_comm smpi_comm_world = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_fatal,
+				     .predefined = 1, .refs = 1, .name = "MPI_COMM_WORLD" };
+struct smpi_comm smpi_comm_self = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_fatal,
+				    .predefined = 1, .refs = 1, .ctx = 1, .name = "MPI_COMM_SELF" };
 
 static uint64_t comm_ctx_free[COMM_MASK_WORDS];
 
@@ -131,6 +131,10 @@ int smpi_comm_check(MPI_Comm comm, const char *fn)
 {
 	if (comm == MPI_COMM_NULL)
 		return smpi_err(NULL, MPI_ERR_COMM, fn, "communicator is MPI_COMM_NULL");
+	if (!smpi_live(comm, SMPI_LIVE_COMM))
+		return smpi_err(NULL, MPI_ERR_COMM, fn,
+				"communicator %p is not a live communicator (garbage, or freed)",
+				(void *)comm);
 	return MPI_SUCCESS;
 }
 
@@ -204,6 +208,7 @@ static int comm_make(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *ou
 
 	if (!c || !g || comm_fill(c, g, ctx) < 0)
 		smpi_fatal("%s: no memory for a communicator of %d ranks", fn, n);
+	c->live = SMPI_LIVE_COMM;
 	c->refs = 1;
 	c->errh = smpi_errh_ref(parent->errh);
 	comm_coll_group(c);
@@ -376,6 +381,7 @@ void smpi_comm_destroy(MPI_Comm c)
 	free(c->local);
 	free(c->from_local);
 	free(c->from_world);
+	c->live = 0;
 	free(c);
 }
 

@@ -13,6 +13,7 @@ PROGRAMS = {
     "mpit_prof": 2,
     "mpit_proto": 8,
     "mpit_span": 9,
+    "mpit_bad": 14,
     "mpit_nbc": 21,
     "mpit_topo": 9,
 }
