@@ -81,6 +81,14 @@ struct coll_transport {
 /* Not collective: just this member's view; NULL when memory is short. */
 struct coll_group *coll_span_create(int size, int rank, const struct coll_transport *t);
 
+/*
+ * Run on every turn of a wait for another member (NULL: nothing): a face
+ * puts its own pending work there - MPI its nonblocking collectives, which
+ * a member may be waiting on before it joins this collective.  It must not
+ * call into the engine.
+ */
+extern void (*coll_idle)(void);
+
 /* ---- reduction operators ---- */
 
 /*

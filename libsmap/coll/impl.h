@@ -148,6 +148,14 @@ static inline int coll_ready(const struct coll_group *g, int q, uint64_t s, unsi
 	return coll_reached(__atomic_load_n(&p->step, __ATOMIC_ACQUIRE), coll_step(s, phase));
 }
 
+/* One turn of a wait for another member. */
+static inline void coll_spin(unsigned *spins)
+{
+	if (coll_idle)
+		coll_idle();
+	core_spin(spins);
+}
+
 /* Waits until member q reached phase of call s; its post line for s. */
 static inline const struct coll_post *coll_wait(const struct coll_group *g, int q,
 						uint64_t s, unsigned phase)
@@ -155,7 +163,7 @@ static inline const struct coll_post *coll_wait(const struct coll_group *g, int 
 	unsigned spins = 0;
 
 	while (!coll_ready(g, q, s, phase))
-		core_spin(&spins);
+		coll_spin(&spins);
 	return &g->peer[q]->post[s % COLL_DEPTH];
 }
 

@@ -11,6 +11,8 @@
 #include <string.h>
 #include "impl.h"
 
+void (*coll_idle)(void);
+
 /* Looking costs a cache miss per peer, so a look that finds everybody
  * already in the previous call buys the next COLL_DEPTH - 2 claims free. */
 struct coll_post *coll_claim(struct coll_group *g, uint64_t s)
@@ -114,7 +116,7 @@ static void barrier_counter(struct coll_group *g, uint64_t s)
 		return;
 	}
 	while (!coll_reached(__atomic_load_n(&lead->release, __ATOMIC_ACQUIRE), epoch))
-		core_spin(&spins);
+		coll_spin(&spins);
 }
 
 enum { BARRIER_AUTO, BARRIER_DISSEMINATION, BARRIER_COUNTER };

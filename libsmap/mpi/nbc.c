@@ -7,11 +7,14 @@
  * tests runs, as do blocking point-to-point calls while they wait - calls
  * smpi_nbc_progress, which moves each of them as far as its messages
  * allow.  Nothing runs in the background: a schedule moves when its rank
- * is inside MPI.
+ * is inside MPI.  A blocking collective of the SMARTMAP engine runs
+ * progress while it waits too (coll_idle): a member may be waiting for
+ * this rank's part of a nonblocking collective before it joins.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "nbc.h"
+#include "../coll/coll.h"
 
 /* The library context's tags 0 and 1 are communicator construction's
  * and blocking collectives' across nodes (coll_span.c); a collective's
@@ -359,6 +362,13 @@ void smpi_nbc_progress(void)
 	nbc_busy = 0;
 }
 
+/* The collective engine's waits: progress while schedules are pending. */
+static void nbc_idle(void)
+{
+	if (smpi_nbc_active)
+		smpi_progress();
+}
+
 void smpi_nbc_start(struct smpi_req *r)
 {
 	struct smpi_nbc *s = r->nbc;
@@ -369,6 +379,7 @@ void smpi_nbc_start(struct smpi_req *r)
 	s->err = 0;
 	smpi_status_set(&s->status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
 	r->state = SMPI_ST_POSTED;
+	coll_idle = nbc_idle;
 	nbc_busy = 1;
 	done = nbc_advance(s);
 	nbc_busy = busy;

@@ -14,7 +14,7 @@ PROGRAMS = {
     "mpit_proto": 8,
     "mpit_span": 9,
     "mpit_bad": 14,
-    "mpit_nbc": 21,
+    "mpit_nbc": 22,
     "mpit_topo": 9,
 }
 
