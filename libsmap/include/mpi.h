@@ -563,6 +563,100 @@ SMPI_API(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
 SMPI_API(int, Op_free, (MPI_Op *op))
 SMPI_API(int, Op_commutative, (MPI_Op op, int *commute))
 
+/* Nonblocking collectives (libsmap/mpi/nbc*.c): schedules that progress
+ * whenever the rank is inside MPI (docs/mpi.md). */
+SMPI_API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+		       MPI_Request *request))
+SMPI_API(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+			 MPI_Request *request))
+SMPI_API(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+			  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+			  MPI_Request *request))
+SMPI_API(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+			    MPI_Request *request))
+SMPI_API(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+			   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+			   MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+			   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+			   const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+			MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+			   MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+				MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+				      MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		      MPI_Request *request))
+SMPI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+			MPI_Comm comm, MPI_Request *request))
+
+/* MPI 4.0 persistent collectives (MPI_Start, then Wait or Test; freed by
+ * MPI_Request_free) and MPI_Isendrecv(_replace) (libsmap/mpi/nbc_coll.c). */
+SMPI_API(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+			   MPI_Request *request))
+SMPI_API(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+			    MPI_Request *request))
+SMPI_API(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+			     MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+			     MPI_Request *request))
+SMPI_API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[], const int displs[],
+			      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			      MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			       MPI_Request *request))
+SMPI_API(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+				const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+				MPI_Info info, MPI_Request *request))
+SMPI_API(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			      MPI_Request *request))
+SMPI_API(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+			       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+			       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+			       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+			       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+			       MPI_Request *request))
+SMPI_API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+			    int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+			       MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+				    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+				    MPI_Request *request))
+SMPI_API(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount,
+					  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+					  MPI_Request *request))
+SMPI_API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+			  MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+			    MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+			  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+			  MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+				  int recvtag, MPI_Comm comm, MPI_Request *request))
+
 /* One-sided communication. */
 SMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win))
 SMPI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,

@@ -20,6 +20,7 @@
 #include <string.h>
 #include "impl.h"
 #include "../coll/coll.h"
+#include "nbc.h"
 
 static const size_t coll_vform[1];
 
@@ -595,6 +596,13 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 	r->per = root->nbasic;
 	r->pack = !coll_dense(type);
 	return MPI_SUCCESS;
+}
+
+int smpi_red_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
+{
+	struct coll_red r;
+
+	return coll_red_setup(&r, comm, op, type, 0, fn);
 }
 
 /* The engine's view of count elements at buf: buf itself or a packed copy. */

@@ -91,6 +91,7 @@ struct smpi_comm {
 	struct smpi_attr *attrs;
 	struct coll_group *coll;	/* the collective engine's view */
 	char name[MPI_MAX_OBJECT_NAME];
+	unsigned nbc_seq;	/* schedules made on it so far (nbc.c) */
 };
 
 /* Builds a group of n world ranks (copied); NULL when memory is short. */
@@ -193,7 +194,7 @@ void smpi_op_apply(MPI_Op op, const void *in, void *inout, int64_t count,
 
 /* ---- point-to-point (p2p.c, req.c) ---- */
 
-enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_DONE_AT_START };
+enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_DONE_AT_START, SMPI_REQ_COLL };
 enum { SMPI_MODE_STD, SMPI_MODE_SYNC, SMPI_MODE_BUF, SMPI_MODE_READY };
 enum {
 	SMPI_ST_IDLE,		/* persistent, not started */
@@ -241,6 +242,7 @@ struct smpi_req {
 	int net;		/* in the network engine's hands (p2pnet.c) */
 	void *packed;		/* p2pnet.c: the message packed, for a derived type */
 	struct net_op nop;
+	struct smpi_nbc *nbc;	/* SMPI_REQ_COLL: its schedule (nbc.c) */
 	struct smpi_rndv rv;
 };
 
@@ -353,6 +355,17 @@ static inline void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm 
 
 	smpi_p2p_recv(buf, bytes, MPI_BYTE, source, 0, comm, comm->ctx + SMPI_MAX_CTX, &st);
 }
+
+/*
+ * Schedules (nbc.c, nbc.h): nonblocking, persistent and neighborhood
+ * collectives.  smpi_progress runs the started ones; a request of kind
+ * SMPI_REQ_COLL is started (again) by smpi_nbc_start, and its schedule
+ * goes with it (smpi_req_free).
+ */
+extern int smpi_nbc_active;
+void smpi_nbc_progress(void);
+void smpi_nbc_start(struct smpi_req *req);
+void smpi_nbc_free(struct smpi_nbc *s);
 
 /* The collective engine's group of a communicator spanning nodes, over
  * point-to-point on its library context (coll_span.c). */

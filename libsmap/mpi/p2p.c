@@ -682,6 +682,8 @@ void smpi_progress(void)
 		p2p_reap(&p2p_withdrawn);
 	if (p2p_net)
 		net_progress();
+	if (smpi_nbc_active)
+		smpi_nbc_progress();
 }
 
 /* Hands an unexpected message to the receive r. */

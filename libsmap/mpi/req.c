@@ -55,6 +55,8 @@ void smpi_req_free(struct smpi_req *r)
 		free((void *)(uintptr_t)r->rv.copy);
 		r->rv.copy = 0;
 	}
+	if (r->kind == SMPI_REQ_COLL)
+		smpi_nbc_free(r->nbc);
 	smpi_type_release(r->type);
 	smpi_comm_release(r->comm);
 	r->state = SMPI_ST_IDLE;
@@ -412,6 +414,10 @@ int PMPI_Start(MPI_Request *request)
 	r = *request;
 	if (r->state != SMPI_ST_IDLE)
 		return smpi_err(r->comm, MPI_ERR_REQUEST, "MPI_Start", "request is already active");
+	if (r->kind == SMPI_REQ_COLL) {
+		smpi_nbc_start(r);
+		return MPI_SUCCESS;
+	}
 	if (r->mode == SMPI_MODE_BUF) {
 		err = smpi_bsend_copy(r, "MPI_Start");
 		if (err)

@@ -13,6 +13,7 @@ PROGRAMS = {
     "mpit_prof": 2,
     "mpit_proto": 8,
     "mpit_span": 11,
+    "mpit_nbc": 21,
 }
 
 

@@ -1,0 +1,632 @@
+/*
+ * nbc_coll.c - the nonblocking collectives (MPI_Ibarrier ... MPI_Iexscan),
+ * their persistent forms (MPI 4.0's MPI_Barrier_init ... MPI_Exscan_init)
+ * and MPI_Isendrecv(_replace): argument checks as the blocking calls make
+ * them, then a schedule (nbc.c) that progress runs.
+ *
+ * Algorithms: barrier by dissemination, broadcast and reduce by binomial
+ * trees (the reduce in member order for any op), allreduce and
+ * reduce_scatter as a reduce to rank 0 followed by a broadcast or a
+ * scatter, scan and exscan by recursive doubling, and the gathers,
+ * scatters and all-to-alls as one round of direct messages, which the
+ * transport delivers straight between the members' buffers, derived
+ * datatypes included.
+ */
+#include <stdlib.h>
+#include "nbc.h"
+
+static int nbc_check(MPI_Comm comm, MPI_Request *request, const char *fn)
+{
+	int err;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
+		return err;
+	if (!request)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+	return MPI_SUCCESS;
+}
+
+static int nbc_count(MPI_Comm comm, int count, MPI_Datatype type, const char *fn)
+{
+	if (count < 0)
+		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d is negative", count);
+	return smpi_type_check(comm, type, fn);
+}
+
+static int nbc_counts(MPI_Comm comm, const int *counts, MPI_Datatype type, const char *fn)
+{
+	int i, err;
+
+	if (!counts)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of counts is NULL");
+	for (i = 0; i < comm->size; i++)
+		if ((err = nbc_count(comm, counts[i], type, fn)))
+			return err;
+	return MPI_SUCCESS;
+}
+
+static int nbc_root(MPI_Comm comm, int root, const char *fn)
+{
+	if (root < 0 || root >= comm->size)
+		return smpi_err(comm, MPI_ERR_ROOT, fn, "root %d is not in a communicator of %d",
+				root, comm->size);
+	return MPI_SUCCESS;
+}
+
+static int nbc_same(MPI_Comm comm, int64_t sbytes, int64_t rbytes, const char *fn)
+{
+	if (sbytes != rbytes)
+		return smpi_err(comm, MPI_ERR_TRUNCATE, fn,
+				"send data of %lld bytes does not match receive data of %lld bytes",
+				(long long)sbytes, (long long)rbytes);
+	return MPI_SUCCESS;
+}
+
+static int nbc_red(MPI_Comm comm, int count, MPI_Datatype type, MPI_Op op, const char *fn)
+{
+	int err;
+
+	if ((err = nbc_count(comm, count, type, fn)))
+		return err;
+	return smpi_red_check(comm, op, type, fn);
+}
+
+/* Block i of a buffer of blocks of count elements of type. */
+static void *nbc_block(const void *buf, int64_t i, int64_t count, MPI_Datatype type)
+{
+	return (char *)buf + i * count * smpi_type_extent(type);
+}
+
+/* ---- builders: check the arguments, then make the schedule ---- */
+
+static int b_barrier(MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+{
+	struct smpi_nbc *s;
+	int p = comm->size, k;
+
+	s = nbc_new(comm);
+	for (k = 1; k < p; k <<= 1) {
+		nbc_send(s, NULL, 0, MPI_BYTE, (comm->rank + k) % p, 0);
+		nbc_recv(s, NULL, 0, MPI_BYTE, (comm->rank - k + p) % p, 0);
+		nbc_round(s);
+	}
+	(void)fn;
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+static int b_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+		   struct smpi_nbc **out, const char *fn)
+{
+	int err;
+
+	if ((err = nbc_count(comm, count, type, fn)) || (err = nbc_root(comm, root, fn)))
+		return err;
+	*out = nbc_new(comm);
+	nbc_build_bcast(*out, buf, count, type, root);
+	return MPI_SUCCESS;
+}
+
+/* Gather, or gatherv (v set: rcounts and displs, read at the root). */
+static int b_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		    int v, const int *rcounts, const int *displs, MPI_Datatype rtype, int root,
+		    MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+{
+	int me = comm->rank, in_place = sbuf == MPI_IN_PLACE && me == root, i, err;
+	struct smpi_nbc *s;
+
+	if ((err = nbc_root(comm, root, fn)))
+		return err;
+	if (!in_place && (err = nbc_count(comm, scount, stype, fn)))
+		return err;
+	if (me == root) {
+		if (v && !displs)
+			return smpi_err(comm, MPI_ERR_ARG, fn, "displs is NULL");
+		if ((err = v ? nbc_counts(comm, rcounts, rtype, fn)
+			     : nbc_count(comm, rcount, rtype, fn)))
+			return err;
+		if (!in_place && (err = nbc_same(comm, scount * smpi_type_size(stype),
+						 (v ? rcounts[me] : rcount) *
+						 smpi_type_size(rtype), fn)))
+			return err;
+	}
+	s = nbc_new(comm);
+	if (me != root) {
+		nbc_send(s, sbuf, scount, stype, root, 0);
+	} else {
+		for (i = 0; i < comm->size; i++) {
+			int c = v ? rcounts[i] : rcount;
+			void *b = v ? nbc_block(rbuf, displs[i], 1, rtype)
+				    : nbc_block(rbuf, i, rcount, rtype);
+
+			if (i != me)
+				nbc_recv(s, b, c, rtype, i, 0);
+			else if (!in_place)
+				nbc_copy(s, b, c, rtype, sbuf, scount, stype);
+		}
+	}
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/* Scatter, or scatterv (v set: scounts and displs, read at the root). */
+static int b_scatter(const void *sbuf, int scount, int v, const int *scounts, const int *displs,
+		     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+		     MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+{
+	int me = comm->rank, in_place = rbuf == MPI_IN_PLACE && me == root, i, err;
+	struct smpi_nbc *s;
+
+	if ((err = nbc_root(comm, root, fn)))
+		return err;
+	if (!in_place && (err = nbc_count(comm, rcount, rtype, fn)))
+		return err;
+	if (me == root) {
+		if (v && !displs)
+			return smpi_err(comm, MPI_ERR_ARG, fn, "displs is NULL");
+		if ((err = v ? nbc_counts(comm, scounts, stype, fn)
+			     : nbc_count(comm, scount, stype, fn)))
+			return err;
+		if (!in_place && (err = nbc_same(comm, (v ? scounts[me] : scount) *
+						 smpi_type_size(stype),
+						 rcount * smpi_type_size(rtype), fn)))
+			return err;
+	}
+	s = nbc_new(comm);
+	if (me != root) {
+		nbc_recv(s, rbuf, rcount, rtype, root, 0);
+	} else {
+		for (i = 0; i < comm->size; i++) {
+			int c = v ? scounts[i] : scount;
+			const void *b = v ? nbc_block(sbuf, displs[i], 1, stype)
+					  : nbc_block(sbuf, i, scount, stype);
+
+			if (i != me)
+				nbc_send(s, b, c, stype, i, 0);
+			else if (!in_place)
+				nbc_copy(s, rbuf, rcount, rtype, b, c, stype);
+		}
+	}
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/* Allgather, or allgatherv (v set: rcounts and displs). */
+static int b_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		       int v, const int *rcounts, const int *displs, MPI_Datatype rtype,
+		       MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+{
+	int me = comm->rank, in_place = sbuf == MPI_IN_PLACE, i, err;
+	struct smpi_nbc *s;
+	void *mine;
+
+	if (v && !displs)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "displs is NULL");
+	if ((err = v ? nbc_counts(comm, rcounts, rtype, fn) : nbc_count(comm, rcount, rtype, fn)))
+		return err;
+	if (!in_place && ((err = nbc_count(comm, scount, stype, fn)) ||
+			  (err = nbc_same(comm, scount * smpi_type_size(stype),
+					  (v ? rcounts[me] : rcount) * smpi_type_size(rtype),
+					  fn))))
+		return err;
+	mine = v ? nbc_block(rbuf, displs[me], 1, rtype) : nbc_block(rbuf, me, rcount, rtype);
+	s = nbc_new(comm);
+	for (i = 0; i < comm->size; i++) {
+		int c = v ? rcounts[i] : rcount;
+
+		if (i == me) {
+			if (!in_place)
+				nbc_copy(s, mine, c, rtype, sbuf, scount, stype);
+			continue;
+		}
+		if (in_place)
+			nbc_send(s, mine, v ? rcounts[me] : rcount, rtype, i, 0);
+		else
+			nbc_send(s, sbuf, scount, stype, i, 0);
+		nbc_recv(s, v ? nbc_block(rbuf, displs[i], 1, rtype) : nbc_block(rbuf, i, rcount, rtype),
+			 c, rtype, i, 0);
+	}
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/*
+ * The all-to-alls: block i of the send side is scounts[i] elements of
+ * stypes[i] (or stype) at sdispls[i] (units of its extent, or bytes when
+ * bytes is set: the w form, with its arrays of types); the same for the
+ * receive side.  In place, the blocks to
+ * send are first packed aside, since the receives overwrite them.
+ */
+static int b_alltoall(const void *sbuf, const int *scounts, const int *sdispls,
+		      const MPI_Datatype *stypes, MPI_Datatype stype, void *rbuf,
+		      const int *rcounts, const int *rdispls, const MPI_Datatype *rtypes,
+		      MPI_Datatype rtype, int bytes, MPI_Comm comm, struct smpi_nbc **out,
+		      const char *fn)
+{
+	int p = comm->size, me = comm->rank, in_place = sbuf == MPI_IN_PLACE, i, err;
+	struct smpi_nbc *s;
+	int64_t total = 0, *off;
+	char *packed = NULL;
+
+	if (!rcounts || !rdispls || (!in_place && (!scounts || !sdispls)))
+		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of counts or displacements is NULL");
+	if (bytes && (!rtypes || (!in_place && !stypes)))
+		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of datatypes is NULL");
+	for (i = 0; i < p; i++) {
+		if ((err = nbc_count(comm, rcounts[i], rtypes ? rtypes[i] : rtype, fn)))
+			return err;
+		if (!in_place && (err = nbc_count(comm, scounts[i], stypes ? stypes[i] : stype, fn)))
+			return err;
+	}
+	s = nbc_new(comm);
+	off = nbc_tmp(s, p, MPI_INT64_T);
+	if (in_place) {
+		for (i = 0; i < p; i++) {
+			off[i] = total;
+			if (i != me)
+				total += rcounts[i] * smpi_type_size(rtypes ? rtypes[i] : rtype);
+		}
+		packed = nbc_tmp(s, total, MPI_BYTE);
+		for (i = 0; i < p; i++) {
+			MPI_Datatype t = rtypes ? rtypes[i] : rtype;
+			int64_t d = bytes ? rdispls[i] : rdispls[i] * smpi_type_extent(t);
+
+			if (i != me)
+				nbc_copy(s, packed + off[i], rcounts[i] * smpi_type_size(t), MPI_BYTE,
+					 (char *)rbuf + d, rcounts[i], t);
+		}
+		nbc_round(s);
+	}
+	for (i = 0; i < p; i++) {
+		MPI_Datatype rt = rtypes ? rtypes[i] : rtype;
+		void *rb = (char *)rbuf + (bytes ? rdispls[i] : rdispls[i] * smpi_type_extent(rt));
+		MPI_Datatype st;
+		const void *sb;
+
+		if (in_place) {
+			if (i != me)
+				nbc_send(s, packed + off[i], rcounts[i] * smpi_type_size(rt), MPI_BYTE,
+					 i, 0);
+		} else {
+			st = stypes ? stypes[i] : stype;
+			sb = (const char *)sbuf + (bytes ? sdispls[i] : sdispls[i] * smpi_type_extent(st));
+			if (i == me)
+				nbc_copy(s, rb, rcounts[i], rt, sb, scounts[i], st);
+			else
+				nbc_send(s, sb, scounts[i], st, i, 0);
+		}
+		if (i != me)
+			nbc_recv(s, rb, rcounts[i], rt, i, 0);
+	}
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/* Alltoall: equal blocks, laid out as the v form with computed arrays. */
+static int b_alltoall_eq(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+			 int rcount, MPI_Datatype rtype, MPI_Comm comm, struct smpi_nbc **out,
+			 const char *fn)
+{
+	int p = comm->size, i, err;
+	int *a;
+
+	if ((err = nbc_count(comm, rcount, rtype, fn)))
+		return err;
+	if (sbuf != MPI_IN_PLACE &&
+	    ((err = nbc_count(comm, scount, stype, fn)) ||
+	     (err = nbc_same(comm, scount * smpi_type_size(stype), rcount * smpi_type_size(rtype), fn))))
+		return err;
+	a = malloc(4 * p * sizeof *a);
+	if (!a)
+		smpi_fatal("%s: no memory for %d counts", fn, p);
+	for (i = 0; i < p; i++) {
+		a[i] = scount;
+		a[p + i] = i * scount;
+		a[2 * p + i] = rcount;
+		a[3 * p + i] = i * rcount;
+	}
+	err = b_alltoall(sbuf, a, a + p, NULL, stype, rbuf, a + 2 * p, a + 3 * p, NULL, rtype, 0,
+			 comm, out, fn);
+	free(a);
+	return err;
+}
+
+static int b_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		    int root, MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+{
+	int err;
+
+	if ((err = nbc_root(comm, root, fn)) || (err = nbc_red(comm, count, type, op, fn)))
+		return err;
+	if (sbuf == MPI_IN_PLACE && comm->rank == root)
+		sbuf = rbuf;
+	*out = nbc_new(comm);
+	nbc_build_reduce(*out, sbuf, rbuf, count, type, op, root);
+	return MPI_SUCCESS;
+}
+
+static int b_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		       MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+{
+	int err;
+
+	if ((err = nbc_red(comm, count, type, op, fn)))
+		return err;
+	if (sbuf == MPI_IN_PLACE)
+		sbuf = rbuf;
+	*out = nbc_new(comm);
+	nbc_build_reduce(*out, sbuf, rbuf, count, type, op, 0);
+	nbc_build_bcast(*out, rbuf, count, type, 0);
+	return MPI_SUCCESS;
+}
+
+/* Reduce_scatter (rcounts) or its block form (every count rcount). */
+static int b_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
+			    MPI_Datatype type, MPI_Op op, MPI_Comm comm, struct smpi_nbc **out,
+			    const char *fn)
+{
+	int p = comm->size, me = comm->rank, i, err;
+	int64_t total = 0, at = 0;
+	struct smpi_nbc *s;
+	void *res = NULL;
+
+	if (rcounts) {
+		if ((err = nbc_counts(comm, rcounts, type, fn)))
+			return err;
+	} else if ((err = nbc_count(comm, rcount, type, fn))) {
+		return err;
+	}
+	for (i = 0; i < p; i++)
+		total += rcounts ? rcounts[i] : rcount;
+	if (total > 0x7fffffff)
+		return smpi_err(comm, MPI_ERR_COUNT, fn, "%lld elements in all is too many",
+				(long long)total);
+	if ((err = smpi_red_check(comm, op, type, fn)))
+		return err;
+	if (sbuf == MPI_IN_PLACE)
+		sbuf = rbuf;
+	s = nbc_new(comm);
+	if (me == 0)
+		res = nbc_tmp(s, total, type);
+	nbc_build_reduce(s, sbuf, res, total, type, op, 0);
+	if (me != 0) {
+		nbc_recv(s, rbuf, rcounts ? rcounts[me] : rcount, type, 0, 0);
+	} else {
+		for (i = 0; i < p; i++) {
+			int c = rcounts ? rcounts[i] : rcount;
+			void *b = nbc_block(res, at, 1, type);
+
+			if (i == 0)
+				nbc_copy(s, rbuf, c, type, b, c, type);
+			else
+				nbc_send(s, b, c, type, i, 0);
+			at += c;
+		}
+	}
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/*
+ * Scan and exscan by recursive doubling: at distance mask, partners swap
+ * partial, the fold of the block of members each knows so far; a member
+ * folds what comes from below into its result and both fold it into
+ * partial on the correct side, so any op keeps member order.
+ */
+static int b_scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		  MPI_Comm comm, int ex, struct smpi_nbc **out, const char *fn)
+{
+	int p = comm->size, me = comm->rank, mask, have = !ex, err;
+	struct smpi_nbc *s;
+	void *partial, *tmp;
+
+	if ((err = nbc_red(comm, count, type, op, fn)))
+		return err;
+	s = nbc_new(comm);
+	partial = nbc_tmp(s, count, type);
+	tmp = nbc_tmp(s, count, type);
+	if (sbuf == MPI_IN_PLACE) {
+		nbc_copy(s, partial, count, type, rbuf, count, type);
+	} else {
+		nbc_copy(s, partial, count, type, sbuf, count, type);
+		if (!ex)
+			nbc_copy(s, rbuf, count, type, sbuf, count, type);
+	}
+	nbc_round(s);
+	for (mask = 1; mask < p; mask <<= 1) {
+		int peer = me ^ mask;
+
+		if (peer >= p)
+			continue;
+		nbc_send(s, partial, count, type, peer, 0);
+		nbc_recv(s, tmp, count, type, peer, 0);
+		if (peer < me) {
+			nbc_reduce(s, tmp, partial, count, type, op);
+			if (have)
+				nbc_reduce(s, tmp, rbuf, count, type, op);
+			else
+				nbc_copy(s, rbuf, count, type, tmp, count, type);
+			have = 1;
+		} else {
+			nbc_reduce(s, partial, tmp, count, type, op);
+			nbc_copy(s, partial, count, type, tmp, count, type);
+		}
+		nbc_round(s);
+	}
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/* ---- the calls: MPI_I<name> starts the schedule, MPI_<name>_init keeps it ---- */
+
+#define NBC_CALL(iname, params, build) \
+	int PMPI_##iname params \
+	{ \
+		const char *fn = "MPI_" #iname; \
+		struct smpi_nbc *s; \
+		int err; \
+		if ((err = nbc_check(comm, request, fn)) || (err = build)) \
+			return err; \
+		nbc_post(s, request); \
+		return MPI_SUCCESS; \
+	} \
+	SMPI_ALIAS(iname)
+
+/* MPI 4.0's persistent collectives: no info key changes what they do. */
+#define NBC_INIT(pname, params, build) \
+	int PMPI_##pname##_init params \
+	{ \
+		const char *fn = "MPI_" #pname "_init"; \
+		struct smpi_nbc *s; \
+		int err; \
+		(void)info; \
+		if ((err = nbc_check(comm, request, fn)) || (err = build)) \
+			return err; \
+		nbc_persist(s, request); \
+		return MPI_SUCCESS; \
+	} \
+	SMPI_ALIAS(pname##_init)
+
+#define NBC_BOTH(iname, pname, params, build) \
+	NBC_CALL(iname, (params, MPI_Request *request), build) \
+	NBC_INIT(pname, (params, MPI_Info info, MPI_Request *request), build)
+
+NBC_BOTH(Ibarrier, Barrier, MPI_Comm comm, b_barrier(comm, &s, fn))
+
+#define BCAST_P void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm
+NBC_BOTH(Ibcast, Bcast, BCAST_P, b_bcast(buf, count, type, root, comm, &s, fn))
+
+#define GATHER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
+	MPI_Datatype rtype, int root, MPI_Comm comm
+NBC_BOTH(Igather, Gather, GATHER_P,
+	 b_gather(sbuf, scount, stype, rbuf, rcount, 0, NULL, NULL, rtype, root, comm, &s, fn))
+
+#define GATHERV_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, \
+	const int rcounts[], const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm
+NBC_BOTH(Igatherv, Gatherv, GATHERV_P,
+	 b_gather(sbuf, scount, stype, rbuf, 0, 1, rcounts, displs, rtype, root, comm, &s, fn))
+
+#define SCATTER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
+	MPI_Datatype rtype, int root, MPI_Comm comm
+NBC_BOTH(Iscatter, Scatter, SCATTER_P,
+	 b_scatter(sbuf, scount, 0, NULL, NULL, stype, rbuf, rcount, rtype, root, comm, &s, fn))
+
+#define SCATTERV_P const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype, \
+	void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm
+NBC_BOTH(Iscatterv, Scatterv, SCATTERV_P,
+	 b_scatter(sbuf, 0, 1, scounts, displs, stype, rbuf, rcount, rtype, root, comm, &s, fn))
+
+#define ALLGATHER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
+	MPI_Datatype rtype, MPI_Comm comm
+NBC_BOTH(Iallgather, Allgather, ALLGATHER_P,
+	 b_allgather(sbuf, scount, stype, rbuf, rcount, 0, NULL, NULL, rtype, comm, &s, fn))
+
+#define ALLGATHERV_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, \
+	const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm
+NBC_BOTH(Iallgatherv, Allgatherv, ALLGATHERV_P,
+	 b_allgather(sbuf, scount, stype, rbuf, 0, 1, rcounts, displs, rtype, comm, &s, fn))
+
+#define ALLTOALL_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
+	MPI_Datatype rtype, MPI_Comm comm
+NBC_BOTH(Ialltoall, Alltoall, ALLTOALL_P,
+	 b_alltoall_eq(sbuf, scount, stype, rbuf, rcount, rtype, comm, &s, fn))
+
+#define ALLTOALLV_P const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, \
+	void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype, MPI_Comm comm
+NBC_BOTH(Ialltoallv, Alltoallv, ALLTOALLV_P,
+	 b_alltoall(sbuf, scounts, sdispls, NULL, stype, rbuf, rcounts, rdispls, NULL, rtype, 0,
+		    comm, &s, fn))
+
+#define ALLTOALLW_P const void *sbuf, const int scounts[], const int sdispls[], \
+	const MPI_Datatype stypes[], void *rbuf, const int rcounts[], const int rdispls[], \
+	const MPI_Datatype rtypes[], MPI_Comm comm
+NBC_BOTH(Ialltoallw, Alltoallw, ALLTOALLW_P,
+	 b_alltoall(sbuf, scounts, sdispls, stypes, MPI_BYTE, rbuf, rcounts, rdispls, rtypes, NULL,
+		    1, comm, &s, fn))
+
+#define REDUCE_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, \
+	MPI_Comm comm
+NBC_BOTH(Ireduce, Reduce, REDUCE_P, b_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn))
+
+#define ALLREDUCE_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, \
+	MPI_Comm comm
+NBC_BOTH(Iallreduce, Allreduce, ALLREDUCE_P,
+	 b_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn))
+
+#define RS_P const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op, \
+	MPI_Comm comm
+NBC_BOTH(Ireduce_scatter, Reduce_scatter, RS_P,
+	 rcounts ? b_reduce_scatter(sbuf, rbuf, rcounts, 0, type, op, comm, &s, fn)
+		 : smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts is NULL"))
+
+#define RSB_P const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, \
+	MPI_Comm comm
+NBC_BOTH(Ireduce_scatter_block, Reduce_scatter_block, RSB_P,
+	 b_reduce_scatter(sbuf, rbuf, NULL, rcount, type, op, comm, &s, fn))
+
+#define SCAN_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, \
+	MPI_Comm comm
+NBC_BOTH(Iscan, Scan, SCAN_P, b_scan(sbuf, rbuf, count, type, op, comm, 0, &s, fn))
+NBC_BOTH(Iexscan, Exscan, SCAN_P, b_scan(sbuf, rbuf, count, type, op, comm, 1, &s, fn))
+
+/* ---- MPI_Isendrecv(_replace): a schedule of the user's own messages ---- */
+
+static int nbc_p2p_check(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
+			 int recv, const char *fn)
+{
+	int err;
+
+	if ((err = nbc_count(comm, count, type, fn)))
+		return err;
+	if (tag > SMPI_TAG_UB || (tag < 0 && !(recv && tag == MPI_ANY_TAG)))
+		return smpi_err(comm, MPI_ERR_TAG, fn, "tag %d is not valid", tag);
+	return smpi_rank_check(comm, peer, recv, fn);
+}
+
+int PMPI_Isendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
+		   void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+		   MPI_Request *request)
+{
+	const char *fn = "MPI_Isendrecv";
+	struct smpi_nbc *s;
+	int err;
+
+	if ((err = nbc_check(comm, request, fn)) ||
+	    (err = nbc_p2p_check(comm, scount, stype, dest, stag, 0, fn)) ||
+	    (err = nbc_p2p_check(comm, rcount, rtype, source, rtag, 1, fn)))
+		return err;
+	s = nbc_new_p2p(comm);
+	nbc_recv(s, rbuf, rcount, rtype, source, rtag);
+	nbc_recv_status(s);
+	nbc_send(s, sbuf, scount, stype, dest, stag);
+	nbc_post(s, request);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag,
+			   int source, int rtag, MPI_Comm comm, MPI_Request *request)
+{
+	const char *fn = "MPI_Isendrecv_replace";
+	struct smpi_nbc *s;
+	int64_t bytes;
+	void *copy;
+	int err;
+
+	if ((err = nbc_check(comm, request, fn)) ||
+	    (err = nbc_p2p_check(comm, count, type, dest, stag, 0, fn)) ||
+	    (err = nbc_p2p_check(comm, count, type, source, rtag, 1, fn)))
+		return err;
+	s = nbc_new_p2p(comm);
+	bytes = count * smpi_type_size(type);
+	copy = nbc_tmp(s, bytes, MPI_BYTE);
+	nbc_copy(s, copy, bytes, MPI_BYTE, buf, count, type);
+	nbc_round(s);
+	nbc_recv(s, buf, count, type, source, rtag);
+	nbc_recv_status(s);
+	nbc_send(s, copy, bytes, MPI_BYTE, dest, stag);
+	nbc_post(s, request);
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Isendrecv)
+SMPI_ALIAS(Isendrecv_replace)
