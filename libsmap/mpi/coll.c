@@ -28,14 +28,16 @@ static const size_t coll_vform[1];
  * that could fail is left for the engine's view of comm and type. */
 static inline int coll_fast(MPI_Comm comm, int count, MPI_Datatype type)
 {
-	return __builtin_expect(smpi_initialized && !smpi_finalized && comm && comm->coll &&
-				count >= 0 && type && type->predefined, 1);
+	return __builtin_expect(smpi_initialized && !smpi_finalized &&
+				smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && count >= 0 &&
+				smpi_live(type, SMPI_LIVE_TYPE) && type->predefined, 1);
 }
 
 /* The engine's operator for op on the predefined type, or NULL. */
 static inline const struct coll_op *coll_engine_op(MPI_Op op, MPI_Datatype type)
 {
-	return op && op->engine && op->engine[type->kind].fn ? &op->engine[type->kind] : NULL;
+	return smpi_live(op, SMPI_LIVE_OP) && op->engine && op->engine[type->kind].fn ?
+		&op->engine[type->kind] : NULL;
 }
 
 static int coll_check(MPI_Comm comm, const char *fn)
@@ -56,6 +58,16 @@ static int coll_count(MPI_Comm comm, int count, MPI_Datatype type, const char *f
 	if (count < 0)
 		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d is negative", count);
 	return smpi_type_check(comm, type, fn);
+}
+
+/* coll_count, and a buffer that can hold the data. */
+static int coll_data(MPI_Comm comm, const void *buf, int count, MPI_Datatype type, const char *fn)
+{
+	int err;
+
+	if ((err = coll_count(comm, count, type, fn)))
+		return err;
+	return smpi_buf_check(comm, buf, count, type, fn);
 }
 
 static int coll_root(MPI_Comm comm, int root, const char *fn)
@@ -127,8 +139,8 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 
 int PMPI_Barrier(MPI_Comm comm)
 {
-	if (__builtin_expect(smpi_initialized && !smpi_finalized && comm && comm->coll &&
-			     !comm->whole, 1)) {
+	if (__builtin_expect(smpi_initialized && !smpi_finalized &&
+			     smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && !comm->whole, 1)) {
 		coll_barrier(comm->coll);
 		return MPI_SUCCESS;
 	}
@@ -142,7 +154,7 @@ static __attribute__((noinline)) int coll_bcast_full(void *buf, int count, MPI_D
 	int err;
 	void *tmp;
 
-	if ((err = coll_check(comm, fn)) || (err = coll_count(comm, count, type, fn)) ||
+	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, buf, count, type, fn)) ||
 	    (err = coll_root(comm, root, fn)))
 		return err;
 	if (coll_dense(type)) {
@@ -160,7 +172,7 @@ static __attribute__((noinline)) int coll_bcast_full(void *buf, int count, MPI_D
 
 int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-	if (coll_fast(comm, count, type) && (unsigned)root < (unsigned)comm->size &&
+	if (coll_fast(comm, count, type) && (buf || !count) && (unsigned)root < (unsigned)comm->size &&
 	    coll_dense(type)) {
 		coll_bcast(comm->coll, buf, count * smpi_type_size(type), root);
 		return MPI_SUCCESS;
@@ -191,9 +203,9 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
 		return err;
-	if (comm->rank == root && (err = coll_count(comm, rcount, rtype, fn)))
+	if (comm->rank == root && (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
-	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
+	if (!in_place && (err = coll_data(comm, sbuf, scount, stype, fn)))
 		return err;
 	bytes = in_place ? rcount * smpi_type_size(rtype) : scount * smpi_type_size(stype);
 	if (comm->rank == root && (err = coll_same(comm, bytes, rcount * smpi_type_size(rtype), fn)))
@@ -225,9 +237,9 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
 		return err;
-	if (comm->rank == root && (err = coll_count(comm, scount, stype, fn)))
+	if (comm->rank == root && (err = coll_data(comm, sbuf, scount, stype, fn)))
 		return err;
-	if (!in_place && (err = coll_count(comm, rcount, rtype, fn)))
+	if (!in_place && (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
 	bytes = in_place ? scount * smpi_type_size(stype) : rcount * smpi_type_size(rtype);
 	if (comm->rank == root && (err = coll_same(comm, scount * smpi_type_size(stype), bytes, fn)))
@@ -253,9 +265,9 @@ int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	int64_t bytes;
 	int err;
 
-	if ((err = coll_check(comm, fn)) || (err = coll_count(comm, rcount, rtype, fn)))
+	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
-	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
+	if (!in_place && (err = coll_data(comm, sbuf, scount, stype, fn)))
 		return err;
 	bytes = rcount * smpi_type_size(rtype);
 	if (!in_place && (err = coll_same(comm, scount * smpi_type_size(stype), bytes, fn)))
@@ -285,9 +297,9 @@ int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
 	int64_t bytes, n;
 	int err;
 
-	if ((err = coll_check(comm, fn)) || (err = coll_count(comm, rcount, rtype, fn)))
+	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
-	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
+	if (!in_place && (err = coll_data(comm, sbuf, scount, stype, fn)))
 		return err;
 	bytes = rcount * smpi_type_size(rtype);
 	if (!in_place && (err = coll_same(comm, scount * smpi_type_size(stype), bytes, fn)))
@@ -598,6 +610,18 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 	return MPI_SUCCESS;
 }
 
+/* The buffers of a reduction: sbuf (unless in place) and, where results
+ * land, rbuf hold count elements. */
+static int coll_red_bufs(MPI_Comm comm, const void *sbuf, void *rbuf, int64_t scount,
+			 int64_t rcount, MPI_Datatype type, int result, const char *fn)
+{
+	int err;
+
+	if (sbuf != MPI_IN_PLACE && (err = smpi_buf_check(comm, sbuf, scount, type, fn)))
+		return err;
+	return result ? smpi_buf_check(comm, rbuf, rcount, type, fn) : MPI_SUCCESS;
+}
+
 int smpi_red_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
 {
 	struct coll_red r;
@@ -637,6 +661,8 @@ static __attribute__((noinline)) int coll_reduce_full(const void *sbuf, void *rb
 	    (err = coll_red_setup(&r, comm, op, type, count, fn)))
 		return err;
 	me = comm->rank == root;
+	if ((err = coll_red_bufs(comm, sbuf, rbuf, count, count, type, me, fn)))
+		return err;
 	if (sbuf == MPI_IN_PLACE && me)
 		sbuf = rbuf;
 	s = coll_red_in(&r, sbuf, count, fn);
@@ -655,7 +681,8 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 	const struct coll_op *e;
 
 	if (coll_fast(comm, count, type) && (unsigned)root < (unsigned)comm->size &&
-	    (e = coll_engine_op(op, type)) && (sbuf != MPI_IN_PLACE || comm->rank == root)) {
+	    (e = coll_engine_op(op, type)) && (sbuf != MPI_IN_PLACE || comm->rank == root) &&
+	    (!count || (sbuf && (rbuf || comm->rank != root)))) {
 		coll_reduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e, root);
 		return MPI_SUCCESS;
 	}
@@ -671,7 +698,8 @@ static __attribute__((noinline)) int coll_allreduce_full(const void *sbuf, void 
 	void *s, *d;
 	int err;
 
-	if ((err = coll_check(comm, fn)) || (err = coll_red_setup(&r, comm, op, type, count, fn)))
+	if ((err = coll_check(comm, fn)) || (err = coll_red_setup(&r, comm, op, type, count, fn)) ||
+	    (err = coll_red_bufs(comm, sbuf, rbuf, count, count, type, 1, fn)))
 		return err;
 	if (sbuf == MPI_IN_PLACE)
 		sbuf = rbuf;
@@ -689,7 +717,8 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, M
 {
 	const struct coll_op *e;
 
-	if (coll_fast(comm, count, type) && (e = coll_engine_op(op, type))) {
+	if (coll_fast(comm, count, type) && (e = coll_engine_op(op, type)) &&
+	    (!count || (sbuf && rbuf))) {
 		coll_allreduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e);
 		return MPI_SUCCESS;
 	}
@@ -704,7 +733,8 @@ static int coll_scan_any(const void *sbuf, void *rbuf, int count, MPI_Datatype t
 	void *s, *d;
 	int err;
 
-	if ((err = coll_check(comm, fn)) || (err = coll_red_setup(&r, comm, op, type, count, fn)))
+	if ((err = coll_check(comm, fn)) || (err = coll_red_setup(&r, comm, op, type, count, fn)) ||
+	    (err = coll_red_bufs(comm, sbuf, rbuf, count, count, type, 1, fn)))
 		return err;
 	if (sbuf == MPI_IN_PLACE)
 		sbuf = rbuf;
@@ -750,9 +780,10 @@ static int coll_rs_any(const void *sbuf, void *rbuf, const int *rcounts, int blo
 			return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d for rank %d is negative", c, i);
 		total += c;
 	}
-	if ((err = coll_red_setup(&r, comm, op, type, total, fn)))
-		return err;
 	mine = rcounts ? rcounts[comm->rank] : block;
+	if ((err = coll_red_setup(&r, comm, op, type, total, fn)) ||
+	    (err = coll_red_bufs(comm, sbuf, rbuf, total, mine, type, 1, fn)))
+		return err;
 	counts = coll_alloc(comm->size * sizeof *counts, fn);
 	for (i = 0; i < comm->size; i++)
 		counts[i] = (rcounts ? rcounts[i] : block) * r.per;

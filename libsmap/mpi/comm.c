@@ -17,10 +17,10 @@
 
 /* The predefined communicators' handles are never freed: their one
  * reference is never dropped. */
-struct smpi_comm smpi_comm_world = { .errh = &smpi_errh_fatal, .predefined = 1, .refs = 1,
-				     .name = "MPI_COMM_WORLD" };
-struct smpi_comm smpi_comm_self = { .errh = &smpi_errh_fatal, .predefined = 1, .refs = 1,
-				    .ctx = 1, .name = "MPI_COMM_SELF" };
+struct smpi_comm smpi_comm_world = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_fatal,
+				     .predefined = 1, .refs = 1, .name = "MPI_COMM_WORLD" };
+struct smpi_comm smpi_comm_self = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_fatal,
+				    .predefined = 1, .refs = 1, .ctx = 1, .name = "MPI_COMM_SELF" };
 
 static uint64_t comm_ctx_free[COMM_MASK_WORDS];
 
@@ -131,6 +131,10 @@ int smpi_comm_check(MPI_Comm comm, const char *fn)
 {
 	if (comm == MPI_COMM_NULL)
 		return smpi_err(NULL, MPI_ERR_COMM, fn, "communicator is MPI_COMM_NULL");
+	if (!smpi_live(comm, SMPI_LIVE_COMM))
+		return smpi_err(NULL, MPI_ERR_COMM, fn,
+				"communicator %p is not a live communicator (garbage, or freed)",
+				(void *)comm);
 	return MPI_SUCCESS;
 }
 
@@ -204,6 +208,7 @@ static int comm_make(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *ou
 
 	if (!c || !g || comm_fill(c, g, ctx) < 0)
 		smpi_fatal("%s: no memory for a communicator of %d ranks", fn, n);
+	c->live = SMPI_LIVE_COMM;
 	c->refs = 1;
 	c->errh = smpi_errh_ref(parent->errh);
 	comm_coll_group(c);
@@ -243,6 +248,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	if (ctx < 0)
 		return -ctx;
 	comm_make(comm, comm->size, comm->group->world, ctx, newcomm, "MPI_Comm_dup");
+	(*newcomm)->topo = smpi_topo_dup(comm->topo);
 	return comm_copy_attrs(comm, *newcomm);
 }
 
@@ -371,9 +377,11 @@ void smpi_comm_destroy(MPI_Comm c)
 	comm_ctx_free[c->ctx / 64] |= 1ULL << (c->ctx % 64);
 	smpi_errh_release(c->errh);
 	smpi_group_release(c->group);
+	smpi_topo_free(c->topo);
 	free(c->local);
 	free(c->from_local);
 	free(c->from_world);
+	c->live = 0;
 	free(c);
 }
 
@@ -441,7 +449,7 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
 
 	if ((err = smpi_comm_check(comm, "MPI_Topo_test")))
 		return err;
-	*status = MPI_UNDEFINED;
+	*status = smpi_topo_kind(comm->topo);
 	return MPI_SUCCESS;
 }
 

@@ -16,6 +16,7 @@
 #include "dt.h"
 #include "match.h"
 #include "../net/net.h"
+#include "../core/core.h"
 
 #define SMPI_ALIAS(name) \
 	extern __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));
@@ -52,6 +53,43 @@ void smpi_errh_replace(struct smpi_errh **slot, struct smpi_errh *h);
 /* Unrecoverable internal trouble (out of memory in the transport...). */
 _Noreturn void smpi_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- handles and buffers checked at the door (check.c) ---- */
+
+/*
+ * Every object a handle points to carries its kind's mark in `live` from
+ * its making to its freeing (cleared before its memory goes back).  A
+ * handle is live when it points, aligned, inside this rank's own region -
+ * so reading the mark cannot fault, whatever garbage the handle holds -
+ * and the mark is there: two compares and a load on the fast paths.
+ */
+enum {
+	SMPI_LIVE_COMM = 0x6d6d6f63,	/* "comm" */
+	SMPI_LIVE_TYPE = 0x65707974,	/* "type" */
+	SMPI_LIVE_OP = 0x2e2e706f,	/* "op.." */
+	SMPI_LIVE_REQ = 0x20716572,	/* "req " */
+};
+
+static inline int smpi_in_region(const void *p, size_t size)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	return !(a & 7) && a >= core.ji.region_base && a <= core.region_end - size;
+}
+
+#define smpi_live(p, mark)	(smpi_in_region((p), sizeof *(p)) && (p)->live == (mark))
+
+/* MPI_SUCCESS, or MPI_ERR_REQUEST from `fn` for a handle that is neither
+ * MPI_REQUEST_NULL nor a live request; n handles at reqs. */
+int smpi_req_check(int n, struct smpi_req *const *reqs, const char *fn);
+/*
+ * MPI_SUCCESS, or MPI_ERR_BUFFER from `fn` when count elements of type
+ * (checked already) at buf cannot be data: buf NULL with data that would
+ * start in the first page.  NULL is MPI_BOTTOM, so a type at absolute
+ * addresses (MPI_Get_address) with a NULL buffer stays good.
+ */
+int smpi_buf_check(MPI_Comm comm, const void *buf, int64_t count, MPI_Datatype type,
+		   const char *fn);
+
 /* ---- environment (env.c) ---- */
 
 extern int smpi_initialized, smpi_finalized;
@@ -77,6 +115,7 @@ struct smpi_attr {
 };
 
 struct smpi_comm {
+	uint32_t live;		/* SMPI_LIVE_COMM while it exists */
 	int ctx;
 	int size, rank;
 	struct smpi_group *group;
@@ -92,6 +131,7 @@ struct smpi_comm {
 	struct coll_group *coll;	/* the collective engine's view */
 	char name[MPI_MAX_OBJECT_NAME];
 	unsigned nbc_seq;	/* schedules made on it so far (nbc.c) */
+	struct smpi_topo *topo;	/* its topology, or NULL (topo.c) */
 };
 
 /* Builds a group of n world ranks (copied); NULL when memory is short. */
@@ -132,6 +172,7 @@ enum smpi_kind {
 };
 
 struct smpi_type {
+	uint32_t live;		/* SMPI_LIVE_TYPE while it exists */
 	struct dt *dt;
 	int refs;
 	int predefined;
@@ -173,6 +214,7 @@ typedef void smpi_op_fn(const void *in, void *inout, int64_t n, int kind);
 struct coll_op;
 
 struct smpi_op {
+	uint32_t live;		/* SMPI_LIVE_OP while it exists */
 	smpi_op_fn *fn;		/* predefined */
 	MPI_User_function *user;
 	int commute;
@@ -225,6 +267,7 @@ struct smpi_req {
 	struct match_entry m;	/* a posted receive */
 	struct smpi_req *next;	/* pending sends to one peer; free list */
 	int kind, mode, state;
+	uint32_t live;		/* SMPI_LIVE_REQ from smpi_req_init to smpi_req_free */
 	int persistent, freed, cancelled;
 	int helped;		/* rendezvous: this sender took its pieces */
 	int withdraw;		/* a send that may still withdraw to a copy (p2p.c) */
@@ -316,6 +359,7 @@ static inline void smpi_req_init(struct smpi_req *r, int kind, int mode, const v
 	r->kind = kind;
 	r->mode = mode;
 	r->state = SMPI_ST_IDLE;
+	r->live = SMPI_LIVE_REQ;
 	r->persistent = 0;
 	r->freed = 0;
 	r->cancelled = 0;
@@ -366,6 +410,10 @@ extern int smpi_nbc_active;
 void smpi_nbc_progress(void);
 void smpi_nbc_start(struct smpi_req *req);
 void smpi_nbc_free(struct smpi_nbc *s);
+/* A communicator's topology goes with it; a duplicate gets a copy (topo.c). */
+void smpi_topo_free(struct smpi_topo *t);
+struct smpi_topo *smpi_topo_dup(const struct smpi_topo *t);
+int smpi_topo_kind(const struct smpi_topo *t);
 
 /* The collective engine's group of a communicator spanning nodes, over
  * point-to-point on its library context (coll_span.c). */

@@ -168,8 +168,8 @@ OP_ADAPTER(minloc)
 OP_ADAPTER(maxloc)
 #undef OP_ADAPTER
 
-#define OP(var, f, fams, n, e) struct smpi_op var = { .fn = f, .commute = 1, .predefined = fams, \
-						   .name = n, .engine = e }
+#define OP(var, f, fams, n, e) struct smpi_op var = { .live = SMPI_LIVE_OP, .fn = f, .commute = 1, \
+						   .predefined = fams, .name = n, .engine = e }
 OP(smpi_op_max, op_max, F_INT | F_FLOAT, "MPI_MAX", op_engine[OP_MAX]);
 OP(smpi_op_min, op_min, F_INT | F_FLOAT, "MPI_MIN", op_engine[OP_MIN]);
 OP(smpi_op_sum, op_sum, F_INT | F_FLOAT | F_COMPLEX, "MPI_SUM", op_engine[OP_SUM]);
@@ -222,6 +222,9 @@ int smpi_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
 
 	if (op == MPI_OP_NULL)
 		return smpi_err(comm, MPI_ERR_OP, fn, "op is MPI_OP_NULL");
+	if (!smpi_live(op, SMPI_LIVE_OP))
+		return smpi_err(comm, MPI_ERR_OP, fn, "op %p is not a live op (garbage, or freed)",
+				(void *)op);
 	if ((err = smpi_type_check(comm, type, fn)))
 		return err;
 	if (op->user)
@@ -252,6 +255,7 @@ int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 	o = calloc(1, sizeof *o);
 	if (!o)
 		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Op_create", "no memory");
+	o->live = SMPI_LIVE_OP;
 	o->user = fn;
 	o->commute = commute != 0;
 	o->name = "user op";
@@ -263,8 +267,12 @@ int PMPI_Op_free(MPI_Op *op)
 {
 	if (!op || !*op)
 		return smpi_err(NULL, MPI_ERR_OP, "MPI_Op_free", "op is MPI_OP_NULL");
+	if (!smpi_live(*op, SMPI_LIVE_OP))
+		return smpi_err(NULL, MPI_ERR_OP, "MPI_Op_free",
+				"op %p is not a live op (garbage, or freed)", (void *)*op);
 	if (!(*op)->user)
 		return smpi_err(NULL, MPI_ERR_OP, "MPI_Op_free", "%s is predefined", (*op)->name);
+	(*op)->live = 0;
 	free(*op);
 	*op = MPI_OP_NULL;
 	return MPI_SUCCESS;

@@ -11,20 +11,21 @@
  * receive, MPI_ANY_SOURCE) are valid: the case that counts, in a few
  * compares (the largest int is SMPI_TAG_UB, so a tag only has to be
  * non-negative).  Whatever this turns down goes through pt_check_all,
- * which reports the error, or accepts MPI_PROC_NULL.
+ * which reports the error, or accepts MPI_PROC_NULL (or MPI_BOTTOM).
  */
-static inline int pt_fast(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
-			  int recv)
+static inline int pt_fast(const void *buf, MPI_Comm comm, int count, MPI_Datatype type, int peer,
+			  int tag, int recv)
 {
-	return __builtin_expect(smpi_initialized && !smpi_finalized && comm && count >= 0 &&
-				type && type->committed &&
+	return __builtin_expect(smpi_initialized && !smpi_finalized &&
+				smpi_live(comm, SMPI_LIVE_COMM) && count >= 0 && (buf || !count) &&
+				smpi_live(type, SMPI_LIVE_TYPE) && type->committed &&
 				(tag >= 0 || (recv && tag == MPI_ANY_TAG)) &&
 				((unsigned)peer < (unsigned)comm->size ? comm->local[peer] >= 0 :
 				 recv && peer == MPI_ANY_SOURCE), 1);
 }
 
-static int pt_check_all(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
-			int recv, const char *fn)
+static int pt_check_all(const void *buf, MPI_Comm comm, int count, MPI_Datatype type, int peer,
+			int tag, int recv, const char *fn)
 {
 	int err;
 
@@ -32,7 +33,8 @@ static int pt_check_all(MPI_Comm comm, int count, MPI_Datatype type, int peer, i
 		return err;
 	if (count < 0)
 		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d is negative", count);
-	if ((err = smpi_type_check(comm, type, fn)))
+	if ((err = smpi_type_check(comm, type, fn)) ||
+	    (peer != MPI_PROC_NULL && (err = smpi_buf_check(comm, buf, count, type, fn))))
 		return err;
 	if (tag > SMPI_TAG_UB || (tag < 0 && !(recv && tag == MPI_ANY_TAG)))
 		return smpi_err(comm, MPI_ERR_TAG, fn, "tag %d is not valid", tag);
@@ -40,12 +42,12 @@ static int pt_check_all(MPI_Comm comm, int count, MPI_Datatype type, int peer, i
 }
 
 /* Checks shared by every send and receive; recv allows the wildcards. */
-static inline int pt_check(MPI_Comm comm, int count, MPI_Datatype type, int peer, int tag,
-			   int recv, const char *fn)
+static inline int pt_check(const void *buf, MPI_Comm comm, int count, MPI_Datatype type, int peer,
+			   int tag, int recv, const char *fn)
 {
-	if (pt_fast(comm, count, type, peer, tag, recv))
+	if (pt_fast(buf, comm, count, type, peer, tag, recv))
 		return MPI_SUCCESS;
-	return pt_check_all(comm, count, type, peer, tag, recv, fn);
+	return pt_check_all(buf, comm, count, type, peer, tag, recv, fn);
 }
 
 /* A blocking send after pt_fast turned it down; kept out of line so the
@@ -56,7 +58,7 @@ static __attribute__((noinline)) int pt_send_slow(const void *buf, int count, MP
 {
 	int err;
 
-	if ((err = pt_check_all(comm, count, type, dest, tag, 0, fn)))
+	if ((err = pt_check_all(buf, comm, count, type, dest, tag, 0, fn)))
 		return err;
 	if (dest != MPI_PROC_NULL)
 		smpi_p2p_send(buf, count, type, dest, tag, comm, comm->ctx, mode);
@@ -66,7 +68,7 @@ static __attribute__((noinline)) int pt_send_slow(const void *buf, int count, MP
 static inline int pt_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 			  MPI_Comm comm, int mode, const char *fn)
 {
-	if (!pt_fast(comm, count, type, dest, tag, 0))
+	if (!pt_fast(buf, comm, count, type, dest, tag, 0))
 		return pt_send_slow(buf, count, type, dest, tag, comm, mode, fn);
 	smpi_p2p_send(buf, count, type, dest, tag, comm, comm->ctx, mode);
 	return MPI_SUCCESS;
@@ -94,7 +96,7 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	struct smpi_req r;
 	int err;
 
-	if ((err = pt_check(comm, count, type, dest, tag, 0, "MPI_Bsend")))
+	if ((err = pt_check(buf, comm, count, type, dest, tag, 0, "MPI_Bsend")))
 		return err;
 	if (dest == MPI_PROC_NULL)
 		return MPI_SUCCESS;
@@ -116,7 +118,7 @@ static __attribute__((noinline)) int pt_recv_slow(void *buf, int count, MPI_Data
 	MPI_Status st;
 	int err;
 
-	if ((err = pt_check_all(comm, count, type, source, tag, 1, "MPI_Recv")))
+	if ((err = pt_check_all(buf, comm, count, type, source, tag, 1, "MPI_Recv")))
 		return err;
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
@@ -134,7 +136,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 {
 	MPI_Status st;
 
-	if (!pt_fast(comm, count, type, source, tag, 1))
+	if (!pt_fast(buf, comm, count, type, source, tag, 1))
 		return pt_recv_slow(buf, count, type, source, tag, comm, status);
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
@@ -149,7 +151,7 @@ static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int
 	struct smpi_req *r;
 	int err;
 
-	if ((err = pt_check(comm, count, type, dest, tag, 0, fn)))
+	if ((err = pt_check(buf, comm, count, type, dest, tag, 0, fn)))
 		return err;
 	if (!request)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
@@ -201,7 +203,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
 	struct smpi_req *r;
 	int err;
 
-	if ((err = pt_check(comm, count, type, source, tag, 1, "MPI_Irecv")))
+	if ((err = pt_check(buf, comm, count, type, source, tag, 1, "MPI_Irecv")))
 		return err;
 	if (!request)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Irecv", "request pointer is NULL");
@@ -216,7 +218,7 @@ static int pt_init(int kind, int mode, const void *buf, int count, MPI_Datatype 
 {
 	int err;
 
-	if ((err = pt_check(comm, count, type, peer, tag, kind == SMPI_REQ_RECV, fn)))
+	if ((err = pt_check(buf, comm, count, type, peer, tag, kind == SMPI_REQ_RECV, fn)))
 		return err;
 	if (!request)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
@@ -248,8 +250,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 	MPI_Status st;
 	int err;
 
-	if ((err = pt_check(comm, sendcount, sendtype, dest, sendtag, 0, "MPI_Sendrecv")) ||
-	    (err = pt_check(comm, recvcount, recvtype, source, recvtag, 1, "MPI_Sendrecv")))
+	if ((err = pt_check(sendbuf, comm, sendcount, sendtype, dest, sendtag, 0, "MPI_Sendrecv")) ||
+	    (err = pt_check(recvbuf, comm, recvcount, recvtype, source, recvtag, 1, "MPI_Sendrecv")))
 		return err;
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
@@ -285,8 +287,8 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
 	char *tmp;
 	int err;
 
-	if ((err = pt_check(comm, count, type, dest, sendtag, 0, "MPI_Sendrecv_replace")) ||
-	    (err = pt_check(comm, count, type, source, recvtag, 1, "MPI_Sendrecv_replace")))
+	if ((err = pt_check(buf, comm, count, type, dest, sendtag, 0, "MPI_Sendrecv_replace")) ||
+	    (err = pt_check(buf, comm, count, type, source, recvtag, 1, "MPI_Sendrecv_replace")))
 		return err;
 	bytes = count * smpi_type_size(type);
 	tmp = malloc(bytes ? bytes : 1);
@@ -306,7 +308,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	unsigned spins = 0;
 	int err;
 
-	if ((err = pt_check(comm, 0, MPI_BYTE, source, tag, 1, "MPI_Probe")))
+	if ((err = pt_check(NULL, comm, 0, MPI_BYTE, source, tag, 1, "MPI_Probe")))
 		return err;
 	if (source == MPI_PROC_NULL) {
 		if (status != MPI_STATUS_IGNORE)
@@ -325,7 +327,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 	MPI_Status st;
 	int err;
 
-	if ((err = pt_check(comm, 0, MPI_BYTE, source, tag, 1, "MPI_Iprobe")))
+	if ((err = pt_check(NULL, comm, 0, MPI_BYTE, source, tag, 1, "MPI_Iprobe")))
 		return err;
 	if (!flag)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag pointer is NULL");

@@ -18,6 +18,7 @@ static struct smpi_req *req_free_list;
  * and Wait, Test and friends find nothing in it but a done send. */
 struct smpi_req smpi_req_sent = {
 	.kind = SMPI_REQ_SEND,
+	.live = SMPI_LIVE_REQ,
 	.state = SMPI_ST_DONE,
 	.type = MPI_BYTE,
 	.status = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG },
@@ -59,6 +60,7 @@ void smpi_req_free(struct smpi_req *r)
 		smpi_nbc_free(r->nbc);
 	smpi_type_release(r->type);
 	smpi_comm_release(r->comm);
+	r->live = 0;
 	r->state = SMPI_ST_IDLE;
 	r->next = req_free_list;
 	req_free_list = r;
@@ -125,6 +127,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 		return err;
 	if (!request)
 		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Wait", "request pointer is NULL");
+	if ((err = smpi_req_check(1, request, "MPI_Wait")))
+		return err;
 	if (!req_active(*request)) {
 		req_empty_status(status);
 		return MPI_SUCCESS;
@@ -141,6 +145,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 		return err;
 	if (!request || !flag)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Test", "request or flag pointer is NULL");
+	if ((err = smpi_req_check(1, request, "MPI_Test")))
+		return err;
 	if (!req_active(*request)) {
 		*flag = 1;
 		req_empty_status(status);
@@ -184,6 +190,8 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 		return err;
 	if (count < 0 || (count && !reqs))
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Waitall", "bad request array (count %d)", count);
+	if ((err = smpi_req_check(count, reqs, "MPI_Waitall")))
+		return err;
 	for (i = 0; i < count; i++)
 		if (!req_active(reqs[i]) && sts != MPI_STATUSES_IGNORE)
 			req_empty_status(&sts[i]);
@@ -204,6 +212,8 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 		return err;
 	if (count < 0 || (count && !reqs) || !flag)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Testall", "bad request array (count %d)", count);
+	if ((err = smpi_req_check(count, reqs, "MPI_Testall")))
+		return err;
 	smpi_progress();
 	/* All or nothing: retire only when every request is done. */
 	for (i = 0; i < count; i++)
@@ -252,6 +262,8 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 		return err;
 	if (count < 0 || (count && !reqs) || !index)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Waitany", "bad request array (count %d)", count);
+	if ((err = smpi_req_check(count, reqs, "MPI_Waitany")))
+		return err;
 	while ((i = req_any(count, reqs)) == -1) {
 		smpi_progress();
 		if ((i = req_any(count, reqs)) != -1)
@@ -274,6 +286,8 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Statu
 		return err;
 	if (count < 0 || (count && !reqs) || !index || !flag)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Testany", "bad request array (count %d)", count);
+	if ((err = smpi_req_check(count, reqs, "MPI_Testany")))
+		return err;
 	smpi_progress();
 	i = req_any(count, reqs);
 	*flag = i != -1;
@@ -319,6 +333,8 @@ int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 		return err;
 	if (incount < 0 || (incount && (!reqs || !indices)) || !outcount)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Waitsome", "bad request array (count %d)", incount);
+	if ((err = smpi_req_check(incount, reqs, "MPI_Waitsome")))
+		return err;
 	while (req_any(incount, reqs) == -1) {
 		smpi_progress();
 		smpi_spin(&spins);
@@ -336,6 +352,8 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 		return err;
 	if (incount < 0 || (incount && (!reqs || !indices)) || !outcount)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Testsome", "bad request array (count %d)", incount);
+	if ((err = smpi_req_check(incount, reqs, "MPI_Testsome")))
+		return err;
 	smpi_progress();
 	err = req_some(incount, reqs, outcount, indices, sts);
 	return err ? smpi_err(NULL, err, "MPI_Testsome", "a request failed; see its status") : 0;
@@ -349,6 +367,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 		return err;
 	if (!flag)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Request_get_status", "flag pointer is NULL");
+	if ((err = smpi_req_check(1, &request, "MPI_Request_get_status")))
+		return err;
 	if (!req_active(request)) {
 		*flag = 1;
 		req_empty_status(status);
@@ -371,6 +391,8 @@ int PMPI_Request_free(MPI_Request *request)
 		return err;
 	if (!request || *request == MPI_REQUEST_NULL)
 		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "request is MPI_REQUEST_NULL");
+	if ((err = smpi_req_check(1, request, "MPI_Request_free")))
+		return err;
 	r = *request;
 	*request = MPI_REQUEST_NULL;
 	if (r->state == SMPI_ST_IDLE)
@@ -388,6 +410,8 @@ int PMPI_Cancel(MPI_Request *request)
 		return err;
 	if (!request || *request == MPI_REQUEST_NULL)
 		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Cancel", "request is MPI_REQUEST_NULL");
+	if ((err = smpi_req_check(1, request, "MPI_Cancel")))
+		return err;
 	/* A send is never withdrawn: MPI lets it complete instead, and
 	 * MPI_Test_cancelled then says so. */
 	smpi_p2p_cancel(*request);
@@ -408,6 +432,8 @@ int PMPI_Start(MPI_Request *request)
 	int err;
 
 	if ((err = smpi_check_init("MPI_Start")))
+		return err;
+	if (request && (err = smpi_req_check(1, request, "MPI_Start")))
 		return err;
 	if (!request || !*request || !(*request)->persistent)
 		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");

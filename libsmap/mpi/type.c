@@ -9,8 +9,9 @@
 #include <string.h>
 #include "impl.h"
 
-#define T(var, k, n) struct smpi_type var = { .predefined = 1, .committed = 1, .refs = 1, \
-					.kind = k, .combiner = MPI_COMBINER_NAMED, .name = n }
+#define T(var, k, n) struct smpi_type var = { .live = SMPI_LIVE_TYPE, .predefined = 1, \
+					.committed = 1, .refs = 1, .kind = k, \
+					.combiner = MPI_COMBINER_NAMED, .name = n }
 T(smpi_type_char, SMPI_K_CHAR, "MPI_CHAR");
 T(smpi_type_signed_char, SMPI_K_SCHAR, "MPI_SIGNED_CHAR");
 T(smpi_type_unsigned_char, SMPI_K_UCHAR, "MPI_UNSIGNED_CHAR");
@@ -156,6 +157,9 @@ int smpi_type_check(MPI_Comm comm, MPI_Datatype type, const char *fn)
 {
 	if (type == MPI_DATATYPE_NULL)
 		return smpi_err(comm, MPI_ERR_TYPE, fn, "datatype is MPI_DATATYPE_NULL");
+	if (!smpi_live(type, SMPI_LIVE_TYPE))
+		return smpi_err(comm, MPI_ERR_TYPE, fn,
+				"datatype %p is not a live datatype (garbage, or freed)", (void *)type);
 	if (!type->committed)
 		return smpi_err(comm, MPI_ERR_TYPE, fn, "datatype %s is not committed",
 				type->name[0] ? type->name : "(derived)");
@@ -173,6 +177,7 @@ void smpi_type_release(MPI_Datatype type)
 	if (type->predefined || --type->refs > 0)
 		return;
 	free(type->dt);
+	type->live = 0;
 	free(type);
 }
 
@@ -202,6 +207,7 @@ static int type_new(struct dt *t, int kind, int combiner, MPI_Datatype *out, con
 		free(t);
 		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory for a datatype");
 	}
+	x->live = SMPI_LIVE_TYPE;
 	x->dt = t;
 	x->refs = 1;
 	x->kind = kind;
@@ -423,6 +429,9 @@ int PMPI_Type_free(MPI_Datatype *type)
 {
 	if (!type || *type == MPI_DATATYPE_NULL)
 		return smpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_free", "datatype is MPI_DATATYPE_NULL");
+	if (!smpi_live(*type, SMPI_LIVE_TYPE))
+		return smpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_free",
+				"datatype %p is not a live datatype (garbage, or freed)", (void *)*type);
 	if ((*type)->predefined)
 		return smpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_free",
 				"%s is predefined and cannot be freed", (*type)->name);

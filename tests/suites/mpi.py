@@ -13,7 +13,9 @@ PROGRAMS = {
     "mpit_prof": 2,
     "mpit_proto": 8,
     "mpit_span": 11,
+    "mpit_bad": 14,
     "mpit_nbc": 21,
+    "mpit_topo": 9,
 }
 
 

@@ -1,0 +1,199 @@
+/*
+ * mpit_bad.c - bad arguments met at the door (tests/suites/failures.py):
+ * NULL buffers with a count, handles that are not live objects.
+ *
+ *   mpit_bad CASE     rank 0 makes the bad call of CASE under
+ *                     MPI_ERRORS_ARE_FATAL: the job must end with that
+ *                     call's one line and its error class as status
+ *   mpit_bad return   every case under MPI_ERRORS_RETURN, on every rank:
+ *                     one TAP line per case, checking the class returned
+ *
+ * Cases: send-null, recv-null, bcast-null, allreduce-null, wait-garbage,
+ * wait-freed, test-garbage, waitall-garbage, comm-garbage, comm-freed,
+ * type-garbage, type-uncommitted, type-freed, op-garbage.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "mpit.h"
+
+/* Words of a live object's size that are no object: what a garbage
+ * handle may point to inside the program's own memory. */
+static uint64_t junk[64];
+
+static int one_null_send(void)
+{
+	return MPI_Send(NULL, 10, MPI_INT, 0, 0, MPI_COMM_SELF);
+}
+
+static int one_null_recv(void)
+{
+	return MPI_Recv(NULL, 10, MPI_INT, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+}
+
+static int one_null_bcast(void)
+{
+	return MPI_Bcast(NULL, 10, MPI_INT, 0, MPI_COMM_SELF);
+}
+
+static int one_null_allreduce(void)
+{
+	int x = 1;
+
+	return MPI_Allreduce(&x, NULL, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+}
+
+static int one_wait_garbage(void)
+{
+	MPI_Request r = (MPI_Request)(void *)&junk[8];
+
+	return MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+static int one_wait_freed(void)
+{
+	MPI_Request r, copy;
+	int x = 1, y = 0, err;
+
+	MPI_Irecv(&y, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &r);
+	copy = r;
+	MPI_Send(&x, 1, MPI_INT, 0, 5, MPI_COMM_SELF);
+	MPI_Wait(&r, MPI_STATUS_IGNORE);
+	err = MPI_Wait(&copy, MPI_STATUS_IGNORE);
+	return err;
+}
+
+static int one_test_garbage(void)
+{
+	MPI_Request r = (MPI_Request)(uintptr_t)0xdeadbeef;
+	int flag;
+
+	return MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+}
+
+static int one_waitall_garbage(void)
+{
+	MPI_Request r[3] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL,
+			     (MPI_Request)(void *)&junk[16] };
+
+	return MPI_Waitall(3, r, MPI_STATUSES_IGNORE);
+}
+
+static int one_comm_garbage(void)
+{
+	int x = 1;
+
+	return MPI_Send(&x, 1, MPI_INT, 0, 0, (MPI_Comm)(void *)&junk[24]);
+}
+
+static int one_comm_freed(void)
+{
+	MPI_Comm c, copy;
+	int x = 1;
+
+	MPI_Comm_dup(MPI_COMM_SELF, &c);
+	MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+	copy = c;
+	MPI_Comm_free(&c);
+	return MPI_Send(&x, 1, MPI_INT, 0, 0, copy);
+}
+
+static int one_type_garbage(void)
+{
+	int x = 1;
+
+	return MPI_Send(&x, 1, (MPI_Datatype)(void *)&junk[32], 0, 0, MPI_COMM_SELF);
+}
+
+static int one_type_uncommitted(void)
+{
+	MPI_Datatype t;
+	int x[2] = { 1, 2 }, err;
+
+	MPI_Type_contiguous(2, MPI_INT, &t);
+	err = MPI_Send(x, 1, t, 0, 0, MPI_COMM_SELF);
+	MPI_Type_free(&t);
+	return err;
+}
+
+static int one_type_freed(void)
+{
+	MPI_Datatype t, copy;
+	int x[2] = { 1, 2 };
+
+	MPI_Type_contiguous(2, MPI_INT, &t);
+	MPI_Type_commit(&t);
+	copy = t;
+	MPI_Type_free(&t);
+	return MPI_Send(x, 1, copy, 0, 0, MPI_COMM_SELF);
+}
+
+static int one_op_garbage(void)
+{
+	int x = 1, y;
+
+	return MPI_Allreduce(&x, &y, 1, MPI_INT, (MPI_Op)(void *)&junk[40], MPI_COMM_SELF);
+}
+
+static const struct bad_case {
+	const char *name;
+	int (*run)(void);
+	int class;
+} cases[] = {
+	{ "send-null", one_null_send, MPI_ERR_BUFFER },
+	{ "recv-null", one_null_recv, MPI_ERR_BUFFER },
+	{ "bcast-null", one_null_bcast, MPI_ERR_BUFFER },
+	{ "allreduce-null", one_null_allreduce, MPI_ERR_BUFFER },
+	{ "wait-garbage", one_wait_garbage, MPI_ERR_REQUEST },
+	{ "wait-freed", one_wait_freed, MPI_ERR_REQUEST },
+	{ "test-garbage", one_test_garbage, MPI_ERR_REQUEST },
+	{ "waitall-garbage", one_waitall_garbage, MPI_ERR_REQUEST },
+	{ "comm-garbage", one_comm_garbage, MPI_ERR_COMM },
+	{ "comm-freed", one_comm_freed, MPI_ERR_COMM },
+	{ "type-garbage", one_type_garbage, MPI_ERR_TYPE },
+	{ "type-uncommitted", one_type_uncommitted, MPI_ERR_TYPE },
+	{ "type-freed", one_type_freed, MPI_ERR_TYPE },
+	{ "op-garbage", one_op_garbage, MPI_ERR_OP },
+};
+
+#define NCASES	(int)(sizeof cases / sizeof cases[0])
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "return";
+	int rank, i;
+
+	for (i = 0; i < (int)sizeof junk / 8; i++)
+		junk[i] = 0x5a5a5a5a5a5a5a5aull + i;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (!strcmp(mode, "return")) {
+		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+		MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+		for (i = 0; i < NCASES; i++) {
+			char name[64];
+			int err = cases[i].run(), cls = -1;
+
+			if (err != MPI_SUCCESS)
+				MPI_Error_class(err, &cls);
+			mpit_expect_int(cases[i].name, cases[i].class, cls);
+			snprintf(name, sizeof name, "errors_return_%s", cases[i].name);
+			mpit_report(name);
+		}
+		MPI_Finalize();
+		return 0;
+	}
+	for (i = 0; i < NCASES && strcmp(cases[i].name, mode); i++)
+		;
+	if (i == NCASES) {
+		fprintf(stderr, "mpit_bad: unknown case %s\n", mode);
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	if (rank == 0) {
+		cases[i].run();
+		printf("mpit_bad: %s returned under MPI_ERRORS_ARE_FATAL\n", mode);
+		fflush(stdout);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}
