@@ -36,6 +36,13 @@ struct nbc_step {
 	struct smpi_req *req;	/* a message in flight */
 };
 
+/* A user op's copy: the user may free the op before the schedule runs. */
+struct nbc_uop {
+	struct nbc_uop *next;
+	MPI_Op of;
+	struct smpi_op op;
+};
+
 struct smpi_nbc {
 	MPI_Comm comm;
 	int ctx, tag;
@@ -48,6 +55,7 @@ struct smpi_nbc {
 	MPI_Status status;
 	void **tmp;
 	int ntmp;
+	struct nbc_uop *uops;
 	struct smpi_req *req;
 	struct smpi_nbc *next;	/* started schedules */
 };
@@ -175,6 +183,25 @@ void nbc_copy(struct smpi_nbc *s, void *dst, int64_t rcount, MPI_Datatype rtype,
 	smpi_type_hold(stype);
 }
 
+/* op as the schedule keeps it: a user op as a copy of its own (MPI lets
+ * the user free it while a nonblocking reduction is pending). */
+static MPI_Op nbc_op(struct smpi_nbc *s, MPI_Op op)
+{
+	struct nbc_uop *u;
+
+	if (!op->user)
+		return op;
+	for (u = s->uops; u; u = u->next)
+		if (u->of == op)
+			return &u->op;
+	u = nbc_alloc(sizeof *u);
+	u->of = op;
+	u->op = *op;
+	u->next = s->uops;
+	s->uops = u;
+	return &u->op;
+}
+
 void nbc_reduce(struct smpi_nbc *s, const void *in, void *inout, int64_t count,
 		MPI_Datatype type, MPI_Op op)
 {
@@ -184,7 +211,7 @@ void nbc_reduce(struct smpi_nbc *s, const void *in, void *inout, int64_t count,
 	st->dst = inout;
 	st->count = count;
 	st->type = type;
-	st->op = op;
+	st->op = nbc_op(s, op);
 	smpi_type_hold(type);
 }
 
@@ -407,6 +434,13 @@ void smpi_nbc_free(struct smpi_nbc *s)
 	}
 	for (i = 0; i < s->ntmp; i++)
 		nbc_block_put(s->tmp[i]);
+	while (s->uops) {
+		struct nbc_uop *u = s->uops;
+
+		s->uops = u->next;
+		u->op.live = 0;
+		free(u);
+	}
 	free(s->tmp);
 	free(s->step);
 	smpi_comm_release(s->comm);

@@ -331,14 +331,72 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 }
 
 /*
- * Factors nnodes over the dims that are 0: each prime, largest first, goes
- * to the free dim with the smallest product so far, which balances them;
- * then the free dims are sorted so the result does not increase.
+ * The most balanced split of n into k factors, in non-increasing order:
+ * the smallest difference between the largest and the smallest (MPI asks
+ * for dims "as close to each other as possible").  Between equally
+ * balanced splits, the one MPICH returns (its test checks 75,000 cases):
+ * the search fills the factors from the smallest up, each candidate in
+ * increasing order, the last two as the most balanced pair of what is
+ * left, and a later find replaces an equal one.
  */
+struct dims_search {
+	int k;
+	int *cur, *best;
+	int64_t bal;		/* of best; -1 while there is none */
+};
+
+static void dims_take(struct dims_search *ds, int64_t bal)
+{
+	if (ds->bal < 0 || bal <= ds->bal) {
+		ds->bal = bal;
+		memcpy(ds->best, ds->cur, ds->k * sizeof(int));
+	}
+}
+
+/* Factors pos, pos - 1, ..., 0 of n, each at least lo. */
+static void dims_dfs(struct dims_search *ds, int pos, int64_t n, int64_t lo)
+{
+	int64_t f, p, q = 0, g = 0;
+	int j;
+
+	if (pos == 0) {
+		if (n >= lo) {
+			ds->cur[0] = (int)n;
+			dims_take(ds, n - ds->cur[ds->k - 1]);
+		}
+		return;
+	}
+	if (pos == 1) {
+		for (f = lo; f * f <= n; f++)
+			if (n % f == 0)
+				g = f;
+		if (!g)
+			return;
+		q = n / g;
+		ds->cur[1] = (int)g;
+		ds->cur[0] = (int)q;
+		dims_take(ds, q - ds->cur[ds->k - 1]);
+		return;
+	}
+	for (f = lo; ; f++) {
+		for (p = 1, j = 0; j <= pos && p <= n; j++)
+			p *= f;
+		if (p > n)
+			break;
+		if (pos < ds->k - 1 && ds->bal >= 0 && f - ds->cur[ds->k - 1] > ds->bal)
+			break;
+		if (n % f)
+			continue;
+		ds->cur[pos] = (int)f;
+		dims_dfs(ds, pos - 1, n / f, f);
+	}
+}
+
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
 	const char *fn = "MPI_Dims_create";
-	int i, j, left = nnodes, nfree = 0, p, *f, nf = 0;
+	int i, j, left = nnodes, nfree = 0;
+	struct dims_search ds;
 
 	if (ndims < 0)
 		return smpi_err(NULL, MPI_ERR_DIMS, fn, "ndims %d is negative", ndims);
@@ -349,14 +407,13 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 	for (i = 0; i < ndims; i++) {
 		if (dims[i] < 0)
 			return smpi_err(NULL, MPI_ERR_DIMS, fn, "dims[%d] is %d", i, dims[i]);
-		if (dims[i] == 0) {
+		if (dims[i] == 0)
 			nfree++;
-		} else if (left % dims[i]) {
+		else if (left % dims[i])
 			return smpi_err(NULL, MPI_ERR_DIMS, fn,
 					"%d nodes do not divide into the dimensions given", nnodes);
-		} else {
+		else
 			left /= dims[i];
-		}
 	}
 	if (!nfree) {
 		if (left != 1)
@@ -364,40 +421,17 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 					"the dimensions given make %d nodes, not %d", nnodes / left, nnodes);
 		return MPI_SUCCESS;
 	}
-	f = malloc(32 * sizeof *f);
-	if (!f)
+	ds.k = nfree;
+	ds.cur = malloc(2 * nfree * sizeof(int));
+	if (!ds.cur)
 		smpi_fatal("%s: no memory", fn);
-	for (p = 2; (int64_t)p * p <= left; p++)
-		while (left % p == 0) {
-			f[nf++] = p;
-			left /= p;
-		}
-	if (left > 1)
-		f[nf++] = left;
-	for (i = 0; i < ndims; i++)
+	ds.best = ds.cur + nfree;
+	ds.bal = -1;
+	dims_dfs(&ds, nfree - 1, left, 1);
+	for (i = 0, j = 0; i < ndims; i++)
 		if (dims[i] == 0)
-			dims[i] = -1;
-	for (j = nf - 1; j >= 0; j--) {
-		int best = -1;
-
-		for (i = 0; i < ndims; i++)
-			if (dims[i] < 0 && (best < 0 || -dims[i] < -dims[best]))
-				best = i;
-		dims[best] *= f[j];
-	}
-	free(f);
-	/* Sort the free dims (negative for now) into non-increasing order. */
-	for (i = 0; i < ndims; i++) {
-		if (dims[i] > 0)
-			continue;
-		for (j = i + 1; j < ndims; j++)
-			if (dims[j] < 0 && -dims[j] > -dims[i]) {
-				p = dims[i];
-				dims[i] = dims[j];
-				dims[j] = p;
-			}
-		dims[i] = -dims[i];
-	}
+			dims[i] = ds.best[j++];
+	free(ds.cur);
 	return MPI_SUCCESS;
 }
 
@@ -651,7 +685,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int 
 		return err;
 	if (ne && !weights)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "weights is NULL");
-	weighted = dist_weighted(weights) && weights != MPI_WEIGHTS_EMPTY;
+	weighted = dist_weighted(weights);
 	p = comm->size;
 	scnt = malloc(4 * p * sizeof(int));
 	sbuf = malloc((2 * ne + 1) * sizeof *sbuf);

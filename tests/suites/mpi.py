@@ -14,7 +14,7 @@ PROGRAMS = {
     "mpit_proto": 8,
     "mpit_span": 11,
     "mpit_bad": 14,
-    "mpit_nbc": 22,
+    "mpit_nbc": 24,
     "mpit_topo": 9,
 }
 

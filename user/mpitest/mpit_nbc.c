@@ -330,6 +330,24 @@ static void t_reduce(MPI_Comm c)
 	}
 }
 
+/* MPI lets a user op be freed while a reduction that uses it is pending. */
+static void t_op_freed(MPI_Comm c)
+{
+	int rank, size;
+	MPI_Op op;
+	MPI_Request r;
+	mat m, res;
+
+	MPI_Comm_rank(c, &rank);
+	MPI_Comm_size(c, &size);
+	MPI_Op_create(mat_fn, 0, &op);
+	m = mat_of(rank, 2);
+	MPI_Iallreduce(&m, &res, 1, mat_type, op, c, &r);
+	MPI_Op_free(&op);
+	wait1(&r);
+	mat_expect("iallreduce with its op freed", mat_prod(0, size - 1, 2), res);
+}
+
 static void t_allreduce(MPI_Comm c)
 {
 	int rank, size, i, n = 1000;
@@ -631,6 +649,8 @@ int main(int argc, char **argv)
 		REPORT("ireduce_every_root_noncommutative");
 		t_allreduce(c);
 		REPORT("iallreduce");
+		t_op_freed(c);
+		REPORT("iallreduce_user_op_freed_before_wait");
 		t_reduce_scatter_scan(c);
 		REPORT("ireduce_scatter_iscan_iexscan");
 		if (pass)

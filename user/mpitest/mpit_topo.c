@@ -36,6 +36,17 @@ static void t_dims(void)
 	d[0] = 0;
 	MPI_Dims_create(7, 1, d);
 	mpit_expect_int("dims 7,1", 7, d[0]);
+	/* The most balanced, not a greedy split (12 x 6); between equally
+	 * balanced ones, MPICH's choice (20 x 18 x 14 has the same spread). */
+	d[0] = d[1] = 0;
+	MPI_Dims_create(72, 2, d);
+	mpit_expect_int("dims 72,2 [0]", 9, d[0]);
+	mpit_expect_int("dims 72,2 [1]", 8, d[1]);
+	d[0] = d[1] = d[2] = 0;
+	MPI_Dims_create(5040, 3, d);
+	mpit_expect_int("dims 5040,3 [0]", 21, d[0]);
+	mpit_expect_int("dims 5040,3 [1]", 16, d[1]);
+	mpit_expect_int("dims 5040,3 [2]", 15, d[2]);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	d[0] = 2;
 	d[1] = 0;
