@@ -130,15 +130,16 @@ static struct nbc_step *nbc_add(struct smpi_nbc *s, int what)
 	return st;
 }
 
-void nbc_send(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatype type, int peer,
-	      int sub)
+static void nbc_msg(struct smpi_nbc *s, int what, const void *buf, int64_t count,
+		    MPI_Datatype type, int peer, int sub)
 {
 	struct nbc_step *st;
 
 	if (peer == MPI_PROC_NULL)
 		return;
-	st = nbc_add(s, NBC_SEND);
+	st = nbc_add(s, what);
 	st->src = buf;
+	st->dst = (void *)buf;
 	st->count = count;
 	st->type = type;
 	st->peer = peer;
@@ -146,20 +147,16 @@ void nbc_send(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatype t
 	smpi_type_hold(type);
 }
 
+void nbc_send(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatype type, int peer,
+	      int sub)
+{
+	nbc_msg(s, NBC_SEND, buf, count, type, peer, sub);
+}
+
 void nbc_recv(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, int peer,
 	      int sub)
 {
-	struct nbc_step *st;
-
-	if (peer == MPI_PROC_NULL)
-		return;
-	st = nbc_add(s, NBC_RECV);
-	st->dst = buf;
-	st->count = count;
-	st->type = type;
-	st->peer = peer;
-	st->tag = s->p2p ? sub : s->tag + sub;
-	smpi_type_hold(type);
+	nbc_msg(s, NBC_RECV, buf, count, type, peer, sub);
 }
 
 void nbc_recv_status(struct smpi_nbc *s)
@@ -278,6 +275,17 @@ void *nbc_tmp(struct smpi_nbc *s, int64_t count, MPI_Datatype type)
 		smpi_fatal("MPI: no memory for a collective's schedule");
 	s->tmp[s->ntmp++] = b;
 	return b->data - lo;
+}
+
+int nbc_check(MPI_Comm comm, MPI_Request *request, const char *fn)
+{
+	int err;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
+		return err;
+	if (!request)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+	return MPI_SUCCESS;
 }
 
 /* ---- running ---- */

@@ -998,38 +998,10 @@ static int b_nalltoall(const struct nbr_side *sb, const struct nbr_side *rb, MPI
 			return smpi_err(comm, err, fn, "a message was truncated"); \
 		return MPI_SUCCESS; \
 	} \
-	int PMPI_Ineighbor_##name(NBR_P_##name, MPI_Request *request) \
-	{ \
-		const char *fn = "MPI_Ineighbor_" #name; \
-		struct smpi_nbc *s; \
-		int err; \
-		if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn))) \
-			return err; \
-		if (!request) \
-			return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL"); \
-		if ((err = build)) \
-			return err; \
-		nbc_post(s, request); \
-		return MPI_SUCCESS; \
-	} \
-	int PMPI_Neighbor_##name##_init(NBR_P_##name, MPI_Info info, MPI_Request *request) \
-	{ \
-		const char *fn = "MPI_Neighbor_" #name "_init"; \
-		struct smpi_nbc *s; \
-		int err; \
-		(void)info; \
-		if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn))) \
-			return err; \
-		if (!request) \
-			return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL"); \
-		if ((err = build)) \
-			return err; \
-		nbc_persist(s, request); \
-		return MPI_SUCCESS; \
-	} \
-	SMPI_ALIAS(Neighbor_##name) \
-	SMPI_ALIAS(Ineighbor_##name) \
-	SMPI_ALIAS(Neighbor_##name##_init)
+	NBC_ENTRY(Ineighbor_##name, (NBR_P_##name, MPI_Request *request), build, nbc_post) \
+	NBC_ENTRY(Neighbor_##name##_init, (NBR_P_##name, MPI_Info info, MPI_Request *request), \
+		  build, (void)info; nbc_persist) \
+	SMPI_ALIAS(Neighbor_##name)
 
 #define NBR_P_allgather const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, MPI_Comm comm
