@@ -200,10 +200,12 @@ static void hello_take(const uint8_t *frame, uint32_t len)
 			body.mac[1], body.mac[2], body.mac[3], body.mac[4], body.mac[5]);
 	memcpy(knet.mac[body.node], body.mac, 6);
 	knet.known |= 1ull << body.node;
-	/* A node that still says HELLO is not done: tell it what we know. */
-	knet.hello_due = 1;
+	/* A node that does not know us yet hears from us at once; answering
+	 * every HELLO would keep two finished nodes saying it to each other. */
 	if (body.known & 1ull << job_node)
 		knet.known_by |= 1ull << body.node;
+	else
+		knet.hello_due = 1;
 }
 
 static int discovery_done(void)

@@ -78,6 +78,6 @@ void coll_anchor(struct coll_group *g, uint64_t s)
 		if (ahead > 0 || started)
 			return;
 		coll_show(g);
-		core_spin(&spins);
+		coll_spin(&spins);
 	}
 }

@@ -105,6 +105,14 @@ void coll_expect(struct coll_group *g, uint32_t hash, const void *desc, void *ct
 extern void (*coll_check_fail)(void *ctx, int me, int peer, const void *mine,
 			       const void *theirs);
 
+/*
+ * Run on every turn of a wait for another member (NULL: nothing): a face
+ * puts its own pending work there - MPI its nonblocking collectives, which
+ * a member may be waiting on before it joins this collective.  It must not
+ * call into the engine.
+ */
+extern void (*coll_idle)(void);
+
 /* ---- reduction operators ---- */
 
 /*

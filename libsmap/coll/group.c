@@ -115,7 +115,7 @@ static void box_send(int to, uint64_t key, const void *ptr)
 	unsigned spins = 0;
 
 	while (__atomic_load_n(&b->key, __ATOMIC_ACQUIRE))
-		core_spin(&spins);
+		coll_spin(&spins);
 	b->ptr = ptr;
 	__atomic_store_n(&b->key, key, __ATOMIC_RELEASE);
 }
@@ -128,7 +128,7 @@ static const void *box_recv(int from, uint64_t key)
 	uint64_t k;
 
 	while (!(k = __atomic_load_n(&b->key, __ATOMIC_ACQUIRE)))
-		core_spin(&spins);
+		coll_spin(&spins);
 	if (k != key)
 		core_fatal("libsmap coll_group_create: ranks %d and %d create their common groups in different orders",
 			   smap_rank(), from);
@@ -274,13 +274,13 @@ void coll_group_destroy(struct coll_group *g)
 	}
 	if (g->rank == 0) {
 		while (__atomic_load_n(&g->me->gone, __ATOMIC_ACQUIRE) != (uint64_t)g->size - 1)
-			core_spin(&spins);
+			coll_spin(&spins);
 		for (int i = 1; i < g->size; i++)
 			__atomic_store_n(&g->peer[i]->bye, 1, __ATOMIC_RELEASE);
 	} else {
 		__atomic_add_fetch(&g->peer[0]->gone, 1, __ATOMIC_ACQ_REL);
 		while (!__atomic_load_n(&g->me->bye, __ATOMIC_ACQUIRE))
-			core_spin(&spins);
+			coll_spin(&spins);
 	}
 	free(g->block);
 }

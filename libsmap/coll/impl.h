@@ -193,6 +193,14 @@ static inline int coll_ready(const struct coll_group *g, int q, uint64_t s, unsi
 	return coll_reached(__atomic_load_n(&p->step, __ATOMIC_ACQUIRE), coll_step(s, phase));
 }
 
+/* One turn of a wait for another member. */
+static inline void coll_spin(unsigned *spins)
+{
+	if (coll_idle)
+		coll_idle();
+	core_spin(spins);
+}
+
 /* Waits until member q reached phase of call s; its post line for s.
  * Compares check words while waiting (a member in another call may never
  * reach the phase) and once there, before the caller reads anything.  A
@@ -206,7 +214,7 @@ static inline const struct coll_post *coll_wait(struct coll_group *g, int q,
 	while (!coll_ready(g, q, s, phase)) {
 		coll_compare(g, q, s);
 		coll_show(g);
-		core_spin(&spins);
+		coll_spin(&spins);
 	}
 	coll_compare(g, q, s);
 	return &g->peer[q]->post[s % COLL_DEPTH];

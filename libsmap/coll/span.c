@@ -291,11 +291,15 @@ void span_alltoallv(struct coll_group *g, const void *sbuf, const size_t *scount
 	free(copy);
 }
 
-/* acc = acc op x: the engine's callbacks combine inout = in op inout. */
-static void span_combine(const struct coll_op *op, void *acc, void *x, size_t count)
+/* *acc = *acc op *x: the engine's callbacks combine inout = in op inout,
+ * so the result lands in *x and the two buffers trade places. */
+static void span_combine(const struct coll_op *op, char **acc, char **x, size_t count)
 {
-	op->fn(x, acc, count, op->ctx);
-	memcpy(acc, x, count * op->size);
+	char *t = *acc;
+
+	op->fn(*x, t, count, op->ctx);
+	*acc = *x;
+	*x = t;
 }
 
 /* Above this, a reduce stays flat: measured on 2x2 and 3x2 host nodes,
@@ -342,7 +346,7 @@ static void span_reduce_runs(struct coll_group *g, const void *sbuf, void *rbuf,
 			memcpy(acc, sbuf, bytes);
 			for (int i = lead + 1; i < end; i++) {
 				sp_recv(g, i, x, bytes);
-				span_combine(op, acc, x, count);
+				span_combine(op, &acc, &x, count);
 			}
 			if (g->rank != root)
 				sp_send(g, root, acc, bytes);
@@ -363,7 +367,7 @@ static void span_reduce_runs(struct coll_group *g, const void *sbuf, void *rbuf,
 				if (first)
 					memcpy(res, x, bytes);
 				else
-					span_combine(op, res, x, count);
+					span_combine(op, &res, &x, count);
 				first = 0;
 			}
 			memcpy(rbuf, res, bytes);
@@ -398,9 +402,61 @@ void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t coun
 		else
 			sp_recv(g, i, in, bytes);
 		if (i)
-			span_combine(op, acc, x, count);
+			span_combine(op, &acc, &x, count);
 	}
 	memcpy(rbuf, acc, bytes);
+	free(acc);
+	free(x);
+}
+
+/*
+ * Recursive doubling, for large allreduces: every member sends and receives
+ * its whole vector log2(n) times, all pairs at once, instead of the root
+ * receiving from every member and then broadcasting (2 MiB through one
+ * socket one after the other for a 1 MiB allreduce of 2 nodes).  Each
+ * partial covers a run of consecutive members and partners combine
+ * lower op higher, so both compute the same bits and the result is
+ * x0 op ... op x(n-1) (a fixed tree of it) on every member.  With n not a
+ * power of two, the first 2r members pair off first (r = n - 2^k): the
+ * even one hands its vector to the odd one and gets the result at the end.
+ */
+static void span_allreduce_rd(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+			      const struct coll_op *op)
+{
+	size_t bytes = count * op->size;
+	int n = g->size, me = g->rank, p = 1, rem, vme;
+	char *acc = span_alloc(bytes), *x = span_alloc(bytes);
+
+	while (p * 2 <= n)
+		p *= 2;
+	rem = n - p;
+	memcpy(acc, sbuf, bytes);
+	if (me < 2 * rem && !(me & 1)) {
+		sp_send(g, me + 1, acc, bytes);
+		sp_recv(g, me + 1, rbuf, bytes);
+		free(acc);
+		free(x);
+		return;
+	}
+	if (me < 2 * rem) {
+		sp_recv(g, me - 1, x, bytes);
+		op->fn(acc, x, count, op->ctx);		/* acc = x(me-1) op acc */
+		vme = me / 2;
+	} else {
+		vme = me - rem;
+	}
+	for (int d = 1; d < p; d *= 2) {
+		int vpeer = vme ^ d, peer = vpeer < rem ? vpeer * 2 + 1 : vpeer + rem;
+
+		g->span.sendrecv(g->span.ctx, peer, acc, bytes, peer, x, bytes);
+		if (vpeer < vme)
+			op->fn(acc, x, count, op->ctx);		/* acc = x op acc */
+		else
+			span_combine(op, &acc, &x, count);	/* acc = acc op x */
+	}
+	memcpy(rbuf, acc, bytes);
+	if (me < 2 * rem)
+		sp_send(g, me - 1, acc, bytes);
 	free(acc);
 	free(x);
 }
@@ -408,6 +464,10 @@ void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t coun
 void span_allreduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
 		    const struct coll_op *op)
 {
+	if (count * op->size > SPAN_RUNS_MAX) {
+		span_allreduce_rd(g, sbuf, rbuf, count, op);
+		return;
+	}
 	span_reduce(g, sbuf, rbuf, count, op, 0);
 	span_bcast(g, rbuf, count * op->size, 0);
 }
@@ -443,7 +503,7 @@ void span_scan(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
 		sp_recv(g, g->rank - 1, prefix, bytes);
 		if (ex)
 			memcpy(rbuf, prefix, bytes);
-		span_combine(op, prefix, mine, count);	/* prefix = prefix op mine */
+		span_combine(op, &prefix, &mine, count);	/* prefix = prefix op mine */
 	} else {
 		memcpy(prefix, mine, bytes);
 	}

@@ -11,6 +11,8 @@
 #include <string.h>
 #include "impl.h"
 
+void (*coll_idle)(void);
+
 /* Looking costs a cache miss per peer, so a look that finds everybody
  * already in the previous call buys the next COLL_DEPTH - 2 claims free. */
 struct coll_post *coll_claim(struct coll_group *g, uint64_t s)
@@ -116,7 +118,7 @@ static void barrier_counter(struct coll_group *g, uint64_t s)
 		 * in another call never arrives, but its check word shows. */
 		while (!coll_reached(__atomic_load_n(&lead->release, __ATOMIC_ACQUIRE), epoch)) {
 			coll_compare(g, g->rank ? 0 : 1, s);
-			core_spin(&spins);
+			coll_spin(&spins);
 		}
 	}
 	coll_anchor(g, s);

@@ -10,7 +10,12 @@
  * Small requests (up to 64 KiB) round up to one of 44 size classes (16-byte
  * steps to 128, then four per power of two) and are carved from 1 MiB
  * chunks; freed blocks go on their class's list and are reused first.
- * Larger requests get pages of their own, handed back on free.  Every block
+ * Larger requests get pages of their own, handed back on free, except the
+ * last few freed (16 MiB in all): a program (or libsmap's own collectives) that
+ * allocates and frees one big buffer in a loop would otherwise pay for
+ * fresh pages every time (in host mode a fault and a zeroed page per 4 KiB:
+ * a 1 MiB buffer cost about 1 ms on the development machine; glibc's
+ * sliding mmap threshold avoids the same).  Every block
  * carries a 16-byte header in front, which also lets free() recognise
  * foreign and doubly freed pointers and stop the job instead of corrupting
  * it.  One lock: the ranks of a job are single-threaded as a rule.
@@ -41,7 +46,12 @@ struct malloc_free {
 	struct malloc_free *next;
 };
 
+#define MALLOC_KEEP		8		/* large blocks kept after free */
+#define MALLOC_KEEP_MAX		(16UL << 20)	/* the largest kept, and all kept */
+
 static struct malloc_free *malloc_lists[MALLOC_CLASSES];
+static struct malloc_hdr *malloc_kept[MALLOC_KEEP];	/* oldest first */
+static size_t malloc_kept_bytes;
 static char *malloc_bump, *malloc_bump_end;
 static int malloc_lock;
 
@@ -121,11 +131,81 @@ static void *malloc_small(unsigned c, int *fresh)
 	return h + 1;
 }
 
-static void *malloc_large(size_t n)
+/* A kept block of len to len + len/4 bytes (any, for len 0), taken out,
+ * or NULL. */
+static struct malloc_hdr *malloc_reuse(size_t len)
+{
+	struct malloc_hdr *h = NULL;
+	int best = -1;
+
+	core_lock(&malloc_lock);
+	for (int i = 0; i < MALLOC_KEEP && malloc_kept[i]; i++)
+		if (!len || (malloc_kept[i]->len >= len && malloc_kept[i]->len <= len + len / 4 &&
+			     (best < 0 || malloc_kept[i]->len < malloc_kept[best]->len)))
+			best = i;
+	if (best >= 0) {
+		h = malloc_kept[best];
+		malloc_kept_bytes -= h->len;
+		for (int i = best; i < MALLOC_KEEP - 1; i++)
+			malloc_kept[i] = malloc_kept[i + 1];
+		malloc_kept[MALLOC_KEEP - 1] = NULL;
+	}
+	core_unlock(&malloc_lock);
+	return h;
+}
+
+/* Keeps h if it fits, handing back the oldest kept blocks to make room. */
+static void malloc_keep(struct malloc_hdr *h)
+{
+	struct malloc_hdr *out[MALLOC_KEEP];
+	int i, n = 0;
+
+	if (h->len > MALLOC_KEEP_MAX) {
+		mem_unmap(h, h->len);
+		return;
+	}
+	core_lock(&malloc_lock);
+	while (malloc_kept[0] && (malloc_kept[MALLOC_KEEP - 1] ||
+				  malloc_kept_bytes + h->len > MALLOC_KEEP_MAX)) {
+		out[n++] = malloc_kept[0];
+		malloc_kept_bytes -= malloc_kept[0]->len;
+		for (i = 0; i < MALLOC_KEEP - 1; i++)
+			malloc_kept[i] = malloc_kept[i + 1];
+		malloc_kept[MALLOC_KEEP - 1] = NULL;
+	}
+	for (i = 0; malloc_kept[i]; i++)
+		;
+	malloc_kept[i] = h;
+	malloc_kept_bytes += h->len;
+	core_unlock(&malloc_lock);
+	while (n--)
+		mem_unmap(out[n], out[n]->len);
+}
+
+/* Hands back every kept block: memory ran out. */
+static int malloc_unkeep(void)
+{
+	struct malloc_hdr *h;
+	int n = 0;
+
+	while ((h = malloc_reuse(0)))
+		mem_unmap(h, h->len), n++;
+	return n;
+}
+
+static void *malloc_large(size_t n, int *fresh)
 {
 	size_t len = core_page_up(n + MALLOC_HDR);
-	struct malloc_hdr *h = mem_map(len);
+	struct malloc_hdr *h = malloc_reuse(len);
 
+	*fresh = !h;
+	if (h) {
+		h->magic = MAGIC_LARGE;		/* h->len: the block's own pages */
+		return h + 1;
+	}
+	h = mem_map(len);
+	if (!h && malloc_unkeep())
+		h = mem_map(len);
 	if (!h)
 		return NULL;
 	h->magic = MAGIC_LARGE;
@@ -143,7 +223,7 @@ static void *malloc_any(size_t n, int *fresh)
 		return NULL;
 	}
 	*fresh = 1;
-	p = n <= MALLOC_SMALL ? malloc_small(malloc_class(n), fresh) : malloc_large(n);
+	p = n <= MALLOC_SMALL ? malloc_small(malloc_class(n), fresh) : malloc_large(n, fresh);
 	if (!p)
 		errno = ENOMEM;
 	return p;
@@ -198,7 +278,7 @@ void free(void *p)
 	h = malloc_owner(p, "free");
 	if (h->magic == MAGIC_LARGE) {
 		h->magic = MAGIC_FREE;
-		mem_unmap(h, h->len);
+		malloc_keep(h);
 		return;
 	}
 	h->magic = MAGIC_FREE;

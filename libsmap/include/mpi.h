@@ -657,6 +657,82 @@ SMPI_API(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendt
 SMPI_API(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
 				  int recvtag, MPI_Comm comm, MPI_Request *request))
 
+/* Process topologies and neighborhood collectives (libsmap/mpi/topo.c). */
+extern char smpi_weights_empty[];
+#define MPI_WEIGHTS_EMPTY	((int *)smpi_weights_empty)
+SMPI_API(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+			    MPI_Comm *comm_cart))
+SMPI_API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank))
+SMPI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+SMPI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+SMPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+SMPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+SMPI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
+SMPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+SMPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]))
+SMPI_API(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+			     MPI_Comm *comm_graph))
+SMPI_API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank))
+SMPI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+SMPI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+SMPI_API(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+SMPI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+SMPI_API(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[],
+					   const int sourceweights[], int outdegree, const int destinations[],
+					   const int destweights[], MPI_Info info, int reorder,
+					   MPI_Comm *comm_dist_graph))
+SMPI_API(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+				  const int destinations[], const int weights[], MPI_Info info, int reorder,
+				  MPI_Comm *comm_dist_graph))
+SMPI_API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
+SMPI_API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+				     int maxoutdegree, int destinations[], int destweights[]))
+SMPI_API(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+				   int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+SMPI_API(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+				    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+				    MPI_Comm comm))
+SMPI_API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+				  int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+SMPI_API(int, Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+				   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+				   MPI_Datatype recvtype, MPI_Comm comm))
+SMPI_API(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+				   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+				   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+SMPI_API(int, Ineighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+				    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ineighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+				     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+				     MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+				   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ineighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+				    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+				    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+				    MPI_Request *request))
+SMPI_API(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+				    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+				    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+				    MPI_Request *request))
+SMPI_API(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+					void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+					MPI_Info info, MPI_Request *request))
+SMPI_API(int, Neighbor_allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+					 void *recvbuf, const int recvcounts[], const int displs[],
+					 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+				       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				       MPI_Request *request))
+SMPI_API(int, Neighbor_alltoallv_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+					MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+					const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+					MPI_Request *request))
+SMPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+					const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+					const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+					MPI_Info info, MPI_Request *request))
+
 /* One-sided communication. */
 SMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win))
 SMPI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,

@@ -248,6 +248,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	if (ctx < 0)
 		return -ctx;
 	comm_make(comm, comm->size, comm->group->world, ctx, newcomm, "MPI_Comm_dup");
+	(*newcomm)->topo = smpi_topo_dup(comm->topo);
 	return comm_copy_attrs(comm, *newcomm);
 }
 
@@ -376,6 +377,7 @@ void smpi_comm_destroy(MPI_Comm c)
 	comm_ctx_free[c->ctx / 64] |= 1ULL << (c->ctx % 64);
 	smpi_errh_release(c->errh);
 	smpi_group_release(c->group);
+	smpi_topo_free(c->topo);
 	free(c->local);
 	free(c->from_local);
 	free(c->from_world);
@@ -447,7 +449,7 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
 
 	if ((err = smpi_comm_check(comm, "MPI_Topo_test")))
 		return err;
-	*status = MPI_UNDEFINED;
+	*status = smpi_topo_kind(comm->topo);
 	return MPI_SUCCESS;
 }
 

@@ -153,6 +153,7 @@ struct smpi_comm {
 	struct coll_group *coll;	/* the collective engine's view */
 	char name[MPI_MAX_OBJECT_NAME];
 	unsigned nbc_seq;	/* schedules made on it so far (nbc.c) */
+	struct smpi_topo *topo;	/* its topology, or NULL (topo.c) */
 };
 
 /* Builds a group of n world ranks (copied); NULL when memory is short. */
@@ -431,6 +432,10 @@ extern int smpi_nbc_active;
 void smpi_nbc_progress(void);
 void smpi_nbc_start(struct smpi_req *req);
 void smpi_nbc_free(struct smpi_nbc *s);
+/* A communicator's topology goes with it; a duplicate gets a copy (topo.c). */
+void smpi_topo_free(struct smpi_topo *t);
+struct smpi_topo *smpi_topo_dup(const struct smpi_topo *t);
+int smpi_topo_kind(const struct smpi_topo *t);
 
 /* The collective engine's group of a communicator spanning nodes, over
  * point-to-point on its library context (coll_span.c). */

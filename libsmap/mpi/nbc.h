@@ -73,6 +73,29 @@ void nbc_build_reduce(struct smpi_nbc *s, const void *src, void *dst, int64_t co
 		      MPI_Datatype type, MPI_Op op, int root);
 void nbc_build_bcast(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, int root);
 
+/* The checks every nonblocking or persistent call starts with: MPI is
+ * running, comm is valid, request is not NULL. */
+int nbc_check(MPI_Comm comm, MPI_Request *request, const char *fn);
+
+/*
+ * The body of a nonblocking or persistent call MPI_<cname>: the common
+ * checks, then `build` (an expression that checks the call's own
+ * arguments and sets the schedule s, or returns the error), then
+ * finish(s, request): nbc_post or nbc_persist.
+ */
+#define NBC_ENTRY(cname, params, build, finish) \
+	int PMPI_##cname params \
+	{ \
+		const char *fn = "MPI_" #cname; \
+		struct smpi_nbc *s; \
+		int err; \
+		if ((err = nbc_check(comm, request, fn)) || (err = build)) \
+			return err; \
+		finish(s, request); \
+		return MPI_SUCCESS; \
+	} \
+	SMPI_ALIAS(cname)
+
 /* Reductions: MPI_SUCCESS or what `fn` reports for op on type (coll.c). */
 int smpi_red_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn);
 

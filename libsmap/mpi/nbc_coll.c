@@ -15,17 +15,6 @@
 #include <stdlib.h>
 #include "nbc.h"
 
-static int nbc_check(MPI_Comm comm, MPI_Request *request, const char *fn)
-{
-	int err;
-
-	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
-		return err;
-	if (!request)
-		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
-	return MPI_SUCCESS;
-}
-
 static int nbc_count(MPI_Comm comm, int count, MPI_Datatype type, const char *fn)
 {
 	if (count < 0)
@@ -459,37 +448,11 @@ static int b_scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
 
 /* ---- the calls: MPI_I<name> starts the schedule, MPI_<name>_init keeps it ---- */
 
-#define NBC_CALL(iname, params, build) \
-	int PMPI_##iname params \
-	{ \
-		const char *fn = "MPI_" #iname; \
-		struct smpi_nbc *s; \
-		int err; \
-		if ((err = nbc_check(comm, request, fn)) || (err = build)) \
-			return err; \
-		nbc_post(s, request); \
-		return MPI_SUCCESS; \
-	} \
-	SMPI_ALIAS(iname)
-
 /* MPI 4.0's persistent collectives: no info key changes what they do. */
-#define NBC_INIT(pname, params, build) \
-	int PMPI_##pname##_init params \
-	{ \
-		const char *fn = "MPI_" #pname "_init"; \
-		struct smpi_nbc *s; \
-		int err; \
-		(void)info; \
-		if ((err = nbc_check(comm, request, fn)) || (err = build)) \
-			return err; \
-		nbc_persist(s, request); \
-		return MPI_SUCCESS; \
-	} \
-	SMPI_ALIAS(pname##_init)
-
 #define NBC_BOTH(iname, pname, params, build) \
-	NBC_CALL(iname, (params, MPI_Request *request), build) \
-	NBC_INIT(pname, (params, MPI_Info info, MPI_Request *request), build)
+	NBC_ENTRY(iname, (params, MPI_Request *request), build, nbc_post) \
+	NBC_ENTRY(pname##_init, (params, MPI_Info info, MPI_Request *request), build, \
+		  (void)info; nbc_persist)
 
 NBC_BOTH(Ibarrier, Barrier, MPI_Comm comm, b_barrier(comm, &s, fn))
 

@@ -12,9 +12,10 @@ PROGRAMS = {
     "mpit_env": 12,
     "mpit_prof": 2,
     "mpit_proto": 8,
-    "mpit_span": 9,
+    "mpit_span": 11,
     "mpit_bad": 21,
-    "mpit_nbc": 21,
+    "mpit_nbc": 24,
+    "mpit_topo": 9,
 }
 
 

@@ -29,6 +29,8 @@ options:
                       switch, or with --host K groups of processes joined by
                       sockets; ranks are node-major
   --drop P            the wire between nodes loses P percent of frames
+  --nic MODEL         the QEMU nodes' NIC: e1000 (82540EM, default) or
+                      e1000e (82574L)
   -c, --cpus N        CPUs per QEMU node (default: the largest -n, at least 1)
   -m, --memory SIZE   RAM per QEMU node (default: enough for the jobs)
   --timeout S         kill everything after S seconds, exit 124 (default 300)
@@ -69,6 +71,7 @@ class Options:
     def __init__(self):
         self.nodes = 1
         self.drop = 0.0         # percent of frames the wire loses (--drop)
+        self.nic = "e1000"      # QEMU's model of the nodes' NIC (--nic)
         self.cpus = None
         self.memory = None
         self.timeout = 300.0
@@ -181,6 +184,10 @@ def lwkrun_option(opt, a, value):
             raise UsageError("--drop: expected a percentage, got '%s'" % v)
         if not 0 <= opt.drop <= 100:
             raise UsageError("--drop: a percentage from 0 to 100")
+    elif a == "--nic":
+        opt.nic = value(a)
+        if opt.nic not in ("e1000", "e1000e"):
+            raise UsageError("--nic: e1000 or e1000e, got '%s'" % opt.nic)
     elif a in ("-c", "--cpus"):
         opt.cpus = parse_int(value(a), a)
     elif a in ("-m", "--memory"):
@@ -237,6 +244,8 @@ def parse(argv):
     if opt.host and (opt.kvm or opt.icount or opt.uefi or opt.iso):
         raise UsageError("--host runs Linux processes: --kvm, --icount, --uefi and "
                          "--iso do not apply")
+    if opt.nic != "e1000" and (opt.nodes < 2 or opt.host):
+        raise UsageError("--nic: only QEMU nodes have NICs; give --nodes 2 or more, without --host")
     if opt.drop and opt.nodes < 2:
         raise UsageError("--drop: frames are lost between nodes; give --nodes 2 or more")
     if opt.icount and opt.kvm:

@@ -96,7 +96,7 @@ def node_argv(opt, node, nodes, mods, mnt, tmp, io):
     wire = ["-chardev", "parallel,id=barrier,path=" + path,
             "-device", "isa-parallel,chardev=barrier,iobase=%#x" % PORT,
             "-netdev", "stream,id=net0,server=off,addr.type=unix,addr.path=" + sock,
-            "-device", "e1000,netdev=net0,mac=52:54:00:5a:00:%02x" % node]
+            "-device", "%s,netdev=net0,mac=52:54:00:5a:00:%02x" % (opt.nic, node)]
     iso = None
     if opt.uefi:
         iso = os.path.join(tmp, "node%d.iso" % node)

@@ -12,7 +12,11 @@
  * linked with); floor (one cache line each way between ranks 0 and 1, by
  * plain loads and stores in an MPI-3 shared window: what a 0-byte
  * ping-pong cannot beat, measured through the same library); coll (barrier, bcast, reduce, allreduce, alltoall, gather,
- * scatter on MPI_COMM_WORLD).  SMAP_REDUCE (serial|parallel) picks
+ * scatter on MPI_COMM_WORLD); overlap (an MPI_Iallreduce alone, then with
+ * as much computation as it took between the call and its MPI_Wait, with
+ * and without MPI_Test every 10 us of it: overlap_pct is how much of the
+ * Iallreduce's time the computation hid, 100 when the pair took only the
+ * computation's time, 0 when it took the sum).  SMAP_REDUCE (serial|parallel) picks
  * libsmap's reduce algorithm; run twice to compare.
  *
  * Every figure is timed in several trials (quick 7, full 21) after a
@@ -38,10 +42,11 @@
 #define TRIAL_MIN	4
 #define TRIAL_MAX	4000
 
-enum { PINGPONG, PINGPING, EXCHANGE, SENDRECV, RATE, MEMCPY, FLOOR, COLL, NTESTS };
+enum { PINGPONG, PINGPING, EXCHANGE, SENDRECV, RATE, MEMCPY, FLOOR, COLL, OVERLAP, NTESTS };
 
 static const char *const test_names[NTESTS] = {
-	"pingpong", "pingping", "exchange", "sendrecv", "rate", "memcpy", "floor", "coll"
+	"pingpong", "pingping", "exchange", "sendrecv", "rate", "memcpy", "floor", "coll",
+	"overlap"
 };
 
 /* Sizes of the quick run: the ones the targets name, and the protocol
@@ -342,6 +347,75 @@ static void bench_coll(void)
 	}
 }
 
+/* Computes (spins on the clock) for sec seconds; with req, calls MPI_Test
+ * on it every 10 us of that, as an application that polls would. */
+static void compute(double sec, MPI_Request *req)
+{
+	double t0 = MPI_Wtime(), next = t0, t;
+	int flag = 0;
+
+	while ((t = MPI_Wtime()) - t0 < sec)
+		if (req && !flag && t >= next) {
+			MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+			next = t + 10e-6;
+		}
+}
+
+/* Trials (seconds per round, for the slowest rank) of n rounds of an
+ * Iallreduce of `bytes`, c seconds of computation, and its Wait. */
+static void overlap_time(long bytes, int n, double c, int poll, double *t)
+{
+	MPI_Request r;
+	double t0, mine;
+	int i, j;
+
+	for (j = -1; j < trials; j++) {
+		MPI_Barrier(MPI_COMM_WORLD);
+		t0 = MPI_Wtime();
+		for (i = 0; i < n; i++) {
+			MPI_Iallreduce(sbuf, rbuf, bytes / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+			if (c > 0)
+				compute(c, poll ? &r : NULL);
+			MPI_Wait(&r, MPI_STATUS_IGNORE);
+		}
+		mine = (MPI_Wtime() - t0) / n;
+		MPI_Allreduce(&mine, &t0, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+		if (j >= 0)
+			t[j] = t0;
+	}
+}
+
+static double overlap_pct(double total, double pure)
+{
+	double p = 100 * (1 - (total - pure) / pure);
+
+	return p < 0 ? 0 : p > 100 ? 100 : p;
+}
+
+static void bench_overlap(void)
+{
+	static const long sizes[] = { 8, 65536, 1 << 20 };
+	double pure[MAXTRIALS], tot[MAXTRIALS], c, med;
+	int k, poll, n;
+
+	for (k = 0; k < 3; k++) {
+		long b = sizes[k];
+
+		n = iters(b) / 4 + 2;
+		overlap_time(b, n, 0, 0, pure);
+		c = median(pure);
+		emit("iallreduce", b, pure[0] * 1e6, c * 1e6, "us");
+		for (poll = 0; poll < 2; poll++) {
+			overlap_time(b, n, c, poll, tot);
+			med = median(tot);
+			emit(poll ? "iallreduce+compute_test" : "iallreduce+compute", b, tot[0] * 1e6,
+			     med * 1e6, "us");
+			emit(poll ? "overlap_test_pct" : "overlap_pct", b, overlap_pct(tot[0], c),
+			     overlap_pct(med, c), "%");
+		}
+	}
+}
+
 /* Which tests argv names (all when it names none); -1 for an unknown one. */
 static int parse(int argc, char **argv, int *want)
 {
@@ -404,6 +478,8 @@ int main(int argc, char **argv)
 		bench_floor();
 	if (want[COLL])
 		bench_coll();
+	if (want[OVERLAP])
+		bench_overlap();
 	if (rank == 0) {
 		printf("\n%-16s %10s %12s %12s\n", "test", "bytes", "best", "median");
 		for (i = 0; i < nrows; i++)

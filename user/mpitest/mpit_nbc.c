@@ -330,6 +330,24 @@ static void t_reduce(MPI_Comm c)
 	}
 }
 
+/* MPI lets a user op be freed while a reduction that uses it is pending. */
+static void t_op_freed(MPI_Comm c)
+{
+	int rank, size;
+	MPI_Op op;
+	MPI_Request r;
+	mat m, res;
+
+	MPI_Comm_rank(c, &rank);
+	MPI_Comm_size(c, &size);
+	MPI_Op_create(mat_fn, 0, &op);
+	m = mat_of(rank, 2);
+	MPI_Iallreduce(&m, &res, 1, mat_type, op, c, &r);
+	MPI_Op_free(&op);
+	wait1(&r);
+	mat_expect("iallreduce with its op freed", mat_prod(0, size - 1, 2), res);
+}
+
 static void t_allreduce(MPI_Comm c)
 {
 	int rank, size, i, n = 1000;
@@ -471,6 +489,49 @@ static void t_overlap(void)
 	free(e);
 }
 
+/*
+ * A blocking collective runs progress while it waits: here the last rank
+ * waits for its Ibcast (forwarded by a middle rank of the tree) before it
+ * joins a Barrier the others are already in, and rank 0, which every
+ * Iallreduce goes through, sits in an Allreduce while the others wait for
+ * the Iallreduce.  On a communicator in reversed order, which is never
+ * the job-wide one (whose barrier across nodes is the wire's, see
+ * docs/mpi.md).
+ */
+static void t_blocking_progress(void)
+{
+	int rank, size, b, x, s = -1, t = -1;
+	MPI_Request r;
+	MPI_Comm c;
+
+	MPI_Comm_split(MPI_COMM_WORLD, 0, -wrank, &c);
+	MPI_Comm_rank(c, &rank);
+	MPI_Comm_size(c, &size);
+	b = rank == 0 ? 1234 : -1;
+	MPI_Ibcast(&b, 1, MPI_INT, 0, c, &r);
+	if (rank == size - 1) {
+		MPI_Wait(&r, MPI_STATUS_IGNORE);
+		MPI_Barrier(c);
+	} else {
+		MPI_Barrier(c);
+		MPI_Wait(&r, MPI_STATUS_IGNORE);
+	}
+	mpit_expect_int("ibcast across a barrier", 1234, b);
+	x = rank + 1;
+	MPI_Iallreduce(&x, &s, 1, MPI_INT, MPI_SUM, c, &r);
+	if (rank == 0) {
+		MPI_Allreduce(&x, &t, 1, MPI_INT, MPI_MAX, c);
+		MPI_Wait(&r, MPI_STATUS_IGNORE);
+	} else {
+		MPI_Wait(&r, MPI_STATUS_IGNORE);
+		MPI_Allreduce(&x, &t, 1, MPI_INT, MPI_MAX, c);
+	}
+	mpit_expect_int("iallreduce across an allreduce", size * (size + 1) / 2, s);
+	mpit_expect_int("allreduce beside an iallreduce", size, t);
+	MPI_Comm_free(&c);
+	bad |= mpit_report("nbc_progress_in_blocking_collectives");
+}
+
 static void t_persistent(void)
 {
 	int rank = wrank, size = wsize, i, x, sum, b, round;
@@ -588,12 +649,15 @@ int main(int argc, char **argv)
 		REPORT("ireduce_every_root_noncommutative");
 		t_allreduce(c);
 		REPORT("iallreduce");
+		t_op_freed(c);
+		REPORT("iallreduce_user_op_freed_before_wait");
 		t_reduce_scatter_scan(c);
 		REPORT("ireduce_scatter_iscan_iexscan");
 		if (pass)
 			MPI_Comm_free(&c);
 	}
 	t_overlap();
+	t_blocking_progress();
 	t_persistent();
 	t_isendrecv();
 	t_errors();

@@ -200,7 +200,8 @@ def suite(sec, kind, impls, ranks):
     mode = "quick" if sec.quick else "full"
     mpi_runs(sec, kind, impls, "mpi_bench", [(2, [mode])], 180 if sec.quick else 600)
     # Busy-polling libraries on more ranks than cores can crawl: shorter limit.
-    mpi_runs(sec, kind, impls, "mpi_bench", [(n, [mode, "rate", "coll"]) for n in ranks[1:]],
+    mpi_runs(sec, kind, impls, "mpi_bench", [(n, [mode, "rate", "coll", "overlap"])
+                                              for n in ranks[1:]],
              120 if sec.quick else 240)
     if os.path.isfile(program("libsmap", "rma_bench")):
         mpi_runs(sec, kind, impls, "rma_bench", [(2, [mode])], 180 if sec.quick else 600)

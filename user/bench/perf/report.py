@@ -311,6 +311,18 @@ def host_section(data):
                                               % cores() if n > cores() else ""))
             out.append(table(["call"] + [IMPL_NAMES[i] for i in IMPLS] +
                              ["libsmap / best other"], rows))
+    rows = []
+    for call in ("iallreduce", "iallreduce+compute", "overlap_pct", "iallreduce+compute_test",
+                 "overlap_test_pct"):
+        for s in (8, 65536, 1 << 20):
+            if any(data.get(k, "mpi_bench", i, 2, call, s) for i in IMPLS):
+                rows.append(["%s, %s" % (call, size_name(s))] +
+                            [cell(data.get(k, "mpi_bench", i, 2, call, s)) for i in IMPLS])
+    if rows:
+        out.append("\n### Overlap: an MPI_Iallreduce with computation before its Wait "
+                   "(2 ranks; us, and % of the Iallreduce's time hidden; _test: MPI_Test "
+                   "every 10 us of the computation)\n\n")
+        out.append(table(["call"] + [IMPL_NAMES[i] for i in IMPLS], rows))
     ar = plot_lines("allreduce", "MPI_Allreduce (doubles, sum), 2 ranks, host mode",
                     "message size", "us per call",
                     [(IMPL_NAMES[i], curve(data, k, "mpi_bench", i, "allreduce")) for i in IMPLS])
