@@ -890,6 +890,9 @@ static int b_nallgather(const void *sbuf, int scount, MPI_Datatype stype, void *
 		err = smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
 	else if (!(err = smpi_type_check(comm, stype, fn)))
 		err = smpi_type_check(comm, rtype, fn);
+	for (i = 0; !err && v && i < nb.nin; i++)
+		if (rcounts[i] < 0)
+			err = smpi_err(comm, MPI_ERR_COUNT, fn, "recvcounts[%d] is %d", i, rcounts[i]);
 	if (err) {
 		free(nb.in);
 		return err;
