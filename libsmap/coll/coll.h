@@ -24,6 +24,7 @@
 #define SMAP_COLL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct coll_group;
 
@@ -80,6 +81,29 @@ struct coll_transport {
 
 /* Not collective: just this member's view; NULL when memory is short. */
 struct coll_group *coll_span_create(int size, int rank, const struct coll_transport *t);
+
+/* ---- members agreeing on a call (check.c) ---- */
+
+/*
+ * A face may describe its next call on g before making it: every member
+ * publishes the description at the call's arrival, in its own memory, and
+ * each compares its own with those of the members it reads anyway in the
+ * call (every member reads member 0's in a rooted call - bcast, gather,
+ * scatter, reduce - so no root it disagrees on goes unseen).  hash covers
+ * everything the members must agree on (0: nothing to check); desc is the
+ * face's own account of the call, handed back to fail() with the peer's
+ * when two hashes differ (coll_check_fail, which must not return).  Calls
+ * left before the engine starts them (one member, nothing to move) publish
+ * nothing: their description goes with the group's next call instead,
+ * alike on every member of a program that agrees.
+ */
+#define COLL_DESC_MAX	32
+
+/* desc: COLL_DESC_MAX bytes. */
+void coll_expect(struct coll_group *g, uint32_t hash, const void *desc, void *ctx);
+/* ctx as given to coll_expect, then this member's and member `peer`'s. */
+extern void (*coll_check_fail)(void *ctx, int me, int peer, const void *mine,
+			       const void *theirs);
 
 /*
  * Run on every turn of a wait for another member (NULL: nothing): a face

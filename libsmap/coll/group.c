@@ -239,6 +239,9 @@ int coll_group_split(struct coll_group *parent, int color, int key,
 	struct split_entry mine = { color, key }, all[n];
 	int list[n];
 
+	/* The engine's own call: no face's description applies to it. */
+	parent->word = 0;
+	parent->word_pending = 0;
 	coll_allgather(parent, &mine, all, sizeof mine);
 	*out = NULL;
 	if (color < 0)

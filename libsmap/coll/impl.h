@@ -29,7 +29,7 @@
 #define COLL_ROUND	(1u << 31)	/* + k: barrier round k reached */
 
 /* By-value contributions up to this size travel in the post line itself. */
-#define COLL_INLINE	32
+#define COLL_INLINE	24
 /* Post lines and slots used in turn: a member may run this many calls
  * minus one ahead of the slowest before a claim waits for it. */
 #define COLL_DEPTH	4
@@ -39,6 +39,10 @@ struct coll_post {
 	const void *buf;		/* owner-local addresses */
 	const void *aux;
 	const size_t *vec;
+	/* The call's check word (check.c): its coll_check hash << 32 | the
+	 * low 32 bits of its seq; written with the call's first step, so it
+	 * shares the store burst and the peers' cache miss of that step. */
+	uint64_t check;
 	unsigned char data[COLL_INLINE];
 };
 
@@ -53,6 +57,12 @@ struct coll_member {
 	const struct coll_member *const *table;	/* member 0's: every state */
 	_Alignas(64) uint64_t bye;		/* destroy: set by member 0 */
 	_Alignas(64) unsigned char slot[COLL_DEPTH][COLL_EAGER_MAX];
+	/* The face's description of call s in desc[s % COLL_DEPTH], read by
+	 * a peer only when check words differ (check.c). */
+	struct coll_desc {
+		uint64_t seq;
+		unsigned char desc[COLL_DESC_MAX];
+	} desc[COLL_DEPTH];
 };
 
 /* A member's local view of its group. */
@@ -70,6 +80,9 @@ struct coll_group {
 	int *node;			/* node rank of each member */
 	void *block;			/* what destroy frees; NULL for the world */
 	struct coll_transport span;	/* span groups (span.c): send != NULL */
+	uint64_t word;			/* the latest described call's check word (check.c) */
+	int word_pending;		/* not in its post line yet: goes with the first step */
+	void *expect_ctx;
 };
 
 /* span.c: the collectives of a group that spans nodes. */
@@ -125,10 +138,30 @@ static inline void coll_copy(void *dst, const void *src, size_t bytes)
 		memcpy(dst, src, bytes);
 }
 
-/* Starts a call: its sequence number. */
+/* Member q's check word for call s differs from ours: ends the call
+ * through the face (coll_check_fail). */
+_Noreturn void coll_mismatch(struct coll_group *g, int q, uint64_t s);
+
+/* Starts a call: its sequence number (a description coll_expect gave is
+ * for this one: it numbered it g->seq + 1). */
 static inline uint64_t coll_begin(struct coll_group *g)
 {
 	return ++g->seq;
+}
+
+/* Member q has a check word for call s (the low half is s's) and it is
+ * not ours, while we have one for s: they disagree.  A word of another
+ * call on either side is no verdict.  Ours is read from the group, not
+ * from our post line, which the peers are polling. */
+static inline void coll_compare(struct coll_group *g, int q, uint64_t s)
+{
+	uint64_t mine = g->word;
+	uint64_t theirs = __atomic_load_n(&g->peer[q]->post[s % COLL_DEPTH].check,
+					  __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(theirs != mine, 0) && (uint32_t)mine == (uint32_t)s &&
+	    (uint32_t)theirs == (uint32_t)s && (mine >> 32) && (theirs >> 32))
+		coll_mismatch(g, q, s);
 }
 
 static inline struct coll_post *coll_mine(struct coll_group *g, uint64_t s)
@@ -136,8 +169,20 @@ static inline struct coll_post *coll_mine(struct coll_group *g, uint64_t s)
 	return &g->me->post[s % COLL_DEPTH];
 }
 
+/* Puts the current call's check word in its post line (the word's low
+ * half is the call's seq, whose low bits pick the line). */
+static inline void coll_show(struct coll_group *g)
+{
+	if (g->word_pending) {
+		__atomic_store_n(&g->me->post[(uint32_t)g->word % COLL_DEPTH].check, g->word,
+				 __ATOMIC_RELEASE);
+		g->word_pending = 0;
+	}
+}
+
 static inline void coll_publish(struct coll_group *g, uint64_t s, unsigned phase)
 {
+	coll_show(g);
 	__atomic_store_n(&coll_mine(g, s)->step, coll_step(s, phase), __ATOMIC_RELEASE);
 }
 
@@ -156,16 +201,28 @@ static inline void coll_spin(unsigned *spins)
 	core_spin(spins);
 }
 
-/* Waits until member q reached phase of call s; its post line for s. */
-static inline const struct coll_post *coll_wait(const struct coll_group *g, int q,
+/* Waits until member q reached phase of call s; its post line for s.
+ * Compares check words while waiting (a member in another call may never
+ * reach the phase) and once there, before the caller reads anything.  A
+ * member that waits before its call's first step shows its check word, so
+ * that such a member waiting for it sees the disagreement too. */
+static inline const struct coll_post *coll_wait(struct coll_group *g, int q,
 						uint64_t s, unsigned phase)
 {
 	unsigned spins = 0;
 
-	while (!coll_ready(g, q, s, phase))
+	while (!coll_ready(g, q, s, phase)) {
+		coll_compare(g, q, s);
+		coll_show(g);
 		coll_spin(&spins);
+	}
+	coll_compare(g, q, s);
 	return &g->peer[q]->post[s % COLL_DEPTH];
 }
+
+/* check.c: a rooted call's members other than 0 compare with member 0
+ * before they leave (0 needs to have started call s, nothing more). */
+void coll_anchor(struct coll_group *g, uint64_t s);
 
 /* sync.c */
 struct coll_post *coll_claim(struct coll_group *g, uint64_t s);

@@ -39,18 +39,10 @@ static size_t blk_remote_displ(const struct coll_group *g, int q,
 	return ((const size_t *)coll_at(g, q, qp->vec))[g->rank];
 }
 
-void coll_bcast(struct coll_group *g, void *buf, size_t bytes, int root)
+static void bcast_local(struct coll_group *g, uint64_t s, void *buf, size_t bytes, int root)
 {
 	const struct coll_post *rp;
-	uint64_t s;
 
-	if (coll_is_span(g)) {
-		span_bcast(g, buf, bytes, root);
-		return;
-	}
-	if (g->size == 1 || bytes == 0)
-		return;
-	s = coll_begin(g);
 	if (g->rank == root) {
 		if (bytes <= COLL_EAGER_MAX) {
 			coll_post_value(g, s, buf, bytes);
@@ -64,6 +56,21 @@ void coll_bcast(struct coll_group *g, void *buf, size_t bytes, int root)
 	rp = coll_wait(g, root, s, COLL_POSTED);
 	memcpy(buf, coll_at(g, root, rp->buf), bytes);
 	coll_publish(g, s, bytes <= COLL_EAGER_MAX ? COLL_POSTED : COLL_DONE);
+}
+
+void coll_bcast(struct coll_group *g, void *buf, size_t bytes, int root)
+{
+	uint64_t s;
+
+	if (coll_is_span(g)) {
+		span_bcast(g, buf, bytes, root);
+		return;
+	}
+	if (g->size == 1 || bytes == 0)
+		return;
+	s = coll_begin(g);
+	bcast_local(g, s, buf, bytes, root);
+	coll_anchor(g, s);
 }
 
 /* Small blocks come by value and the root pulls them; large ones are pushed
@@ -85,12 +92,14 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 
 		if (sbytes <= COLL_EAGER_MAX) {
 			coll_post_value(g, s, sbuf, sbytes);
+			coll_anchor(g, s);
 			return;
 		}
 		rp = coll_wait(g, root, s, COLL_POSTED);
 		memcpy((char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
 		       sbuf, sbytes);
 		coll_publish(g, s, COLL_DONE);
+		coll_anchor(g, s);
 		return;
 	}
 	mine = coll_claim(g, s);
@@ -110,6 +119,7 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 			coll_wait(g, q, s, COLL_DONE);
 	}
 	g->synced = s;
+	coll_anchor(g, s);
 }
 
 void coll_gather(struct coll_group *g, const void *sbuf, void *rbuf,
@@ -166,12 +176,14 @@ static void scatter_blocks(struct coll_group *g, const void *sbuf,
 		coll_copy(rbuf, (const char *)sbuf + blk_displ(b, root), blk_count(b, root));
 		if (!byvalue)
 			coll_wait_all(g, s, COLL_DONE);
+		coll_anchor(g, s);
 		return;
 	}
 	rp = coll_wait(g, root, s, COLL_POSTED);
 	memcpy(rbuf, (const char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
 	       rbytes);
 	coll_publish(g, s, byvalue ? COLL_POSTED : COLL_DONE);
+	coll_anchor(g, s);
 }
 
 void coll_scatter(struct coll_group *g, const void *sbuf, void *rbuf,

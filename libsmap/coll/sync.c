@@ -113,10 +113,15 @@ static void barrier_counter(struct coll_group *g, uint64_t s)
 	coll_publish(g, s, COLL_ROUND);
 	if (__atomic_add_fetch(&lead->arrive, 1, __ATOMIC_ACQ_REL) == epoch * g->size) {
 		__atomic_store_n(&lead->release, epoch, __ATOMIC_RELEASE);
-		return;
+	} else {
+		/* Member 0 looks at member 1, the others at member 0: a member
+		 * in another call never arrives, but its check word shows. */
+		while (!coll_reached(__atomic_load_n(&lead->release, __ATOMIC_ACQUIRE), epoch)) {
+			coll_compare(g, g->rank ? 0 : 1, s);
+			coll_spin(&spins);
+		}
 	}
-	while (!coll_reached(__atomic_load_n(&lead->release, __ATOMIC_ACQUIRE), epoch))
-		coll_spin(&spins);
+	coll_anchor(g, s);
 }
 
 enum { BARRIER_AUTO, BARRIER_DISSEMINATION, BARRIER_COUNTER };

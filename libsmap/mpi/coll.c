@@ -16,6 +16,7 @@
  * the same engine calls, run as messages over point-to-point; the whole
  * job's barrier takes smap_barrier (the wire, or the network).
  */
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
@@ -29,8 +30,8 @@ static const size_t coll_vform[1];
 static inline int coll_fast(MPI_Comm comm, int count, MPI_Datatype type)
 {
 	return __builtin_expect(smpi_initialized && !smpi_finalized &&
-				smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && count >= 0 &&
-				smpi_live(type, SMPI_LIVE_TYPE) && type->predefined, 1);
+				smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && comm->errh->fatal &&
+				count >= 0 && smpi_live(type, SMPI_LIVE_TYPE) && type->predefined, 1);
 }
 
 /* The engine's operator for op on the predefined type, or NULL. */
@@ -39,6 +40,63 @@ static inline const struct coll_op *coll_engine_op(MPI_Op op, MPI_Datatype type)
 	return smpi_live(op, SMPI_LIVE_OP) && op->engine && op->engine[type->kind].fn ?
 		&op->engine[type->kind] : NULL;
 }
+
+/* ---- what the members must agree on (docs/mpi.md, "Collective arguments") ---- */
+
+_Static_assert(sizeof(struct smpi_coll_desc) == COLL_DESC_MAX, "the engine copies COLL_DESC_MAX bytes");
+
+static inline uint64_t coll_mix(uint64_t h, uint64_t x)
+{
+	return (h ^ x) * 0x9e3779b97f4a7c15ull;
+}
+
+/*
+ * Describes the next engine call on comm to the engine, which compares it
+ * across the members: the call, root (-1: none), op (NULL: none) and the
+ * signature of count elements of type (NULL: none) - per block for the
+ * calls that move blocks.  A user op is known by its function.
+ */
+static inline void coll_expect_args(MPI_Comm comm, const char *call, int root, MPI_Op op,
+				    MPI_Datatype type, int64_t count)
+{
+	struct smpi_coll_desc d;
+	uint64_t h;
+
+	if (__builtin_expect(smpi_coll_checking <= 0, 0) &&
+	    (smpi_coll_checking == 0 || !smpi_coll_check_setup()))
+		return;
+	d.call = call;
+	d.op = op ? op->name : NULL;
+	d.root = root;
+	d.kind = type ? type->kind : -1;
+	d.count = type ? count * dt_root(type->dt)->nbasic : 0;
+	h = coll_mix((uintptr_t)call, (uint32_t)root);
+	h = coll_mix(h, op ? (op->user ? (uintptr_t)op->user : (uintptr_t)op) : 0);
+	h = coll_mix(h, (uint32_t)d.kind);
+	h = coll_mix(h, (uint64_t)d.count);
+	h = coll_mix(h, type ? (uint64_t)(count * smpi_type_size(type)) : 0);
+	coll_expect(comm->coll, (uint32_t)(h >> 32) | 1, &d, comm);
+}
+
+/*
+ * Runs an engine call so that a disagreement it finds returns the error
+ * its handler gave from the calling function (under MPI_ERRORS_ARE_FATAL
+ * the job has ended already).  Temporaries of the call are not freed then:
+ * the communicator's collectives are unusable after such an error anyway.
+ * After the jump the function reads no local variable, only returns
+ * smpi_coll_err: what -Wclobbered warns of cannot happen here.
+ */
+#pragma GCC diagnostic ignored "-Wclobbered"
+#define COLL_RUN(engine_call) do { \
+	jmp_buf jb_; \
+	if (setjmp(jb_)) { \
+		smpi_coll_jump = NULL; \
+		return smpi_coll_err; \
+	} \
+	smpi_coll_jump = &jb_; \
+	engine_call; \
+	smpi_coll_jump = NULL; \
+} while (0)
 
 static int coll_check(MPI_Comm comm, const char *fn)
 {
@@ -130,17 +188,21 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 
 	if ((err = smpi_check_init("MPI_Barrier")) || (err = smpi_comm_check(comm, "MPI_Barrier")))
 		return err;
-	if (comm->whole)
+	if (comm->whole) {
 		smap_barrier();
-	else
-		coll_barrier(comm->coll);
+		return MPI_SUCCESS;
+	}
+	coll_expect_args(comm, "MPI_Barrier", -1, NULL, NULL, 0);
+	COLL_RUN(coll_barrier(comm->coll));
 	return MPI_SUCCESS;
 }
 
 int PMPI_Barrier(MPI_Comm comm)
 {
 	if (__builtin_expect(smpi_initialized && !smpi_finalized &&
-			     smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && !comm->whole, 1)) {
+			     smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && !comm->whole &&
+			     comm->errh->fatal, 1)) {
+		coll_expect_args(comm, "MPI_Barrier", -1, NULL, NULL, 0);
 		coll_barrier(comm->coll);
 		return MPI_SUCCESS;
 	}
@@ -157,13 +219,14 @@ static __attribute__((noinline)) int coll_bcast_full(void *buf, int count, MPI_D
 	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, buf, count, type, fn)) ||
 	    (err = coll_root(comm, root, fn)))
 		return err;
+	coll_expect_args(comm, fn, root, NULL, type, count);
 	if (coll_dense(type)) {
-		coll_bcast(comm->coll, buf, count * smpi_type_size(type), root);
+		COLL_RUN(coll_bcast(comm->coll, buf, count * smpi_type_size(type), root));
 		return MPI_SUCCESS;
 	}
 	tmp = comm->rank == root ? coll_pack(buf, count, type, fn)
 				 : coll_alloc(count * smpi_type_size(type), fn);
-	coll_bcast(comm->coll, tmp, count * smpi_type_size(type), root);
+	COLL_RUN(coll_bcast(comm->coll, tmp, count * smpi_type_size(type), root));
 	if (comm->rank != root)
 		coll_unpack(buf, count, type, tmp);
 	free(tmp);
@@ -174,6 +237,7 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
 	if (coll_fast(comm, count, type) && (buf || !count) && (unsigned)root < (unsigned)comm->size &&
 	    coll_dense(type)) {
+		coll_expect_args(comm, "MPI_Bcast", root, NULL, type, count);
 		coll_bcast(comm->coll, buf, count * smpi_type_size(type), root);
 		return MPI_SUCCESS;
 	}
@@ -222,7 +286,11 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 		      : (char *)rbuf + (int64_t)root * rcount * smpi_type_extent(rtype);
 	else if (!coll_dense(stype))
 		s = coll_pack(sbuf, scount, stype, fn);
-	coll_gather(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes, root);
+	if (comm->rank == root)
+		coll_expect_args(comm, fn, root, NULL, rtype, rcount);
+	else
+		coll_expect_args(comm, fn, root, NULL, stype, scount);
+	COLL_RUN(coll_gather(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes, root));
 	return coll_finish(rbuf, (int64_t)rcount * comm->size, rtype, r, s, !in_place);
 }
 
@@ -252,7 +320,11 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 		rdst = r = coll_alloc(bytes, fn);
 	else
 		rdst = rbuf;
-	coll_scatter(comm->coll, s ? s : sbuf, rdst, bytes, root);
+	if (comm->rank == root)
+		coll_expect_args(comm, fn, root, NULL, stype, scount);
+	else
+		coll_expect_args(comm, fn, root, NULL, rtype, rcount);
+	COLL_RUN(coll_scatter(comm->coll, s ? s : sbuf, rdst, bytes, root));
 	return coll_finish(rbuf, rcount, rtype, r, s, 1);
 }
 
@@ -284,7 +356,8 @@ int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 		      : (char *)rbuf + (int64_t)comm->rank * rcount * smpi_type_extent(rtype);
 	else if (!coll_dense(stype))
 		s = coll_pack(sbuf, scount, stype, fn);
-	coll_allgather(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes);
+	coll_expect_args(comm, fn, -1, NULL, rtype, rcount);
+	COLL_RUN(coll_allgather(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes));
 	return coll_finish(rbuf, (int64_t)rcount * comm->size, rtype, r, s, !in_place);
 }
 
@@ -311,7 +384,8 @@ int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
 		s = r ? r : rbuf;
 	else if (!coll_dense(stype))
 		s = coll_pack(sbuf, (int64_t)scount * comm->size, stype, fn);
-	coll_alltoall(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes);
+	coll_expect_args(comm, fn, -1, NULL, rtype, rcount);
+	COLL_RUN(coll_alltoall(comm->coll, s ? s : sbuf, r ? r : rbuf, bytes));
 	return coll_finish(rbuf, n, rtype, r, s, !in_place);
 }
 
@@ -417,7 +491,9 @@ int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 		if (!coll_dense(stype))
 			s = spack = coll_pack(sbuf, scount, stype, fn);
 	}
-	coll_gatherv(comm->coll, s, sbytes, rb.packed ? rb.packed : rbuf, rb.counts, rb.displs, root);
+	coll_expect_args(comm, fn, root, NULL, NULL, 0);
+	COLL_RUN(coll_gatherv(comm->coll, s, sbytes, rb.packed ? rb.packed : rbuf, rb.counts,
+			      rb.displs, root));
 	if (comm->rank == root)
 		coll_blocks_unpack(&rb, comm->size, rbuf, rcounts, displs, NULL, rtype, 0);
 	coll_blocks_free(&rb);
@@ -457,8 +533,10 @@ int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI
 	}
 	/* The engine reads the counts at the root only, but tells the v form
 	 * from the uniform one by the pointer on every member. */
-	coll_scatterv(comm->coll, sb.packed ? sb.packed : sbuf, sb.counts ? sb.counts : coll_vform,
-		      sb.displs ? sb.displs : coll_vform, r, rbytes, root);
+	coll_expect_args(comm, fn, root, NULL, NULL, 0);
+	COLL_RUN(coll_scatterv(comm->coll, sb.packed ? sb.packed : sbuf,
+			       sb.counts ? sb.counts : coll_vform, sb.displs ? sb.displs : coll_vform,
+			       r, rbytes, root));
 	coll_blocks_free(&sb);
 	return coll_finish(rbuf, rcount, rtype, rpack, NULL, 0);
 }
@@ -488,7 +566,8 @@ int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 		if (!coll_dense(stype))
 			s = spack = coll_pack(sbuf, scount, stype, fn);
 	}
-	coll_allgatherv(comm->coll, s, rb.packed ? rb.packed : rbuf, rb.counts, rb.displs);
+	coll_expect_args(comm, fn, -1, NULL, NULL, 0);
+	COLL_RUN(coll_allgatherv(comm->coll, s, rb.packed ? rb.packed : rbuf, rb.counts, rb.displs));
 	coll_blocks_unpack(&rb, comm->size, rbuf, rcounts, displs, NULL, rtype, 0);
 	coll_blocks_free(&rb);
 	free(spack);
@@ -514,14 +593,17 @@ static int coll_alltoallw_any(const void *sbuf, const int scounts[], const int s
 	}
 	coll_blocks_make(&rb, comm->size, rbuf, rcounts, rdispls, rtypes, rtype, byte_disps,
 			 in_place, fn);
+	coll_expect_args(comm, fn, -1, NULL, NULL, 0);
 	if (in_place) {
-		coll_alltoallv(comm->coll, rb.packed ? rb.packed : rbuf, rb.counts, rb.displs,
-			       rb.packed ? rb.packed : rbuf, rb.counts, rb.displs);
+		COLL_RUN(coll_alltoallv(comm->coll, rb.packed ? rb.packed : rbuf, rb.counts,
+					rb.displs, rb.packed ? rb.packed : rbuf, rb.counts,
+					rb.displs));
 	} else {
 		coll_blocks_make(&sb, comm->size, sbuf, scounts, sdispls, stypes, stype, byte_disps,
 				 1, fn);
-		coll_alltoallv(comm->coll, sb.packed ? sb.packed : sbuf, sb.counts, sb.displs,
-			       rb.packed ? rb.packed : rbuf, rb.counts, rb.displs);
+		COLL_RUN(coll_alltoallv(comm->coll, sb.packed ? sb.packed : sbuf, sb.counts,
+					sb.displs, rb.packed ? rb.packed : rbuf, rb.counts,
+					rb.displs));
 		coll_blocks_free(&sb);
 	}
 	coll_blocks_unpack(&rb, comm->size, rbuf, rcounts, rdispls, rtypes, rtype, byte_disps);
@@ -668,7 +750,8 @@ static __attribute__((noinline)) int coll_reduce_full(const void *sbuf, void *rb
 	s = coll_red_in(&r, sbuf, count, fn);
 	if (me)
 		d = sbuf == rbuf ? s : r.pack ? coll_alloc(count * smpi_type_size(type), fn) : rbuf;
-	coll_reduce(comm->coll, s, d, count * r.per, &r.cop, root);
+	coll_expect_args(comm, fn, root, op, type, count);
+	COLL_RUN(coll_reduce(comm->coll, s, d, count * r.per, &r.cop, root));
 	if (me && d != s)
 		coll_red_out(&r, rbuf, count, d, 1);
 	coll_red_out(&r, rbuf, count, s, me && d == s);
@@ -683,6 +766,7 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 	if (coll_fast(comm, count, type) && (unsigned)root < (unsigned)comm->size &&
 	    (e = coll_engine_op(op, type)) && (sbuf != MPI_IN_PLACE || comm->rank == root) &&
 	    (!count || (sbuf && (rbuf || comm->rank != root)))) {
+		coll_expect_args(comm, "MPI_Reduce", root, op, type, count);
 		coll_reduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e, root);
 		return MPI_SUCCESS;
 	}
@@ -705,7 +789,8 @@ static __attribute__((noinline)) int coll_allreduce_full(const void *sbuf, void 
 		sbuf = rbuf;
 	s = coll_red_in(&r, sbuf, count, fn);
 	d = sbuf == rbuf ? s : r.pack ? coll_alloc(count * smpi_type_size(type), fn) : rbuf;
-	coll_allreduce(comm->coll, s, d, count * r.per, &r.cop);
+	coll_expect_args(comm, fn, -1, op, type, count);
+	COLL_RUN(coll_allreduce(comm->coll, s, d, count * r.per, &r.cop));
 	if (d != s)
 		coll_red_out(&r, rbuf, count, d, 1);
 	coll_red_out(&r, rbuf, count, s, d == s);
@@ -719,6 +804,7 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, M
 
 	if (coll_fast(comm, count, type) && (e = coll_engine_op(op, type)) &&
 	    (!count || (sbuf && rbuf))) {
+		coll_expect_args(comm, "MPI_Allreduce", -1, op, type, count);
 		coll_allreduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e);
 		return MPI_SUCCESS;
 	}
@@ -740,10 +826,11 @@ static int coll_scan_any(const void *sbuf, void *rbuf, int count, MPI_Datatype t
 		sbuf = rbuf;
 	s = coll_red_in(&r, sbuf, count, fn);
 	d = sbuf == rbuf ? s : r.pack ? coll_red_in(&r, rbuf, count, fn) : rbuf;
+	coll_expect_args(comm, fn, -1, op, type, count);
 	if (ex)
-		coll_exscan(comm->coll, s, d, count * r.per, &r.cop);
+		COLL_RUN(coll_exscan(comm->coll, s, d, count * r.per, &r.cop));
 	else
-		coll_scan(comm->coll, s, d, count * r.per, &r.cop);
+		COLL_RUN(coll_scan(comm->coll, s, d, count * r.per, &r.cop));
 	if (d != s)
 		coll_red_out(&r, rbuf, count, d, 1);
 	coll_red_out(&r, rbuf, count, s, d == s);
@@ -794,7 +881,8 @@ static int coll_rs_any(const void *sbuf, void *rbuf, const int *rcounts, int blo
 		s = coll_red_in(&r, sbuf, total, fn);
 		d = r.pack ? coll_alloc(mine * smpi_type_size(type), fn) : rbuf;
 	}
-	coll_reduce_scatter(comm->coll, s, d, counts, &r.cop);
+	coll_expect_args(comm, fn, -1, op, type, total);
+	COLL_RUN(coll_reduce_scatter(comm->coll, s, d, counts, &r.cop));
 	if (r.pack) {
 		coll_unpack(rbuf, mine, type, d);
 		if (d != s)

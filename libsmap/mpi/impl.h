@@ -90,6 +90,28 @@ int smpi_req_check(int n, struct smpi_req *const *reqs, const char *fn);
 int smpi_buf_check(MPI_Comm comm, const void *buf, int64_t count, MPI_Datatype type,
 		   const char *fn);
 
+/*
+ * Collective arguments checked across members (check.c, coll.c): what a
+ * blocking collective's members must agree on, as coll.c describes it to
+ * the engine (coll_expect).  Pointers are to static names: one binary
+ * runs on every rank, so a peer's pointer is good here too.
+ */
+struct smpi_coll_desc {
+	const char *call;	/* "MPI_Bcast" */
+	const char *op;		/* the op's name, NULL for none */
+	int32_t root;		/* -1: none */
+	int32_t kind;		/* enum smpi_kind of the data, SMPI_K_NONE mixed, -1 none */
+	int64_t count;		/* basic elements (of a block, for the data movers) */
+};
+
+/* SMAP_COLL_CHECK: 1 (default) or 0; -1 until read. */
+extern int smpi_coll_checking;
+int smpi_coll_check_setup(void);
+/* Armed by a collective that may return an error (not under
+ * MPI_ERRORS_ARE_FATAL): a mismatch jumps there with smpi_coll_err set. */
+extern void *smpi_coll_jump;
+extern int smpi_coll_err;
+
 /* ---- environment (env.c) ---- */
 
 extern int smpi_initialized, smpi_finalized;

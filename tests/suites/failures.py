@@ -73,6 +73,60 @@ BAD_ARGS = (
 )
 
 
+# mpit_bad's collectives whose members disagree: the one line on 2 ranks
+# (each names the lower rank first) and the class, the job's status.
+BAD_COLLS = (
+    ("bcast-root", r"MPI_Bcast: root differs: rank 0 says 0, rank 1 says 1 \(invalid root\)", 8),
+    ("bcast-count", r"MPI_Bcast: count differs: rank 0 has 10 x MPI_INT, rank 1 has 5 x MPI_INT",
+     2),
+    ("allreduce-op", r"MPI_Allreduce: op differs: rank 0 says MPI_SUM, rank 1 says MPI_MAX", 10),
+    ("allreduce-type", r"MPI_Allreduce: datatype signature differs: rank 0 has 2 x MPI_INT, "
+     r"rank 1 has 2 x MPI_FLOAT", 3),
+    ("reduce-root", r"MPI_Reduce: root differs: rank 0 says 0, rank 1 says 1", 8),
+    ("barrier-bcast", r"MPI_(Barrier|Bcast): call differs: rank 0 calls MPI_Barrier, "
+     r"rank 1 calls MPI_Bcast", 16),
+    ("gather-count", r"MPI_Gather: count differs: rank 0 has 1 x MPI_INT, rank 1 has 2 x MPI_INT",
+     2),
+)
+
+
+def bad_collective_cases():
+    """Each disagreement on 2 ranks in host mode (two under QEMU), every one
+    on 4 ranks naming the call; the return variants with each barrier and
+    reduce algorithm; SMAP_COLL_CHECK=0 turns the check off."""
+    out = []
+    qemu = ("bcast-root", "barrier-bcast")
+    for name, line, status in BAD_COLLS:
+        call = line.split(":")[0]
+        for where, opts in (("host", ["--host", "-n", "2"]), ("kernel", ["-q", "-n", "2"])):
+            if where == "kernel" and name not in qemu:
+                continue
+            out.append(harness.lwkrun("fail_%s_coll_%s" % (where, name.replace("-", "_")),
+                                      opts + ["--timeout", "60", prog("mpit_bad"), name],
+                                      rc=status, timeout=90, expect=[line]))
+        out.append(harness.lwkrun("fail_host_coll_%s_4" % name.replace("-", "_"),
+                                  ["--host", "-n", "4", "--timeout", "60", prog("mpit_bad"), name],
+                                  rc=status, timeout=90,
+                                  expect=[r"%s: [\w ]+ differs: rank \d+ (says|has|calls) .*, "
+                                          r"rank \d+ " % call]))
+    for algo in ("SMAP_BARRIER=counter", "SMAP_REDUCE=serial", "SMAP_REDUCE=parallel"):
+        out.append(harness.lwkrun("fail_host_coll_errors_return_%s"
+                                  % algo.split("=")[1],
+                                  ["--host", "-n", "4", "-e", algo, "--timeout", "60",
+                                   prog("mpit_bad"), "return"],
+                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS), timeout=90))
+    out.append(harness.lwkrun("fail_host_coll_check_off",
+                              ["--host", "-n", "2", "-e", "SMAP_COLL_CHECK=0", "--timeout", "60",
+                               prog("mpit_bad"), "allreduce-op"], timeout=90,
+                              expect=[r"allreduce-op returned under MPI_ERRORS_ARE_FATAL"]))
+    out.append(harness.lwkrun("fail_nodes_host_bad_send_null",
+                              ["--host", "--nodes", "2", "-n", "2", "--timeout", "60",
+                               prog("mpit_bad"), "send-null"], rc=1, timeout=90,
+                              expect=[r"MPI_Send: buffer is NULL with count 10 \(invalid buffer\); "
+                                      r"rank 0 ends the job"]))
+    return out
+
+
 def bad_argument_cases():
     """Each bad argument in host mode (and two under QEMU): status and the
     one line naming the call; then every case under MPI_ERRORS_RETURN."""
@@ -90,5 +144,5 @@ def bad_argument_cases():
     for where, opts in (("host", ["--host", "-n", "2"]), ("kernel", ["-q", "-n", "2"])):
         out.append(harness.lwkrun("fail_%s_bad_errors_return" % where,
                                   opts + ["--timeout", "60", prog("mpit_bad"), "return"],
-                                  tap=True, min_tap=len(BAD_ARGS), timeout=90))
-    return out
+                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS), timeout=90))
+    return out + bad_collective_cases()

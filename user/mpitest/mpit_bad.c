@@ -1,16 +1,26 @@
 /*
- * mpit_bad.c - bad arguments met at the door (tests/suites/failures.py):
- * NULL buffers with a count, handles that are not live objects.
+ * mpit_bad.c - bad arguments met at the door, and collectives whose
+ * members disagree (tests/suites/failures.py).
  *
- *   mpit_bad CASE     rank 0 makes the bad call of CASE under
- *                     MPI_ERRORS_ARE_FATAL: the job must end with that
- *                     call's one line and its error class as status
- *   mpit_bad return   every case under MPI_ERRORS_RETURN, on every rank:
- *                     one TAP line per case, checking the class returned
+ *   mpit_bad CASE     under MPI_ERRORS_ARE_FATAL: the job must end with
+ *                     the call's one line and its error class as status
+ *   mpit_bad return   every case under MPI_ERRORS_RETURN: one TAP line
+ *                     per case, checking the class returned
  *
- * Cases: send-null, recv-null, bcast-null, allreduce-null, wait-garbage,
- * wait-freed, test-garbage, waitall-garbage, comm-garbage, comm-freed,
- * type-garbage, type-uncommitted, type-freed, op-garbage.
+ * Door cases (rank 0 makes the call): send-null, recv-null, bcast-null,
+ * allreduce-null, wait-garbage, wait-freed, test-garbage,
+ * waitall-garbage, comm-garbage, comm-freed, type-garbage,
+ * type-uncommitted, type-freed, op-garbage.
+ *
+ * Collective cases (every rank calls; member r of MPI_COMM_WORLD, or of a
+ * duplicate under MPI_ERRORS_RETURN): bcast-root (root r % 2),
+ * bcast-count (10 ints from rank 0, 5 elsewhere), allreduce-op (MPI_SUM
+ * on rank 0, MPI_MAX elsewhere), allreduce-type (MPI_INT on rank 0,
+ * MPI_FLOAT elsewhere), reduce-root (root r % 2), barrier-bcast
+ * (MPI_Barrier on rank 0, MPI_Bcast from 0 elsewhere), gather-count (one
+ * int per rank at the root 0, two from the others).  Under
+ * MPI_ERRORS_RETURN, every rank gets success or the class, and at least
+ * one gets the class.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -134,6 +144,107 @@ static int one_op_garbage(void)
 	return MPI_Allreduce(&x, &y, 1, MPI_INT, (MPI_Op)(void *)&junk[40], MPI_COMM_SELF);
 }
 
+/* ---- collectives whose members disagree, on comm ---- */
+
+static int rank_of(MPI_Comm comm)
+{
+	int r;
+
+	MPI_Comm_rank(comm, &r);
+	return r;
+}
+
+static int coll_bcast_root(MPI_Comm comm)
+{
+	int x[10] = { 0 };
+
+	return MPI_Bcast(x, 10, MPI_INT, rank_of(comm) % 2, comm);
+}
+
+static int coll_bcast_count(MPI_Comm comm)
+{
+	int x[10] = { 0 };
+
+	return MPI_Bcast(x, rank_of(comm) ? 5 : 10, MPI_INT, 0, comm);
+}
+
+static int coll_allreduce_op(MPI_Comm comm)
+{
+	int x = 1, y;
+
+	return MPI_Allreduce(&x, &y, 1, MPI_INT, rank_of(comm) ? MPI_MAX : MPI_SUM, comm);
+}
+
+static int coll_allreduce_type(MPI_Comm comm)
+{
+	int x[2] = { 1, 1 }, y[2];
+
+	return MPI_Allreduce(x, y, 2, rank_of(comm) ? MPI_FLOAT : MPI_INT, MPI_SUM, comm);
+}
+
+static int coll_reduce_root(MPI_Comm comm)
+{
+	int x = 1, y;
+
+	return MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, rank_of(comm) % 2, comm);
+}
+
+static int coll_barrier_bcast(MPI_Comm comm)
+{
+	int x = 0;
+
+	if (rank_of(comm) == 0)
+		return MPI_Barrier(comm);
+	return MPI_Bcast(&x, 1, MPI_INT, 0, comm);
+}
+
+static int coll_gather_count(MPI_Comm comm)
+{
+	int x[2] = { 1, 2 }, all[64 * 2];
+	int me = rank_of(comm);
+
+	return MPI_Gather(x, me ? 2 : 1, MPI_INT, all, 1, MPI_INT, 0, comm);
+}
+
+static const struct coll_case {
+	const char *name;
+	int (*run)(MPI_Comm comm);
+	int class;
+} colls[] = {
+	{ "bcast-root", coll_bcast_root, MPI_ERR_ROOT },
+	{ "bcast-count", coll_bcast_count, MPI_ERR_COUNT },
+	{ "allreduce-op", coll_allreduce_op, MPI_ERR_OP },
+	{ "allreduce-type", coll_allreduce_type, MPI_ERR_TYPE },
+	{ "reduce-root", coll_reduce_root, MPI_ERR_ROOT },
+	{ "barrier-bcast", coll_barrier_bcast, MPI_ERR_OTHER },
+	{ "gather-count", coll_gather_count, MPI_ERR_COUNT },
+};
+
+#define NCOLLS	(int)(sizeof colls / sizeof colls[0])
+
+/* Under MPI_ERRORS_RETURN, on a duplicate of MPI_COMM_WORLD (unusable
+ * for collectives after the error, so never used again). */
+static void coll_return(const struct coll_case *c)
+{
+	MPI_Comm comm;
+	char name[64];
+	int err, cls = MPI_SUCCESS, hit, any;
+
+	MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+	MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+	err = c->run(comm);
+	if (err != MPI_SUCCESS)
+		MPI_Error_class(err, &cls);
+	if (cls != MPI_SUCCESS && cls != c->class)
+		mpit_fail("%s: class %d, expected %d or success", c->name, cls, c->class);
+	hit = cls == c->class;
+	MPI_Allreduce(&hit, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (!any)
+		mpit_fail("%s: no rank got class %d", c->name, c->class);
+	snprintf(name, sizeof name, "errors_return_coll_%s", c->name);
+	mpit_report(name);
+}
+
 static const struct bad_case {
 	const char *name;
 	int (*run)(void);
@@ -179,9 +290,19 @@ int main(int argc, char **argv)
 			snprintf(name, sizeof name, "errors_return_%s", cases[i].name);
 			mpit_report(name);
 		}
+		for (i = 0; i < NCOLLS; i++)
+			coll_return(&colls[i]);
 		MPI_Finalize();
 		return 0;
 	}
+	for (i = 0; i < NCOLLS; i++)
+		if (!strcmp(colls[i].name, mode)) {
+			colls[i].run(MPI_COMM_WORLD);
+			printf("mpit_bad: %s returned under MPI_ERRORS_ARE_FATAL\n", mode);
+			fflush(stdout);
+			MPI_Finalize();
+			return 0;
+		}
 	for (i = 0; i < NCASES && strcmp(cases[i].name, mode); i++)
 		;
 	if (i == NCASES) {

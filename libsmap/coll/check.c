@@ -1,0 +1,83 @@
+/*
+ * check.c - members agreeing on a call (coll.h, coll_expect).
+ *
+ * A face describes its next call; every member writes the description's
+ * hash with the call's sequence number into the check word of its post
+ * line with the call's first step (coll_publish), or as soon as it has to
+ * wait before that step (coll_show), and the description itself into a
+ * line of its own that peers read only on a mismatch.  Every coll_wait
+ * compares the waited-for member's word with the caller's, while waiting
+ * and once there: the comparisons ride on the cache lines the algorithms
+ * read anyway, so agreeing members pay a load and a compare per peer read,
+ * and no extra synchronisation.  The rooted calls add one look at member
+ * 0's word (coll_anchor) on members that would not otherwise read it, so
+ * that every member is compared with member 0 directly or through a chain
+ * of agreeing members, whoever each believes the root to be.
+ */
+#include <string.h>
+#include "impl.h"
+
+void (*coll_check_fail)(void *ctx, int me, int peer, const void *mine, const void *theirs);
+
+/* The call the description is for is the group's next: g->seq + 1. */
+/* A group spanning nodes has no post lines: its calls go unchecked. */
+void coll_expect(struct coll_group *g, uint32_t hash, const void *desc, void *ctx)
+{
+	uint64_t s = g->seq + 1;
+	struct coll_desc *d;
+
+	if (coll_is_span(g))
+		return;
+	d = &g->me->desc[s % COLL_DEPTH];
+	memcpy(d->desc, desc, COLL_DESC_MAX);
+	__atomic_store_n(&d->seq, s, __ATOMIC_RELEASE);
+	g->word = hash ? (uint64_t)hash << 32 | (uint32_t)s : 0;
+	g->word_pending = hash != 0;
+	g->expect_ctx = ctx;
+}
+
+void coll_mismatch(struct coll_group *g, int q, uint64_t s)
+{
+	const struct coll_desc *theirs = &g->peer[q]->desc[s % COLL_DEPTH];
+	unsigned char copy[COLL_DESC_MAX];
+
+	/* Members waiting for this one in the call they believe in see the
+	 * disagreement too, rather than a member that left. */
+	coll_show(g);
+	memcpy(copy, theirs->desc, COLL_DESC_MAX);
+	/* Its check word for s was there, so was its description; a peer
+	 * that went on since has overwritten both only if it is 4 calls on. */
+	if (__atomic_load_n(&theirs->seq, __ATOMIC_ACQUIRE) != s)
+		memset(copy, 0, COLL_DESC_MAX);
+	if (coll_check_fail)
+		coll_check_fail(g->expect_ctx, g->rank, q, g->me->desc[s % COLL_DEPTH].desc, copy);
+	core_fatal("libsmap coll: members %d and %d of a group disagree on collective call %llu",
+		   g->rank, q, (unsigned long long)s);
+}
+
+void coll_anchor(struct coll_group *g, uint64_t s)
+{
+	const struct coll_post *p = &g->peer[0]->post[s % COLL_DEPTH];
+	uint64_t mine = g->word;
+	unsigned spins = 0;
+
+	if (g->rank == 0 || (uint32_t)mine != (uint32_t)s || !(mine >> 32))
+		return;
+	for (;;) {
+		/* The step first: a word written before member 0 published
+		 * anything of call s is visible once the step says s. */
+		int started = coll_ready(g, 0, s, COLL_POSTED);
+		uint64_t w = __atomic_load_n(&p->check, __ATOMIC_ACQUIRE);
+		int32_t ahead = (int32_t)((uint32_t)w - (uint32_t)s);
+
+		if (ahead == 0 && (w >> 32)) {
+			if (w != mine)
+				coll_mismatch(g, 0, s);
+			return;
+		}
+		if (ahead > 0 || started)
+			return;
+		coll_show(g);
+		coll_spin(&spins);
+	}
+}
