@@ -36,6 +36,18 @@ struct nbc_step {
 	struct smpi_req *req;	/* a message in flight */
 };
 
+/*
+ * Scratch blocks of finished schedules, kept for the next ones: a large
+ * block from malloc is fresh mmap'd memory each time, and faulting its
+ * pages in cost a 1 MiB Iallreduce 10x the time of the blocking one.
+ */
+#define NBC_KEEP	8
+
+struct nbc_block {
+	size_t cap;
+	char data[] __attribute__((aligned(64)));
+};
+
 /* A user op's copy: the user may free the op before the schedule runs. */
 struct nbc_uop {
 	struct nbc_uop *next;
@@ -53,7 +65,7 @@ struct smpi_nbc {
 	int posted;		/* its messages are started */
 	int err;
 	MPI_Status status;
-	void **tmp;
+	struct nbc_block **tmp;	/* its scratch */
 	int ntmp;
 	struct nbc_uop *uops;
 	struct smpi_req *req;
@@ -62,18 +74,6 @@ struct smpi_nbc {
 
 static struct smpi_nbc *nbc_active;
 int smpi_nbc_active;
-
-/*
- * Scratch blocks of finished schedules, kept for the next ones: a large
- * block from malloc is fresh mmap'd memory each time, and faulting its
- * pages in cost a 1 MiB Iallreduce 10x the time of the blocking one.
- */
-#define NBC_KEEP	8
-
-struct nbc_block {
-	size_t cap;
-	char data[] __attribute__((aligned(64)));
-};
 
 static struct nbc_block *nbc_kept[NBC_KEEP];
 
