@@ -19,8 +19,8 @@
 
 void (*coll_check_fail)(void *ctx, int me, int peer, const void *mine, const void *theirs);
 
-/* The call the description is for is the group's next: g->seq + 1. */
-/* A group spanning nodes has no post lines: its calls go unchecked. */
+/* The call the description is for is the group's next: g->seq + 1.  A
+ * group spanning nodes has no post lines: its calls go unchecked. */
 void coll_expect(struct coll_group *g, uint32_t hash, const void *desc, void *ctx)
 {
 	uint64_t s = g->seq + 1;

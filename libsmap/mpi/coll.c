@@ -45,7 +45,6 @@ static inline const struct coll_op *coll_engine_op(MPI_Op op, MPI_Datatype type)
 
 _Static_assert(sizeof(struct smpi_coll_desc) == COLL_DESC_MAX, "the engine copies COLL_DESC_MAX bytes");
 
-
 /*
  * Describes the next engine call on comm to the engine, which compares it
  * across the members: the call, root (-1: none), op (NULL: none) and the
