@@ -91,19 +91,20 @@ struct coll_group *coll_span_create(int size, int rank, const struct coll_transp
  * call (every member reads member 0's in a rooted call - bcast, gather,
  * scatter, reduce - so no root it disagrees on goes unseen).  hash covers
  * everything the members must agree on (0: nothing to check); desc is the
- * face's own account of the call, handed back to fail() with the peer's
- * when two hashes differ (coll_check_fail, which must not return).  Calls
+ * face's own account of the call, handed back with the peer's when two
+ * hashes differ (coll_check_fail: it returns only to say that a closer
+ * look finds the two agree after all, and then the call goes on).  Calls
  * left before the engine starts them (one member, nothing to move) publish
  * nothing: their description goes with the group's next call instead,
  * alike on every member of a program that agrees.
  */
-#define COLL_DESC_MAX	32
+#define COLL_DESC_MAX	40
 
 /* desc: COLL_DESC_MAX bytes. */
 void coll_expect(struct coll_group *g, uint32_t hash, const void *desc, void *ctx);
 /* ctx as given to coll_expect, then this member's and member `peer`'s. */
-extern void (*coll_check_fail)(void *ctx, int me, int peer, const void *mine,
-			       const void *theirs);
+extern int (*coll_check_fail)(void *ctx, int me, int peer, const void *mine,
+			      const void *theirs);
 
 /*
  * Run on every turn of a wait for another member (NULL: nothing): a face

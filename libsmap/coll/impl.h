@@ -140,8 +140,9 @@ static inline void coll_copy(void *dst, const void *src, size_t bytes)
 }
 
 /* Member q's check word for call s differs from ours: ends the call
- * through the face (coll_check_fail). */
-_Noreturn void coll_mismatch(struct coll_group *g, int q, uint64_t s);
+ * through the face (coll_check_fail), unless the face finds the two
+ * descriptions agree after all. */
+void coll_mismatch(struct coll_group *g, int q, uint64_t s);
 
 /* Starts a call: its sequence number (a description coll_expect gave is
  * for this one: it numbered it g->seq + 1). */

@@ -102,6 +102,7 @@ struct smpi_coll_desc {
 	int32_t root;		/* -1: none */
 	int32_t kind;		/* enum smpi_kind of the data, SMPI_K_NONE mixed, -1 none */
 	int64_t count;		/* basic elements (of a block, for the data movers) */
+	int64_t bytes;		/* and their bytes */
 };
 
 /* SMAP_COLL_CHECK: 1 (default) or 0; -1 until read. */

@@ -114,7 +114,7 @@ def bad_collective_cases():
                                   % algo.split("=")[1],
                                   ["--host", "-n", "4", "-e", algo, "--timeout", "60",
                                    prog("mpit_bad"), "return"],
-                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS), timeout=90))
+                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS) + 1, timeout=90))
     out.append(harness.lwkrun("fail_host_coll_check_off",
                               ["--host", "-n", "2", "-e", "SMAP_COLL_CHECK=0", "--timeout", "60",
                                prog("mpit_bad"), "allreduce-op"], timeout=90,
@@ -144,5 +144,5 @@ def bad_argument_cases():
     for where, opts in (("host", ["--host", "-n", "2"]), ("kernel", ["-q", "-n", "2"])):
         out.append(harness.lwkrun("fail_%s_bad_errors_return" % where,
                                   opts + ["--timeout", "60", prog("mpit_bad"), "return"],
-                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS), timeout=90))
+                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS) + 1, timeout=90))
     return out + bad_collective_cases()

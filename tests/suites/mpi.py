@@ -13,7 +13,7 @@ PROGRAMS = {
     "mpit_prof": 2,
     "mpit_proto": 8,
     "mpit_span": 11,
-    "mpit_bad": 21,
+    "mpit_bad": 22,
     "mpit_nbc": 24,
     "mpit_topo": 9,
 }

@@ -245,6 +245,26 @@ static void coll_return(const struct coll_case *c)
 	mpit_report(name);
 }
 
+/* Packed data agrees with typed data of its bytes: no error, the data. */
+static void coll_packed_agrees(void)
+{
+	int x[4] = { 0 }, err, pos = 0;
+	char buf[64];
+
+	if (rank_of(MPI_COMM_WORLD) == 0) {
+		int v[4] = { 7, 8, 9, 10 };
+
+		MPI_Pack(v, 4, MPI_INT, buf, sizeof buf, &pos, MPI_COMM_WORLD);
+		err = MPI_Bcast(buf, pos, MPI_PACKED, 0, MPI_COMM_WORLD);
+		x[3] = 10;
+	} else {
+		err = MPI_Bcast(x, 4, MPI_INT, 0, MPI_COMM_WORLD);
+	}
+	mpit_expect_int("MPI_Bcast of MPI_PACKED against MPI_INT", MPI_SUCCESS, err);
+	mpit_expect_int("last int", 10, x[3]);
+	mpit_report("coll_packed_matches_typed_data");
+}
+
 static const struct bad_case {
 	const char *name;
 	int (*run)(void);
@@ -290,6 +310,7 @@ int main(int argc, char **argv)
 			snprintf(name, sizeof name, "errors_return_%s", cases[i].name);
 			mpit_report(name);
 		}
+		coll_packed_agrees();
 		for (i = 0; i < NCOLLS; i++)
 			coll_return(&colls[i]);
 		MPI_Finalize();
