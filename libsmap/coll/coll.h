@@ -77,6 +77,11 @@ struct coll_transport {
 	 * first member, runs among those leaders only and releases each node,
 	 * so only leaders' messages cross the network. */
 	const int *host;
+	/* Optional: n sends (sbuf[i] to peer[i]) and n receives (from peer[i]
+	 * into rbuf[i]) all in flight at once, so that an alltoall waits for
+	 * one network round trip rather than one per member. */
+	void (*exchange)(void *ctx, int n, const int *peer, const void *const *sbuf,
+			 const size_t *slen, void *const *rbuf, const size_t *rlen);
 };
 
 /* Not collective: just this member's view; NULL when memory is short. */

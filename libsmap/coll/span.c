@@ -8,7 +8,8 @@
  * combined at the root in member order (x0 op x1 op ... op x(n-1), the same
  * evaluation on every run, as the engine promises for every reduction;
  * allreduce is that reduce and a broadcast); gathers and scatters straight
- * between root and members; alltoall as n-1 pairwise exchanges; scans as
+ * between root and members; alltoall as n-1 pairwise exchanges, or all at
+ * once where the transport can (exchange); scans as
  * a chain in member order.  The "uniform" argument of the v forms gives
  * the block size of the uniform calls (then the vectors are NULL).
  */
@@ -255,6 +256,33 @@ void span_allgatherv(struct coll_group *g, const void *sbuf, void *rbuf, const s
 	free(packed);
 }
 
+/* Every other member's block in flight at once (the transport's exchange). */
+static void span_alltoall_at_once(struct coll_group *g, const char *s, const size_t *scounts,
+				  const size_t *sdispls, void *rbuf, const size_t *rcounts,
+				  const size_t *rdispls, size_t uniform)
+{
+	int n = g->size - 1, me = g->rank;
+	int *peer = span_alloc(n * sizeof(*peer));
+	const void **sb = span_alloc(n * sizeof(*sb));
+	void **rb = span_alloc(n * sizeof(*rb));
+	size_t *sl = span_alloc(2 * n * sizeof(*sl)), *rl = sl + n;
+
+	for (int k = 0; k < n; k++) {
+		int q = (me + 1 + k) % g->size;
+
+		peer[k] = q;
+		sb[k] = s + voff(sdispls, uniform, q);
+		sl[k] = vlen(scounts, uniform, q);
+		rb[k] = (char *)rbuf + voff(rdispls, uniform, q);
+		rl[k] = vlen(rcounts, uniform, q);
+	}
+	g->span.exchange(g->span.ctx, n, peer, sb, sl, rb, rl);
+	free(peer);
+	free(sb);
+	free(rb);
+	free(sl);
+}
+
 void span_alltoallv(struct coll_group *g, const void *sbuf, const size_t *scounts,
 		    const size_t *sdispls, void *rbuf, const size_t *rcounts,
 		    const size_t *rdispls, size_t uniform)
@@ -280,6 +308,11 @@ void span_alltoallv(struct coll_group *g, const void *sbuf, const size_t *scount
 	}
 	memmove((char *)rbuf + voff(rdispls, uniform, me), s + voff(sdispls, uniform, me),
 		vlen(rcounts, uniform, me));
+	if (g->span.exchange && n > 2) {
+		span_alltoall_at_once(g, s, scounts, sdispls, rbuf, rcounts, rdispls, uniform);
+		free(copy);
+		return;
+	}
 	for (int k = 1; k < n; k++) {
 		int to = (me + k) % n, from = (me - k + n) % n;
 

@@ -120,7 +120,10 @@ static void barrier_run(int across_nodes)
 		__atomic_store_n(&b->sense, sense, __ATOMIC_RELEASE);
 		return;
 	}
-	if (core.ji.nnodes > 1) {
+	/* In host mode the processes may outnumber the cores: core_spin
+	 * yields to the leader, where a nap would sleep out the timer slack
+	 * (50 us). */
+	if (core.ji.nnodes > 1 && !core.host) {
 		barrier_wait_napping(&b->sense, sense);
 		return;
 	}

@@ -44,9 +44,35 @@ static void span_sendrecv(void *ctx, int to, const void *sbuf, size_t slen, int 
 	smpi_req_wait(&r);
 }
 
+static void span_exchange(void *ctx, int n, const int *peer, const void *const *sbuf,
+			  const size_t *slen, void *const *rbuf, const size_t *rlen)
+{
+	MPI_Comm c = ctx;
+	struct smpi_req *rq = malloc(2 * (size_t)n * sizeof(*rq));
+
+	if (!rq)
+		smpi_fatal("MPI: no memory for an exchange with %d ranks across nodes", n);
+	for (int i = 0; i < n; i++) {
+		smpi_req_init(&rq[i], SMPI_REQ_RECV, SMPI_MODE_STD, rbuf[i], (int64_t)rlen[i],
+			      MPI_BYTE, peer[i], SPAN_TAG, c);
+		rq[i].ctx = c->ctx + SMPI_MAX_CTX;
+		smpi_p2p_start(&rq[i]);
+	}
+	for (int i = 0; i < n; i++) {
+		smpi_req_init(&rq[n + i], SMPI_REQ_SEND, SMPI_MODE_STD, sbuf[i], (int64_t)slen[i],
+			      MPI_BYTE, peer[i], SPAN_TAG, c);
+		rq[n + i].ctx = c->ctx + SMPI_MAX_CTX;
+		smpi_p2p_start(&rq[n + i]);
+	}
+	for (int i = 0; i < 2 * n; i++)
+		smpi_req_wait(&rq[i]);
+	free(rq);
+}
+
 struct coll_group *smpi_coll_span(MPI_Comm comm)
 {
-	struct coll_transport t = { span_send, span_recv, span_sendrecv, comm, NULL };
+	struct coll_transport t = { span_send, span_recv, span_sendrecv, comm, NULL,
+				    span_exchange };
 	struct coll_group *g = NULL;
 	int *host = malloc(comm->size * sizeof(int));
 

@@ -2,7 +2,7 @@
  * mpi_bench.c - MPI micro-benchmarks, standard MPI only, so the same source
  * builds with smapcc, mpicc.mpich and mpicc.openmpi.
  *
- *   mpi_bench [quick|full] [test...]
+ *   mpi_bench [quick|full|emu] [test...]
  *
  * Tests (all when none is named): pingpong, pingping, exchange (Isend/Irecv
  * both ways), sendrecv, between ranks 0 and 1; rate (every even rank
@@ -19,8 +19,8 @@
  * computation's time, 0 when it took the sum).  SMAP_REDUCE (serial|parallel) picks
  * libsmap's reduce algorithm; run twice to compare.
  *
- * Every figure is timed in several trials (quick 7, full 21) after a
- * warm-up; a trial is the mean over a run of iterations.  On a shared
+ * Every figure is timed in several trials (quick 7, full 21, emu 3) after
+ * a warm-up; a trial is the mean over a run of iterations.  On a shared
  * machine the best trial measures the library and the median how it fares
  * among the neighbours, so both are printed.  Latency is one way (half a
  * ping-pong round trip; a whole round for the other patterns), bandwidth is
@@ -55,7 +55,13 @@ static const long quick_sizes[] = {
 	0, 8, 64, 512, 4096, 16384, 65536, 262144, 1L << 20, 4L << 20, 16L << 20
 };
 
-static int rank, size, full, trials;
+/* The emu run times an emulator (QEMU TCG nodes), where a round trip takes
+ * milliseconds: the sizes the targets name, few iterations. */
+static const long emu_sizes[] = { 0, 8, 4096, 65536, 1L << 20, 4L << 20 };
+#define EMU_DIV		64
+#define EMU_MAX		40
+
+static int rank, size, full, emu, trials;
 static char *sbuf, *rbuf;
 static struct {
 	char test[24];
@@ -112,6 +118,8 @@ static int iters(long bytes)
 	long n = TRIAL_BYTES / (bytes > 2048 ? bytes : 2048);
 
 	n = n < TRIAL_MIN ? TRIAL_MIN : n > TRIAL_MAX ? TRIAL_MAX : n;
+	if (emu)
+		return n / EMU_DIV < 2 ? 2 : n / EMU_DIV > EMU_MAX ? EMU_MAX : n / EMU_DIV;
 	return full ? n * 4 : n;
 }
 
@@ -169,6 +177,8 @@ static void p2p_time(int k, long bytes, double *t)
 
 static long next_size(long b, int *i)
 {
+	if (emu)
+		return ++*i < (int)(sizeof emu_sizes / sizeof *emu_sizes) ? emu_sizes[*i] : -1;
 	if (!full)
 		return ++*i < (int)(sizeof quick_sizes / sizeof *quick_sizes) ? quick_sizes[*i] : -1;
 	b = b ? b * 2 : 1;
@@ -277,7 +287,7 @@ static void bench_rate(void)
 {
 	enum { WIN = 64 };
 	MPI_Request rq[WIN];
-	int n = full ? 400 : 100, i, w, j, peer = rank ^ 1, ack = 0;
+	int n = full ? 400 : emu ? 4 : 100, i, w, j, peer = rank ^ 1, ack = 0;
 	double t[MAXTRIALS], t0, mine;
 
 	for (j = -1; j < trials; j++) {
@@ -422,8 +432,10 @@ static int parse(int argc, char **argv, int *want)
 	int i, k, any = 0;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "quick") || !strcmp(argv[i], "full")) {
+		if (!strcmp(argv[i], "quick") || !strcmp(argv[i], "full") ||
+		    !strcmp(argv[i], "emu")) {
 			full = !strcmp(argv[i], "full");
+			emu = !strcmp(argv[i], "emu");
 			continue;
 		}
 		for (k = 0; k < NTESTS && strcmp(argv[i], test_names[k]); k++)
@@ -451,7 +463,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (parse(argc, argv, want))
 		MPI_Abort(MPI_COMM_WORLD, 2);
-	trials = full ? MAXTRIALS : 7;
+	trials = full ? MAXTRIALS : emu ? 3 : 7;
 	if (size < 2) {
 		if (rank == 0)
 			fprintf(stderr, "mpi_bench: needs at least 2 ranks\n");
@@ -466,7 +478,7 @@ int main(int argc, char **argv)
 	lib[strcspn(lib, "\n")] = 0;
 	if (rank == 0)
 		printf("# mpi_bench on %d ranks, %s (%d trials), SMAP_REDUCE=%s\n# %s\n", size,
-		       full ? "full" : "quick", trials, red ? red : "(default)", lib);
+		       full ? "full" : emu ? "emu" : "quick", trials, red ? red : "(default)", lib);
 	for (k = PINGPONG; k <= SENDRECV; k++)
 		if (want[k])
 			bench_p2p(k);
