@@ -80,6 +80,10 @@ extern void (*core_progress)(void);
  * ends; core_spin looks, cheaply, with its spin count. */
 void core_wait_init(void);
 void core_wait_check(unsigned spins);
+/* The library call this rank is in (or left last), for that report: set at
+ * each call's door; a static name, at the same address in every rank of
+ * the one binary, so a peer reads it through SMARTMAP. */
+extern const char *core_call;
 /* Called with the status of every exit of the program (smapcc wraps exit):
  * MPI ends the job there when the rank leaves without MPI_Finalize. */
 extern void (*core_exit_check)(int status);

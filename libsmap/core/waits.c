@@ -3,7 +3,7 @@
  * rank has been spinning in a libsmap wait for WAIT_STUCK_S, or has
  * exited, can never move again (nothing outside the ranks can satisfy a
  * wait on one node), so it ends with SMAPOS_EXIT_DEADLOCK and one line
- * naming who waits and who is gone.
+ * naming who waits, in which call (core_call), and who is gone.
  *
  * Each rank keeps its wait state in its own memory, at the same address in
  * every rank: peers read it through SMARTMAP, so the check costs nothing
@@ -30,6 +30,7 @@ struct wait_state {
 };
 
 static struct wait_state wait_state;
+const char *core_call;
 static unsigned wait_spins;		/* spin count at this rank's latest look */
 
 static void wait_exited(void)
@@ -42,9 +43,39 @@ void core_wait_init(void)
 	atexit(wait_exited);
 }
 
+/* Appends " rank(s) R.. in CALL" for the waiting ranks in `call`, once per
+ * call, in rank order of the first rank in each. */
+static size_t wait_list(char *buf, size_t len, size_t at, const char *call)
+{
+	unsigned n = 0, first = 1;
+
+	for (unsigned r = 0; r < core.ji.nranks; r++) {
+		const struct wait_state *s = remote_address(r, &wait_state);
+		const char *c = *(const char *const *)remote_address(r, &core_call);
+
+		if (!s->exited && c == call)
+			n++;
+	}
+	for (unsigned r = 0; r < core.ji.nranks && at < len - 16; r++) {
+		const struct wait_state *s = remote_address(r, &wait_state);
+		const char *c = *(const char *const *)remote_address(r, &core_call);
+
+		if (s->exited || c != call)
+			continue;
+		if (first)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       n > 1 ? "ranks" : "rank");
+		first = 0;
+		at += (size_t)snprintf(buf + at, len - at, " %u", r);
+	}
+	if (at < len - 16)
+		at += (size_t)snprintf(buf + at, len - at, " in %s", call ? call : "libsmap");
+	return at < len ? at : len - 1;
+}
+
 static void wait_deadlock(uint64_t hz, uint64_t now)
 {
-	char waiting[256] = "", gone[256] = "";
+	char waiting[512] = "", gone[256] = "";
 	size_t w = 0, g = 0;
 	uint32_t *reported = remote_address(0, &wait_state.reported), no = 0;
 
@@ -55,15 +86,26 @@ static void wait_deadlock(uint64_t hz, uint64_t now)
 
 	for (unsigned r = 0; r < core.ji.nranks; r++) {
 		const struct wait_state *s = remote_address(r, &wait_state);
+		const char *c = *(const char *const *)remote_address(r, &core_call);
+		unsigned q;
 
-		if (s->exited && g < sizeof(gone) - 12)
-			g += (size_t)snprintf(gone + g, sizeof(gone) - g, " %u", r);
-		else if (!s->exited && w < sizeof(waiting) - 12)
-			w += (size_t)snprintf(waiting + w, sizeof(waiting) - w, " %u", r);
+		if (s->exited) {
+			if (g < sizeof(gone) - 12)
+				g += (size_t)snprintf(gone + g, sizeof(gone) - g, " %u", r);
+			continue;
+		}
+		/* The first waiting rank in each call lists that call's ranks. */
+		for (q = 0; q < r; q++)
+			if (!((const struct wait_state *)remote_address(q, &wait_state))->exited &&
+			    *(const char *const *)remote_address(q, &core_call) == c)
+				break;
+		if (q == r)
+			w = wait_list(waiting, sizeof(waiting), w, c);
 	}
-	core_warn("libsmap: rank %u: deadlock: ranks%s have waited in libsmap for %lu s with "
-		  "nothing left to wake them%s%s: ending the job", core.ji.rank, waiting,
-		  (unsigned long)((now - wait_state.start) / hz), g ? "; exited:" : "", gone);
+	core_warn("libsmap: rank %u: deadlock: waiting in libsmap for %lu s with nothing left "
+		  "to wake them: %s%s%s: ending the job", core.ji.rank,
+		  (unsigned long)((now - wait_state.start) / hz), waiting, g ? "; exited:" : "",
+		  gone);
 	smap_abort(SMAPOS_EXIT_DEADLOCK);
 }
 

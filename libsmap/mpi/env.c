@@ -20,6 +20,7 @@ char smpi_in_place[1], smpi_unweighted[1];
 
 int smpi_check_init(const char *fn)
 {
+	core_call = fn;
 	if (smpi_initialized && !smpi_finalized)
 		return MPI_SUCCESS;
 	fprintf(stderr, "%s: called %s\n", fn,

@@ -45,6 +45,7 @@ static int pt_check_all(const void *buf, MPI_Comm comm, int count, MPI_Datatype 
 static inline int pt_check(const void *buf, MPI_Comm comm, int count, MPI_Datatype type, int peer,
 			   int tag, int recv, const char *fn)
 {
+	core_call = fn;
 	if (pt_fast(buf, comm, count, type, peer, tag, recv))
 		return MPI_SUCCESS;
 	return pt_check_all(buf, comm, count, type, peer, tag, recv, fn);
@@ -68,6 +69,7 @@ static __attribute__((noinline)) int pt_send_slow(const void *buf, int count, MP
 static inline int pt_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 			  MPI_Comm comm, int mode, const char *fn)
 {
+	core_call = fn;
 	if (!pt_fast(buf, comm, count, type, dest, tag, 0))
 		return pt_send_slow(buf, count, type, dest, tag, comm, mode, fn);
 	smpi_p2p_send(buf, count, type, dest, tag, comm, comm->ctx, mode);
@@ -136,6 +138,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 {
 	MPI_Status st;
 
+	core_call = "MPI_Recv";
 	if (!pt_fast(buf, comm, count, type, source, tag, 1))
 		return pt_recv_slow(buf, count, type, source, tag, comm, status);
 	if (status == MPI_STATUS_IGNORE)

@@ -42,6 +42,7 @@ void shmemi_fail(const char *fn, const char *fmt, ...)
 
 void shmemi_check_ready(const char *fn)
 {
+	core_call = fn;
 	if (shmemi.stage == SHMEMI_NONE)
 		shmemi_fail(fn, "called before shmem_init");
 	if (shmemi.stage == SHMEMI_DONE)
@@ -218,7 +219,7 @@ void shmem_finalize(void)
 {
 	shmemi_check_ready(__func__);
 	shmem_quiet();
-	shmem_barrier_all();
+	shmemi_team_sync(SHMEM_TEAM_WORLD, __func__);
 	shmemi_team_fini();
 	smap_sym_release(shmemi.heap_base, shmemi.heap_size);
 	heap_fini(&shmemi.heap);

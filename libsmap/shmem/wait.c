@@ -14,6 +14,7 @@
 
 static void wait_check_cmp(int cmp, const char *fn)
 {
+	core_call = fn;
 	if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_GE)
 		shmemi_fail(fn, "unknown comparison %d (SHMEM_CMP_EQ, _NE, _GT, _LE, _LT, _GE)", cmp);
 }

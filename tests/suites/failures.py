@@ -30,13 +30,16 @@ def cases():
     # No waiting for the impossible: on one node, every rank stuck in a
     # libsmap wait (or gone) ends the job; one rank tells.
     for where, opts in (("host", ["--host", "-n", "4"]), ("kernel", ["-q", "-n", "4"])):
-        for what, args in (("mpi", [prog("mpit_exit"), "lonely"]),
-                           ("shmem", [harness.build("user", "shmem_fail"), "lonely"])):
+        for what, args, calls in (
+                ("mpi", [prog("mpit_exit"), "lonely"], ("MPI_Recv", "MPI_Finalize")),
+                ("shmem", [harness.build("user", "shmem_fail"), "lonely"],
+                 ("shmem_int_wait_until", "shmem_finalize"))):
             out.append(harness.lwkrun(
                 "fail_%s_%s_deadlock_ends_the_job_with_123" % (where, what),
                 opts + ["--timeout", "60"] + args, rc=123, timeout=90,
-                expect=[r"^libsmap: rank \d: deadlock: ranks 0 1 2 3 have waited in libsmap for "
-                        r"\d+ s with nothing left to wake them: ending the job$"],
+                expect=[r"^libsmap: rank \d: deadlock: waiting in libsmap for \d+ s with nothing "
+                        r"left to wake them: rank 0 in %s, ranks 1 2 3 in %s: ending the job$"
+                        % calls],
                 reject=[r"(?s)deadlock.*deadlock"]))
     out += [
         harness.lwkrun("fail_lwkrun_refuses_more_cpus_than_qemu_starts",

@@ -3,7 +3,13 @@
 engine in each group) against Open MPI over TCP on the loopback
 (--mca btl self,tcp), the same mpi_bench source, in the same run.  Open MPI
 cannot be told which of its ranks share a "node" here, so all its ranks
-talk TCP; with one rank per node the two setups are the same shape."""
+talk TCP; with one rank per node the two setups are the same shape.
+
+Then the same program on 2 smapos nodes under QEMU/TCG (the e1000 driver,
+the network engine and the switch): emulator timings, in the "emu" sizes,
+since a round trip there takes milliseconds."""
+
+import re
 
 from perf import hostmode
 from perf.util import LWKRUN
@@ -11,6 +17,7 @@ from perf.util import LWKRUN
 # (ranks per node, mpi_bench tests)
 PLAN = ((1, ["pingpong", "coll"]), (2, ["coll"]))
 NODES = 2
+TCG_TESTS = ["emu", "pingpong", "coll"]
 
 
 def argv(impl, per_node, args):
@@ -21,6 +28,11 @@ def argv(impl, per_node, args):
             "--oversubscribe", "--allow-run-as-root", "--mca", "btl", "self,tcp",
             "--mca", "btl_tcp_if_include", "lo",
             hostmode.program("openmpi", "mpi_bench")] + args
+
+
+def tcg_argv():
+    return ["python3", LWKRUN, "-q", "--nodes", str(NODES), "-n", "1", "--timeout", "500",
+            hostmode.program("libsmap", "mpi_bench")] + TCG_TESTS
 
 
 def run(sec):
@@ -38,3 +50,10 @@ def run(sec):
                              % (NODES, per_node, impl,
                                 "timed out" if status is None else "status %d" % status,
                                 run + 1))
+        status, out = sec.run(tcg_argv(), 600)
+        # Each node's lines come prefixed with its name.
+        out = re.sub(r"^\[n\d+\] ", "", out, flags=re.M)
+        hostmode.add_csv(sec, "net", "mpi_bench", "smapos/tcg", hostmode.parse_csv(out), run)
+        if status != 0:
+            sec.note("mpi_bench on 2 QEMU nodes under TCG: %s (run %d)"
+                     % ("timed out" if status is None else "status %d" % status, run + 1))

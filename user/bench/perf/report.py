@@ -637,6 +637,21 @@ def net_section(data):
             out.append("\n%d nodes x %d rank%s:\n\n" % (2, total // 2, "s" * (total > 2)))
             out.append(table(["figure", "libsmap", "Open MPI tcp", "libsmap / Open MPI"],
                              rows))
+    rows = []
+    for metric, size, label in NET_ROWS:
+        tcg = data.get("net", "mpi_bench", "smapos/tcg", 2, metric, size)
+        if tcg is not None:
+            rows.append([label, cell(tcg),
+                         cell(data.get("net", "mpi_bench", "libsmap", 2, metric, size))])
+    if rows:
+        out.append("\n2 smapos nodes x 1 rank under QEMU/TCG (`lwkrun --nodes 2`: the e1000 "
+                   "driver, the network engine on its own core, the switch; `mpi_bench emu`), "
+                   "next to host mode's 2 nodes x 1.  **Emulator timings**: TCG translates "
+                   "every instruction and 4 vCPUs share the 2 host cores, so a network round "
+                   "trip costs milliseconds here; the MPI_Barrier row is the barrier wire's "
+                   "hub, not the network:\n\n")
+        out.append(table(["figure", "smapos under QEMU/TCG (emulated)",
+                          "libsmap host mode (native)"], rows))
     return "".join(out)
 
 
