@@ -27,8 +27,9 @@ static const size_t coll_vform[1];
 
 /* The arguments every call shares are those of the common case: no check
  * that could fail is left for the engine's view of comm and type. */
-static inline int coll_fast(MPI_Comm comm, int count, MPI_Datatype type)
+static inline int coll_fast(MPI_Comm comm, int count, MPI_Datatype type, const char *fn)
 {
+	core_call = fn;
 	return __builtin_expect(smpi_initialized && !smpi_finalized &&
 				smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && comm->errh->fatal &&
 				count >= 0 && smpi_live(type, SMPI_LIVE_TYPE) && type->predefined, 1);
@@ -197,6 +198,7 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 
 int PMPI_Barrier(MPI_Comm comm)
 {
+	core_call = "MPI_Barrier";
 	if (__builtin_expect(smpi_initialized && !smpi_finalized &&
 			     smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && !comm->whole &&
 			     comm->errh->fatal, 1)) {
@@ -233,8 +235,8 @@ static __attribute__((noinline)) int coll_bcast_full(void *buf, int count, MPI_D
 
 int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-	if (coll_fast(comm, count, type) && (buf || !count) && (unsigned)root < (unsigned)comm->size &&
-	    coll_dense(type)) {
+	if (coll_fast(comm, count, type, "MPI_Bcast") && (buf || !count) &&
+	    (unsigned)root < (unsigned)comm->size && coll_dense(type)) {
 		coll_expect_args(comm, "MPI_Bcast", root, NULL, type, count);
 		coll_bcast(comm->coll, buf, count * smpi_type_size(type), root);
 		return MPI_SUCCESS;
@@ -761,7 +763,7 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 {
 	const struct coll_op *e;
 
-	if (coll_fast(comm, count, type) && (unsigned)root < (unsigned)comm->size &&
+	if (coll_fast(comm, count, type, "MPI_Reduce") && (unsigned)root < (unsigned)comm->size &&
 	    (e = coll_engine_op(op, type)) && (sbuf != MPI_IN_PLACE || comm->rank == root) &&
 	    (!count || (sbuf && (rbuf || comm->rank != root)))) {
 		coll_expect_args(comm, "MPI_Reduce", root, op, type, count);
@@ -800,7 +802,7 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, M
 {
 	const struct coll_op *e;
 
-	if (coll_fast(comm, count, type) && (e = coll_engine_op(op, type)) &&
+	if (coll_fast(comm, count, type, "MPI_Allreduce") && (e = coll_engine_op(op, type)) &&
 	    (!count || (sbuf && rbuf))) {
 		coll_expect_args(comm, "MPI_Allreduce", -1, op, type, count);
 		coll_allreduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e);

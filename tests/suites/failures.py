@@ -32,6 +32,7 @@ def cases():
     for where, opts in (("host", ["--host", "-n", "4"]), ("kernel", ["-q", "-n", "4"])):
         for what, args, calls in (
                 ("mpi", [prog("mpit_exit"), "lonely"], ("MPI_Recv", "MPI_Finalize")),
+                ("mpi_barrier", [prog("mpit_exit"), "barrier"], ("MPI_Barrier", "MPI_Finalize")),
                 ("shmem", [harness.build("user", "shmem_fail"), "lonely"],
                  ("shmem_int_wait_until", "shmem_finalize"))):
             out.append(harness.lwkrun(

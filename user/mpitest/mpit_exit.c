@@ -8,6 +8,7 @@
  *   mpit_exit clean      every rank finalizes and exits 0
  *   mpit_exit lonely     rank 0 waits for a message rank 1 never sends;
  *                        rank 1 finalizes (and waits there for rank 0)
+ *   mpit_exit barrier    rank 0 calls MPI_Barrier, the others MPI_Finalize
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -25,6 +26,12 @@ int main(int argc, char **argv)
 		exit(status);
 	if (rank == 1 && !strcmp(mode, "abort"))
 		MPI_Abort(MPI_COMM_WORLD, status);
+	if (!strcmp(mode, "barrier")) {
+		if (rank == 0)
+			MPI_Barrier(MPI_COMM_WORLD);
+		MPI_Finalize();
+		return 0;
+	}
 	if (!strcmp(mode, "lonely")) {
 		if (rank == 0)
 			MPI_Recv(&status, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
