@@ -48,7 +48,9 @@ int smap_hwbarrier(void)
 		core_warn("smap_hwbarrier: no hardware barrier in host mode");
 		return -ENODEV;
 	}
+	core_wait_blocked(1);
 	r = syscall(SMAPOS_SYS_HWBARRIER);
+	core_wait_blocked(0);
 	return r < 0 ? -errno : 0;
 }
 
@@ -89,12 +91,19 @@ static void barrier_wait_napping(const uint32_t *sense, uint32_t want)
 {
 	static const struct timespec nap = { 0, BARRIER_NAP_NS };
 	uint64_t until = smap_rdtsc() + smap_tsc_hz() / (1000000000 / BARRIER_SPIN_NS);
+	unsigned spins = 0;
 
 	while (__atomic_load_n(sense, __ATOMIC_ACQUIRE) != want) {
-		if (smap_rdtsc() < until)
+		/* A nap counts for 16 spins (from a multiple of 16), as in
+		 * core_spin: the wait check looks every 16 naps. */
+		if (smap_rdtsc() < until) {
+			spins++;
 			__builtin_ia32_pause();
-		else
+		} else {
+			spins = (spins + 16) & ~15u;
 			nanosleep(&nap, NULL);
+		}
+		core_wait_check(spins);
 	}
 }
 

@@ -76,10 +76,17 @@ void core_spin(unsigned *spins);
 /* Host mode's network engine runs in whichever rank waits (hostnet.c):
  * set once the network is up; never allocates, so any wait may call it. */
 extern void (*core_progress)(void);
-/* waits.c: a one-node job where every rank spins in a wait (or has exited)
- * ends; core_spin looks, cheaply, with its spin count. */
+/* waits.c: a job where every rank of every node spins in a wait (or has
+ * exited) ends; core_spin looks, cheaply, with its spin count (a look
+ * every 256). */
 void core_wait_init(void);
 void core_wait_check(unsigned spins);
+/* Around a system call that waits for other ranks (the hardware barrier):
+ * the rank counts as spinning in a wait meanwhile. */
+void core_wait_blocked(int on);
+/* A rank leaving a job of several nodes, before its network goes (net.c):
+ * the last of its node tells world rank 0 that the node left. */
+void core_wait_leaving(void);
 /* The library call this rank is in (or left last), for that report: set at
  * each call's door; a static name, at the same address in every rank of
  * the one binary, so a peer reads it through SMARTMAP. */

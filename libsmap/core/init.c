@@ -137,6 +137,8 @@ void core_spin(unsigned *spins)
 		core_progress();
 	core_wait_check(*spins);
 	if (core.nap && *spins >= CORE_SPIN_NAP) {
+		/* A nap counts for 16 spins: the wait check looks every 16. */
+		*spins += 16;
 		nanosleep(&nap, NULL);
 		return;
 	}

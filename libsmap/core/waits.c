@@ -9,13 +9,26 @@
  * every rank: peers read it through SMARTMAP, so the check costs nothing
  * until a wait has lasted long.  A rank that computes, sleeps or sits in a
  * system call is not spinning, so a job waiting on it is never judged.
- * Several nodes are left to the network engine and the launcher (a peer
- * node may still send).
+ *
+ * Several nodes: a node whose live ranks are all stuck is quiet, and says
+ * so to world rank 0 every 1/WAIT_REPORT_DIV s (a network atomic into
+ * wait_nodes.report[node]: a stamp of its ranks' waits and a tick).  Node
+ * 0's stuck ranks read the reports; when every other node's report has
+ * ticked within the last second with one stamp for a second or more, and
+ * node 0 is quiet too, no rank anywhere can move: a message still in
+ * flight would have landed in the seconds each node waited, and one that
+ * wakes a rank changes its node's stamp.  A node whose ranks have all
+ * exited cannot report, so the last of them to leave says so once
+ * (core_wait_leaving) and node 0 counts that node as stuck for good.  If
+ * node 0's ranks have all exited, nobody judges: waits on them are left to
+ * the network's failure detection and the launcher.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "core.h"
 #include "smap.h"
+#include "../net/net.h"
+#include "../../kernel/net/engine.h"
 
 #define WAIT_CHECK_MASK	0xffu		/* spins between looks at the clock */
 #define WAIT_STUCK_S	2		/* seconds in one wait */
@@ -26,16 +39,57 @@ struct wait_state {
 	_Alignas(64) uint64_t start;	/* TSC when this rank's current wait began */
 	uint64_t seen;			/* TSC of its latest look */
 	uint32_t exited;
+	uint32_t blocked;		/* in a system call that waits (core_wait_blocked) */
 	uint32_t reported;		/* rank 0's: one rank tells */
 };
 
 static struct wait_state wait_state;
 const char *core_call;
+
+#define WAIT_REPORT_DIV	4		/* a quiet node reports 4 times a second */
+#define WAIT_REPORT_QUIET (1ull << 62)	/* a report: quiet bit, stamp << 24, tick */
+#define WAIT_REPORT_GONE (1ull << 61)	/* the report of a node whose ranks all left */
+
+static struct {
+	_Alignas(64) uint64_t report[ENG_MAX_NODES];	/* world rank 0's: each node's */
+	uint64_t seen[ENG_MAX_NODES];	/* node 0's rank 0: each report as last read */
+	uint64_t ticked[ENG_MAX_NODES];	/* when it last changed */
+	uint64_t steady[ENG_MAX_NODES];	/* when its stamp last changed */
+	_Alignas(64) uint64_t sent;	/* each node's rank 0: TSC of its latest report */
+	uint64_t tick;
+} wait_nodes;
+static int wait_reporting;		/* this rank is sending a report */
+static struct net_op wait_report = { .complete = 1 };	/* this rank's latest */
 static unsigned wait_spins;		/* spin count at this rank's latest look */
 
 static void wait_exited(void)
 {
-	__atomic_store_n(&wait_state.exited, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&wait_state.exited, 1, __ATOMIC_SEQ_CST);
+}
+
+void core_wait_blocked(int on)
+{
+	uint64_t now = smap_rdtsc();
+
+	if (on && now - wait_state.seen > smap_tsc_hz() / WAIT_GAP_DIV)
+		__atomic_store_n(&wait_state.start, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&wait_state.seen, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&wait_state.blocked, on, __ATOMIC_RELEASE);
+}
+
+void core_wait_leaving(void)
+{
+	wait_exited();
+	if (core.ji.nnodes < 2 || core.ji.node == 0 || !net_up())
+		return;
+	/* Sequentially consistent: of two ranks leaving at once, at least
+	 * one sees the other gone. */
+	for (unsigned r = 0; r < core.ji.nranks; r++)
+		if (!__atomic_load_n(&((const struct wait_state *)remote_address(r, &wait_state))->exited,
+				     __ATOMIC_SEQ_CST))
+			return;
+	net_cmd_async(SNOP_AMO, SNAMO_SET, 0, 0, NULL, (uintptr_t)&wait_nodes.report[core.ji.node], 0,
+		      (int64_t)WAIT_REPORT_GONE, 0, "the deadlock check");
 }
 
 void core_wait_init(void)
@@ -73,9 +127,10 @@ static size_t wait_list(char *buf, size_t len, size_t at, const char *call)
 	return at < len ? at : len - 1;
 }
 
-static void wait_deadlock(uint64_t hz, uint64_t now)
+/* nodes: the job's, when every other node reported its ranks stuck too. */
+static void wait_deadlock(uint64_t hz, uint64_t now, unsigned nodes)
 {
-	char waiting[512] = "", gone[256] = "";
+	char waiting[512] = "", gone[256] = "", others[64] = "";
 	size_t w = 0, g = 0;
 	uint32_t *reported = remote_address(0, &wait_state.reported), no = 0;
 
@@ -102,38 +157,105 @@ static void wait_deadlock(uint64_t hz, uint64_t now)
 		if (q == r)
 			w = wait_list(waiting, sizeof(waiting), w, c);
 	}
+	if (nodes == 2)
+		snprintf(others, sizeof(others), "; node 1: every rank waits or has exited");
+	else if (nodes > 2)
+		snprintf(others, sizeof(others), "; nodes 1-%u: every rank waits or has exited",
+			 nodes - 1);
 	core_warn("libsmap: rank %u: deadlock: waiting in libsmap for %lu s with nothing left "
-		  "to wake them: %s%s%s: ending the job", core.ji.rank,
+		  "to wake them: %s%s%s%s: ending the job", core.ji.rank,
 		  (unsigned long)((now - wait_state.start) / hz), waiting, g ? "; exited:" : "",
-		  gone);
+		  gone, others);
 	smap_abort(SMAPOS_EXIT_DEADLOCK);
+}
+
+/* Whether every live rank of this node has spun in one wait for
+ * WAIT_STUCK_S; *stamp: the latest start of those waits. */
+static int wait_node_quiet(uint64_t now, uint64_t hz, uint64_t *stamp)
+{
+	*stamp = 0;
+	for (unsigned r = 0; r < core.ji.nranks; r++) {
+		const struct wait_state *s = remote_address(r, &wait_state);
+		uint64_t start;
+
+		if (__atomic_load_n(&s->exited, __ATOMIC_ACQUIRE))
+			continue;
+		start = __atomic_load_n(&s->start, __ATOMIC_RELAXED);
+		if ((!__atomic_load_n(&s->blocked, __ATOMIC_ACQUIRE) &&
+		     now - __atomic_load_n(&s->seen, __ATOMIC_RELAXED) > hz / WAIT_FRESH_DIV) ||
+		    now - start < WAIT_STUCK_S * hz)
+			return 0;	/* r is busy elsewhere, or waits only since lately */
+		*stamp = start > *stamp ? start : *stamp;
+	}
+	return 1;
+}
+
+/* This node is quiet: report it to world rank 0 (another node), or judge
+ * every node's reports (node 0). */
+static void wait_nodes_check(uint64_t now, uint64_t hz, uint64_t stamp)
+{
+	typeof(wait_nodes) *n0 = remote_address(0, &wait_nodes);
+	unsigned nn = core.ji.nnodes, quiet = 1;
+	uint64_t sent;
+
+	if (nn > ENG_MAX_NODES || wait_reporting || !net_up())
+		return;
+	if (core.ji.node) {
+		sent = __atomic_load_n(&n0->sent, __ATOMIC_RELAXED);
+		if (now - sent < hz / WAIT_REPORT_DIV ||
+		    !__atomic_compare_exchange_n(&n0->sent, &sent, now, 0, __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			return;
+		/* The network's own waits come back here: one report at a time. */
+		wait_reporting = 1;
+		net_cmd(&wait_report, SNOP_AMO, SNAMO_SET, 0, 0, NULL,
+			(uintptr_t)&wait_nodes.report[core.ji.node], 0,
+			(int64_t)(WAIT_REPORT_QUIET | ((stamp >> 8) & 0xffffffffull) << 24 |
+				  (__atomic_add_fetch(&n0->tick, 1, __ATOMIC_RELAXED) & 0xffffff)), 0);
+		wait_reporting = 0;
+		return;
+	}
+	for (unsigned k = 1; k < nn; k++) {
+		uint64_t r = __atomic_load_n(&n0->report[k], __ATOMIC_ACQUIRE);
+
+		if (r == WAIT_REPORT_GONE)
+			continue;
+		if (r != n0->seen[k]) {
+			if ((r ^ n0->seen[k]) >> 24)
+				n0->steady[k] = now;
+			n0->seen[k] = r;
+			n0->ticked[k] = now;
+		}
+		if (!r || now - n0->ticked[k] > hz || now - n0->steady[k] < hz)
+			quiet = 0;
+	}
+	if (quiet)
+		wait_deadlock(hz, now, nn);
 }
 
 void core_wait_check(unsigned spins)
 {
-	uint64_t now, hz;
+	uint64_t now, hz, stamp;
+	int reporting = 0;
 
-	if ((spins & WAIT_CHECK_MASK) || core.ji.nnodes > 1)
+	if (spins & WAIT_CHECK_MASK)
 		return;
 	now = smap_rdtsc();
 	hz = smap_tsc_hz();
 	/* Waits do not announce themselves (some spin a while before their
 	 * first call here): a look with no more spins than the last one, or
-	 * long after it, belongs to a new wait. */
-	if (spins <= wait_spins || now - wait_state.seen > hz / WAIT_GAP_DIV)
+	 * long after it, belongs to a new wait.  A rank whose network
+	 * commands are in flight (a rendezvous get streaming in) is not stuck:
+	 * its wait starts again. */
+	if (spins <= wait_spins || now - wait_state.seen > hz / WAIT_GAP_DIV ||
+	    (core.ji.nnodes > 1 && !wait_reporting && net_in_flight(&wait_report, &reporting)))
 		__atomic_store_n(&wait_state.start, now, __ATOMIC_RELAXED);
 	wait_spins = spins;
 	__atomic_store_n(&wait_state.seen, now, __ATOMIC_RELAXED);
-	if (now - wait_state.start < WAIT_STUCK_S * hz)
+	if (now - wait_state.start < WAIT_STUCK_S * hz || !wait_node_quiet(now, hz, &stamp))
 		return;
-	for (unsigned r = 0; r < core.ji.nranks; r++) {
-		const struct wait_state *s = remote_address(r, &wait_state);
-
-		if (__atomic_load_n(&s->exited, __ATOMIC_ACQUIRE))
-			continue;
-		if (now - __atomic_load_n(&s->seen, __ATOMIC_RELAXED) > hz / WAIT_FRESH_DIV ||
-		    now - __atomic_load_n(&s->start, __ATOMIC_RELAXED) < WAIT_STUCK_S * hz)
-			return;		/* r is busy elsewhere, or waits only since lately */
-	}
-	wait_deadlock(hz, now);
+	if (core.ji.nnodes == 1)
+		wait_deadlock(hz, now, 0);
+	else if (!reporting)
+		wait_nodes_check(now, hz, stamp);
 }

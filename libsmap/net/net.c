@@ -61,6 +61,7 @@ static void net_exit(void)
 	uint64_t until = smap_rdtsc() + smap_tsc_hz() * 2;
 	unsigned spins = 0;
 
+	core_wait_leaving();
 	while (net.done != net.cmd_n && smap_rdtsc() < until) {
 		net_progress();
 		core_spin(&spins);
@@ -303,6 +304,29 @@ int net_wait(struct net_op *op)
 		core_spin(&spins);
 	}
 	return op->status;
+}
+
+unsigned net_in_flight(const struct net_op *op, int *op_busy)
+{
+	uint64_t n = net.cmd_n - net.done, posted = 0;
+	int seen = 0;
+
+	*op_busy = 0;
+	if (net.state != 1)
+		return 0;
+	for (; posted < n; posted++) {
+		const struct snet_ev *ev = &net.area->ev[(net.ev_n + posted) % SNET_NEV];
+
+		if (__atomic_load_n(&ev->ticket, __ATOMIC_ACQUIRE) != (uint32_t)(net.ev_n + posted + 1))
+			break;
+		seen |= ev->id == (uintptr_t)op;
+	}
+	n -= posted;
+	if (op && !op->complete && !seen && n) {
+		*op_busy = 1;
+		n--;
+	}
+	return (unsigned)n;
 }
 
 void net_quiet(void)

@@ -54,6 +54,9 @@ void net_progress(void);
 int net_wait(struct net_op *op);
 /* Progress until every command of this rank has completed. */
 void net_quiet(void);
+/* Commands of this rank in flight (issued, no event posted for them yet:
+ * progress need not have run), `op` left out; *op_busy: whether op is. */
+unsigned net_in_flight(const struct net_op *op, int *op_busy);
 
 /* Who gets the inbox: MPI's matching (messages and rendezvous announces).
  * payload is NULL for an RTS. */

@@ -50,6 +50,20 @@ def cases():
                        ["-m", "1M", prog("mpit_exit")], rc=2, timeout=30,
                        expect=[r"^lwkrun: -m 1024K: the kernel needs at least 64M"]),
     ]
+    # Across nodes: node 1's ranks wait (or have left), node 0 judges.
+    across = r"waiting in libsmap for \d+ s with nothing left to wake them: rank 0 in %s%s; " \
+             r"node 1: every rank waits or has exited: ending the job$"
+    for name, opts, args, call, gone in (
+            ("host_recv", ["--host", "-n", "1"], ["lonely"], "MPI_Recv", ""),
+            ("host_barrier", ["--host", "-n", "2"], ["barrier"], "MPI_Finalize", "; exited: 1"),
+            ("kernel_recv", ["-q", "-n", "2"], ["lonely"], "MPI_Recv, rank 1 in MPI_Finalize",
+             "")):
+        out.append(harness.lwkrun(
+            "fail_nodes_%s_deadlock_ends_the_job_with_123" % name,
+            opts + ["--nodes", "2", "--timeout", "60", prog("mpit_exit")] + args,
+            rc=123, timeout=90,
+            expect=[r"^(\[n0\] )?libsmap: rank \d: deadlock: " + across % (call, gone)],
+            reject=[r"(?s)deadlock.*deadlock"]))
     out.append(harness.lwkrun("fail_nodes_other_node_is_told_the_rank",
                               ["-q", "--nodes", "2", "-n", "2", "--timeout", "60",
                                prog("mpit_exit"), "exit", "5"], rc=5, timeout=90,
