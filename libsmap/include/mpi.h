@@ -73,6 +73,8 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int keyval, void *attr,
 /* Predefined objects: defined in libsmap, named only through the macros. */
 extern struct smpi_comm smpi_comm_world, smpi_comm_self;
 extern struct smpi_group smpi_group_empty;
+extern struct smpi_info smpi_info_env;
+extern struct smpi_message smpi_message_no_proc;
 extern struct smpi_type smpi_type_char,
 	smpi_type_signed_char,
 	smpi_type_unsigned_char,
@@ -138,7 +140,9 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_REQUEST_NULL	((MPI_Request)0)
 #define MPI_ERRHANDLER_NULL	((MPI_Errhandler)0)
 #define MPI_INFO_NULL		((MPI_Info)0)
+#define MPI_INFO_ENV		(&smpi_info_env)
 #define MPI_MESSAGE_NULL	((MPI_Message)0)
+#define MPI_MESSAGE_NO_PROC	(&smpi_message_no_proc)
 #define MPI_WIN_NULL		((MPI_Win)0)
 #define MPI_ERRORS_ARE_FATAL	(&smpi_errh_fatal)
 #define MPI_ERRORS_RETURN	(&smpi_errh_return)
@@ -902,6 +906,31 @@ SMPI_API(int, File_create_errhandler, (MPI_File_errhandler_function *fn, MPI_Err
 SMPI_API(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler))
 SMPI_API(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler))
 SMPI_API(int, File_call_errhandler, (MPI_File fh, int errorcode))
+
+/* Info objects (libsmap/mpi/info.c). */
+SMPI_API(int, Info_create, (MPI_Info *info))
+SMPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value))
+SMPI_API(int, Info_delete, (MPI_Info info, const char *key))
+SMPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+SMPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+SMPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+SMPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+SMPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+SMPI_API(int, Info_free, (MPI_Info *info))
+SMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+SMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+SMPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+
+/* Matched probes and MPI_Comm_idup (libsmap/mpi/mprobe.c). */
+SMPI_API(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message,
+		       MPI_Status *status))
+SMPI_API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+			MPI_Status *status))
+SMPI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+		      MPI_Status *status))
+SMPI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+		       MPI_Request *request))
+SMPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 
 /* Handles as Fortran integers (libsmap/lang, docs/languages.md). */
 #define SMPI_HANDLE_F(N, T) SMPI_API(MPI_Fint, N##_c2f, (MPI_##T handle)) \

@@ -378,6 +378,7 @@ void smpi_comm_destroy(MPI_Comm c)
 	smpi_errh_release(c->errh);
 	smpi_group_release(c->group);
 	smpi_topo_free(c->topo);
+	smpi_info_drop(&c->info);
 	free(c->local);
 	free(c->from_local);
 	free(c->from_world);

@@ -155,7 +155,17 @@ struct smpi_comm {
 	char name[MPI_MAX_OBJECT_NAME];
 	unsigned nbc_seq;	/* schedules made on it so far (nbc.c) */
 	struct smpi_topo *topo;	/* its topology, or NULL (topo.c) */
+	MPI_Info info;		/* a copy of the info set on it, or NULL (info.c) */
 };
+
+/* ---- info (info.c) ---- */
+
+/* *kept becomes a copy of info (MPI_INFO_NULL: none); errors name fn. */
+int smpi_info_keep(MPI_Info *kept, MPI_Info info, const char *fn);
+void smpi_info_drop(MPI_Info *kept);
+/* For get_info: a new copy of kept (empty when NULL) in *out. */
+int smpi_info_give(MPI_Info kept, MPI_Info *out, const char *fn);
+void smpi_info_env_init(int nranks, const char *command);
 
 /* Builds a group of n world ranks (copied); NULL when memory is short. */
 struct smpi_group *smpi_group_new(int n, const int *world);

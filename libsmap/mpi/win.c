@@ -417,6 +417,7 @@ int PMPI_Win_free(MPI_Win *win)
 	smpi_win_quiet(w);
 	smpi_win_barrier(w);
 	win_attrs_free(w);
+	smpi_info_drop(&w->info);
 	free(w->alloc);
 	win_release(w);
 	*win = MPI_WIN_NULL;
@@ -442,21 +443,16 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 
 	if ((err = smpi_win_check(win, "MPI_Win_set_info")))
 		return err;
-	if (info != MPI_INFO_NULL)
-		return smpi_win_err(win, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_set_info",
-				    "MPI_Info objects are not implemented in libsmap");
-	return MPI_SUCCESS;
+	return smpi_info_keep(&win->info, info, "MPI_Win_set_info");
 }
 
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
 	int err;
 
-	(void)info_used;
 	if ((err = smpi_win_check(win, "MPI_Win_get_info")))
 		return err;
-	return smpi_win_err(win, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_get_info",
-			    "MPI_Info objects are not implemented in libsmap");
+	return smpi_info_give(win->info, info_used, "MPI_Win_get_info");
 }
 
 int PMPI_Win_set_name(MPI_Win win, const char *name)

@@ -74,6 +74,7 @@ struct smpi_win {
 	int disp_unit;
 	void *alloc;		/* what this rank allocated for the window and frees with it */
 	struct smpi_errh *errh;
+	MPI_Info info;		/* a copy of the info set on it, or NULL (info.c) */
 	struct win_peer *peer;
 	struct win_shared *sh;	/* this member's, in its own memory */
 	/* access epochs of this origin */

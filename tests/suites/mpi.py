@@ -16,6 +16,7 @@ PROGRAMS = {
     "mpit_bad": 22,
     "mpit_nbc": 24,
     "mpit_topo": 9,
+    "mpit_info": 5,
 }
 
 

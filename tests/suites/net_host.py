@@ -40,6 +40,9 @@ def cases():
         host("net_host_nbc_2x2", 2, 2, "mpit_nbc", tap=True, min_tap=24),
         host("net_host_nbc_3x1_drop2", 3, 1, "mpit_nbc", ["--drop", "2"], tap=True, min_tap=24),
         host("net_host_topo_2x2", 2, 2, "mpit_topo", tap=True, min_tap=9),
+        # Info, matched probes (messages taken across nodes), Comm_idup.
+        host("net_host_info_2x2", 2, 2, "mpit_info", tap=True, min_tap=5),
+        host("net_host_info_3x1_drop2", 3, 1, "mpit_info", ["--drop", "2"], tap=True, min_tap=5),
         host("net_host_rma_acc_2x2", 2, 2, "rmat_acc", tap=True, min_tap=12),
     ] + [host("net_host_%s_%s" % (p, shape), k, n, p, extra, tap=True, min_tap=k * c)
          for p, c in sorted(SHMEM_CHECKS.items())

@@ -1,0 +1,230 @@
+/*
+ * mpit_info.c - Info objects (set, get, valuelen, nkeys, nthkey in the
+ * order keys were first set, delete, dup, free, MPI_INFO_ENV), the info of
+ * communicators and windows, matched probes (Mprobe, Improbe, Mrecv,
+ * Imrecv, MPI_MESSAGE_NO_PROC, a message taken by Mprobe that a later
+ * receive cannot have, a derived type, truncation) and MPI_Comm_idup; with
+ * the errors each call names.
+ */
+#include <stdlib.h>
+#include "mpit.h"
+
+static int wrank, wsize, bad;
+
+static int err_class(int err)
+{
+	int cls;
+
+	MPI_Error_class(err, &cls);
+	return cls;
+}
+
+static void t_info(void)
+{
+	MPI_Info a, b;
+	char key[MPI_MAX_INFO_KEY + 1], val[64], longkey[MPI_MAX_INFO_KEY + 8];
+	int flag = -1, n = -1, len = -1;
+
+	MPI_Info_create(&a);
+	MPI_Info_get_nkeys(a, &n);
+	mpit_expect_int("nkeys of a new info", 0, n);
+	MPI_Info_set(a, "zeta", "1");
+	MPI_Info_set(a, "alpha", "two");
+	MPI_Info_set(a, "mid", "3");
+	MPI_Info_set(a, "zeta", "one again");
+	MPI_Info_get_nkeys(a, &n);
+	mpit_expect_int("nkeys after 4 sets of 3 keys", 3, n);
+	MPI_Info_get_nthkey(a, 0, key);
+	mpit_expect_int("key 0 is the first set", 0, strcmp(key, "zeta"));
+	MPI_Info_get_nthkey(a, 2, key);
+	mpit_expect_int("key 2 is the third set", 0, strcmp(key, "mid"));
+	MPI_Info_get(a, "zeta", sizeof val - 1, val, &flag);
+	mpit_expect_int("get finds zeta", 1, flag);
+	mpit_expect_int("zeta's value was replaced", 0, strcmp(val, "one again"));
+	MPI_Info_get_valuelen(a, "alpha", &len, &flag);
+	mpit_expect_int("valuelen of alpha", 3, len);
+	MPI_Info_get(a, "zeta", 3, val, &flag);
+	mpit_expect_int("get truncates to valuelen", 0, strcmp(val, "one"));
+	MPI_Info_get(a, "nothere", sizeof val - 1, val, &flag);
+	mpit_expect_int("get of a missing key", 0, flag);
+	MPI_Info_dup(a, &b);
+	MPI_Info_delete(a, "alpha");
+	MPI_Info_get_nkeys(a, &n);
+	mpit_expect_int("nkeys after delete", 2, n);
+	MPI_Info_get_nkeys(b, &n);
+	mpit_expect_int("the dup keeps its keys", 3, n);
+	MPI_Info_get(b, "alpha", sizeof val - 1, val, &flag);
+	mpit_expect_int("the dup keeps the deleted key", 1, flag && !strcmp(val, "two"));
+	MPI_Info_get_nthkey(a, 1, key);
+	mpit_expect_int("delete keeps the order", 0, strcmp(key, "mid"));
+	MPI_Info_free(&b);
+	mpit_expect_int("free sets MPI_INFO_NULL", 1, b == MPI_INFO_NULL);
+	MPI_Info_get(MPI_INFO_ENV, "maxprocs", sizeof val - 1, val, &flag);
+	mpit_expect_int("MPI_INFO_ENV maxprocs", wsize, flag ? atoi(val) : -1);
+
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	memset(longkey, 'k', sizeof longkey - 1);
+	longkey[sizeof longkey - 1] = 0;
+	mpit_expect_int("set of a key too long", MPI_ERR_INFO_KEY,
+			err_class(MPI_Info_set(a, longkey, "v")));
+	mpit_expect_int("delete of a missing key", MPI_ERR_INFO_NOKEY,
+			err_class(MPI_Info_delete(a, "nothere")));
+	mpit_expect_int("nthkey out of range", MPI_ERR_ARG,
+			err_class(MPI_Info_get_nthkey(a, 2, key)));
+	b = MPI_INFO_ENV;
+	mpit_expect_int("free of MPI_INFO_ENV", MPI_ERR_INFO, err_class(MPI_Info_free(&b)));
+	mpit_expect_int("set on MPI_INFO_ENV", MPI_ERR_INFO,
+			err_class(MPI_Info_set(MPI_INFO_ENV, "x", "y")));
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Info_free(&a);
+	bad |= mpit_report("info");
+}
+
+static void t_object_info(void)
+{
+	MPI_Info in, out;
+	MPI_Comm c;
+	MPI_Win w;
+	char val[64];
+	int flag = 0, n = -1, *mem;
+
+	MPI_Info_create(&in);
+	MPI_Info_set(in, "no_locks", "true");
+	MPI_Info_set(in, "mpi_assert_no_any_tag", "true");
+	MPI_Comm_dup_with_info(MPI_COMM_WORLD, in, &c);
+	MPI_Info_set(in, "later", "x");
+	MPI_Comm_get_info(c, &out);
+	MPI_Info_get_nkeys(out, &n);
+	mpit_expect_int("comm keeps the info it was given", 2, n);
+	MPI_Info_get(out, "mpi_assert_no_any_tag", sizeof val - 1, val, &flag);
+	mpit_expect_int("comm's hint value", 1, flag && !strcmp(val, "true"));
+	MPI_Info_free(&out);
+	MPI_Comm_set_info(c, MPI_INFO_NULL);
+	MPI_Comm_get_info(c, &out);
+	MPI_Info_get_nkeys(out, &n);
+	mpit_expect_int("comm info after setting MPI_INFO_NULL", 0, n);
+	MPI_Info_free(&out);
+	MPI_Comm_free(&c);
+	MPI_Win_allocate(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &w);
+	MPI_Win_set_info(w, in);
+	MPI_Win_get_info(w, &out);
+	MPI_Info_get(out, "later", sizeof val - 1, val, &flag);
+	mpit_expect_int("window keeps the info it was given", 1, flag && !strcmp(val, "x"));
+	MPI_Info_free(&out);
+	MPI_Win_free(&w);
+	MPI_Info_free(&in);
+	bad |= mpit_report("comm_and_win_info");
+}
+
+/* Each rank sends two messages to the next (tags 5 then 6), the second a
+ * derived type; the next rank takes them with matched probes. */
+static void t_mprobe(void)
+{
+	int to = (wrank + 1) % wsize, from = (wrank - 1 + wsize) % wsize;
+	int a = 100 + wrank, b[6], got[3] = { 0 }, flag = 0, count = -1, x = -1;
+	MPI_Datatype every_other;
+	MPI_Message m1, m2, m3;
+	MPI_Request r, rs[2];
+	MPI_Status st;
+
+	for (int i = 0; i < 6; i++)
+		b[i] = 10 * wrank + i;
+	MPI_Type_vector(3, 1, 2, MPI_INT, &every_other);
+	MPI_Type_commit(&every_other);
+	MPI_Isend(&a, 1, MPI_INT, to, 5, MPI_COMM_WORLD, &rs[0]);
+	MPI_Isend(b, 1, every_other, to, 6, MPI_COMM_WORLD, &rs[1]);
+	MPI_Mprobe(from, 6, MPI_COMM_WORLD, &m1, &st);
+	mpit_expect_int("mprobe source", from, st.MPI_SOURCE);
+	mpit_expect_int("mprobe tag", 6, st.MPI_TAG);
+	MPI_Get_count(&st, MPI_INT, &count);
+	mpit_expect_int("mprobe count", 3, count);
+	/* The tag-6 message is taken: only tag 5 is left to probe. */
+	MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+	while (!flag)
+		MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+	mpit_expect_int("a probe after mprobe sees the other message", 5, st.MPI_TAG);
+	do
+		MPI_Improbe(from, 5, MPI_COMM_WORLD, &flag, &m2, &st);
+	while (!flag);
+	MPI_Imrecv(&x, 1, MPI_INT, &m2, &r);
+	mpit_expect_int("imrecv sets the message to MPI_MESSAGE_NULL", 1, m2 == MPI_MESSAGE_NULL);
+	MPI_Wait(&r, &st);
+	mpit_expect_int("imrecv data", 100 + from, x);
+	mpit_expect_int("imrecv status tag", 5, st.MPI_TAG);
+	MPI_Mrecv(got, 3, MPI_INT, &m1, &st);
+	mpit_expect_int("mrecv derived data [0]", 10 * from + 0, got[0]);
+	mpit_expect_int("mrecv derived data [1]", 10 * from + 2, got[1]);
+	mpit_expect_int("mrecv derived data [2]", 10 * from + 4, got[2]);
+	mpit_expect_int("mrecv status source", from, st.MPI_SOURCE);
+	MPI_Waitall(2, rs, MPI_STATUSES_IGNORE);
+	MPI_Improbe(from, 77, MPI_COMM_WORLD, &flag, &m3, &st);
+	mpit_expect_int("improbe with nothing to match", 0, flag);
+	mpit_expect_int("improbe leaves MPI_MESSAGE_NULL", 1, m3 == MPI_MESSAGE_NULL);
+	MPI_Mprobe(MPI_PROC_NULL, 3, MPI_COMM_WORLD, &m3, &st);
+	mpit_expect_int("mprobe of MPI_PROC_NULL", 1, m3 == MPI_MESSAGE_NO_PROC);
+	MPI_Mrecv(&x, 1, MPI_INT, &m3, &st);
+	mpit_expect_int("mrecv of MPI_MESSAGE_NO_PROC source", MPI_PROC_NULL, st.MPI_SOURCE);
+	MPI_Get_count(&st, MPI_INT, &count);
+	mpit_expect_int("mrecv of MPI_MESSAGE_NO_PROC count", 0, count);
+	MPI_Type_free(&every_other);
+	bad |= mpit_report("mprobe_mrecv");
+}
+
+static void t_mprobe_errors(void)
+{
+	int to = (wrank + 1) % wsize, from = (wrank - 1 + wsize) % wsize;
+	int v[2] = { 1, 2 }, x[2] = { 0, 0 };
+	MPI_Message m, kept;
+	MPI_Status st;
+
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Send(v, 2, MPI_INT, to, 9, MPI_COMM_WORLD);
+	MPI_Mprobe(from, 9, MPI_COMM_WORLD, &m, &st);
+	kept = m;
+	mpit_expect_int("mrecv into a buffer too small", MPI_ERR_TRUNCATE,
+			err_class(MPI_Mrecv(x, 1, MPI_INT, &m, &st)));
+	mpit_expect_int("the truncated receive got the first element", 1, x[0]);
+	mpit_expect_int("mrecv of a consumed message", MPI_ERR_REQUEST,
+			err_class(MPI_Mrecv(x, 2, MPI_INT, &kept, &st)));
+	mpit_expect_int("mprobe of a bad rank", MPI_ERR_RANK,
+			err_class(MPI_Mprobe(wsize, 0, MPI_COMM_WORLD, &m, &st)));
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Barrier(MPI_COMM_WORLD);
+	bad |= mpit_report("mprobe_errors");
+}
+
+static void t_idup(void)
+{
+	MPI_Comm c[2];
+	MPI_Request r[2];
+	int size = -1, rank = -1, sum = 0, res;
+
+	MPI_Comm_idup(MPI_COMM_WORLD, &c[0], &r[0]);
+	MPI_Comm_idup(MPI_COMM_WORLD, &c[1], &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	MPI_Comm_size(c[1], &size);
+	MPI_Comm_rank(c[1], &rank);
+	mpit_expect_int("idup size", wsize, size);
+	mpit_expect_int("idup rank", wrank, rank);
+	MPI_Comm_compare(MPI_COMM_WORLD, c[0], &res);
+	mpit_expect_int("idup is congruent", MPI_CONGRUENT, res);
+	MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, c[0]);
+	mpit_expect_int("allreduce on an idup", wsize * (wsize - 1) / 2, sum);
+	MPI_Comm_free(&c[0]);
+	MPI_Comm_free(&c[1]);
+	bad |= mpit_report("comm_idup");
+}
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+	MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+	t_info();
+	t_object_info();
+	t_mprobe();
+	t_mprobe_errors();
+	t_idup();
+	MPI_Finalize();
+	return bad;
+}
