@@ -921,6 +921,13 @@ SMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 SMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 SMPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
 
+/* Intercommunicators (libsmap/mpi/comm.c). */
+SMPI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+				 int remote_leader, int tag, MPI_Comm *newintercomm))
+SMPI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))
+SMPI_API(int, Comm_remote_size, (MPI_Comm comm, int *size))
+SMPI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
+
 /* Matched probes and MPI_Comm_idup (libsmap/mpi/mprobe.c). */
 SMPI_API(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message,
 		       MPI_Status *status))

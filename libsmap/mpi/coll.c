@@ -101,7 +101,8 @@ static int coll_check(MPI_Comm comm, const char *fn)
 {
 	int err;
 
-	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)))
 		return err;
 	if (!comm->coll)
 		return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
@@ -185,7 +186,8 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 {
 	int err;
 
-	if ((err = smpi_check_init("MPI_Barrier")) || (err = smpi_comm_check(comm, "MPI_Barrier")))
+	if ((err = smpi_check_init("MPI_Barrier")) || (err = smpi_comm_check(comm, "MPI_Barrier")) ||
+	    (err = smpi_intra_check(comm, "MPI_Barrier")))
 		return err;
 	if (comm->whole) {
 		smap_barrier();

@@ -138,6 +138,15 @@ int smpi_comm_check(MPI_Comm comm, const char *fn)
 	return MPI_SUCCESS;
 }
 
+int smpi_intra_check(MPI_Comm comm, const char *fn)
+{
+	if (comm->inter)
+		return smpi_err(comm, MPI_ERR_COMM, fn,
+				"not implemented on an intercommunicator (point-to-point, "
+				"MPI_Intercomm_merge, dup and free are)");
+	return MPI_SUCCESS;
+}
+
 int smpi_rank_check(MPI_Comm comm, int rank, int any_ok, const char *fn)
 {
 	if (rank == MPI_PROC_NULL || (any_ok && rank == MPI_ANY_SOURCE))
@@ -236,6 +245,244 @@ static int comm_copy_attrs(MPI_Comm from, MPI_Comm to)
 	return MPI_SUCCESS;
 }
 
+/*
+ * Intercommunicators.  Point-to-point on one addresses the remote group,
+ * so the communicator is built on that group: its rank maps turn a remote
+ * rank into a destination and a sender back into its rank in the remote
+ * group, and the whole point-to-point path (SMARTMAP or network) works
+ * unchanged.  What the local group does together - agreeing on context ids
+ * free in every member of both groups, merging - goes through `inter`, a
+ * private communicator of the local group, and its leader (rank 0)
+ * talking to the remote leader.
+ */
+
+/* Exchange with `peer` of comm on its library context: both sides post
+ * their receive before sending, so two leaders never wait on each other. */
+static void comm_sys_sendrecv(const void *sbuf, int64_t slen, void *rbuf, int64_t rlen, int peer,
+			      MPI_Comm comm)
+{
+	struct smpi_req s, r;
+
+	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, rbuf, rlen, MPI_BYTE, peer, 0, comm);
+	smpi_req_init(&s, SMPI_REQ_SEND, SMPI_MODE_STD, sbuf, slen, MPI_BYTE, peer, 0, comm);
+	r.ctx = s.ctx = comm->ctx + SMPI_MAX_CTX;
+	smpi_p2p_start(&r);
+	smpi_p2p_start(&s);
+	smpi_req_wait(&s);
+	smpi_req_wait(&r);
+}
+
+/* The lowest context id free in both masks, or -1. */
+static int comm_ctx_pick(const uint64_t *a, const uint64_t *b)
+{
+	for (int w = 0; w < COMM_MASK_WORDS; w++)
+		if (a[w] & b[w])
+			return w * 64 + __builtin_ctzll(a[w] & b[w]);
+	return -1;
+}
+
+/* The local group's free context ids, every member's ANDed. */
+static void comm_ctx_local(MPI_Comm local, uint64_t *m)
+{
+	memcpy(m, comm_ctx_free, COMM_MASK_WORDS * sizeof(uint64_t));
+	PMPI_Allreduce(MPI_IN_PLACE, m, COMM_MASK_WORDS, MPI_UINT64_T, MPI_BAND, local);
+}
+
+/* A private communicator of local's group (a context id of its own). */
+static MPI_Comm comm_private(MPI_Comm local, const char *fn)
+{
+	MPI_Comm c;
+	int ctx, dummy = 0;
+
+	ctx = comm_agree(local, &dummy, 0, &dummy, fn);
+	if (ctx < 0)
+		return NULL;
+	comm_make(local, local->size, local->group->world, ctx, &c, fn);
+	return c;
+}
+
+static void inter_make(MPI_Comm inter, MPI_Comm errh_from, int rsize, const int *rworld, int ctx,
+		       MPI_Comm *out, const char *fn)
+{
+	struct smpi_comm *c = calloc(1, sizeof *c);
+	struct smpi_group *g = smpi_group_new(rsize, rworld);
+
+	if (!c || !g || comm_fill(c, g, ctx) < 0)
+		smpi_fatal("%s: no memory for an intercommunicator of %d + %d ranks", fn, inter->size,
+			   rsize);
+	c->live = SMPI_LIVE_COMM;
+	c->refs = 1;
+	c->errh = smpi_errh_ref(errh_from->errh);
+	c->inter = inter;
+	*out = c;
+}
+
+/* Both groups of ic agree on a context id; the leaders also swap `n`
+ * ints (mine, theirs), which every local member gets. */
+static int inter_agree(MPI_Comm ic, const int *mine, int *theirs, int n, const char *fn)
+{
+	MPI_Comm l = ic->inter;
+	size_t bytes = COMM_MASK_WORDS * sizeof(uint64_t) + n * sizeof(int);
+	uint64_t *m = malloc(bytes), *r = malloc(bytes);
+	int ctx = -1;
+
+	if (!m || !r)
+		smpi_fatal("%s: no memory to agree on a context id", fn);
+	comm_ctx_local(l, m);
+	if (l->rank == 0) {
+		memcpy(m + COMM_MASK_WORDS, mine, n * sizeof(int));
+		comm_sys_sendrecv(m, bytes, r, bytes, 0, ic);
+		ctx = comm_ctx_pick(m, r);
+		memcpy(theirs, r + COMM_MASK_WORDS, n * sizeof(int));
+	}
+	PMPI_Bcast(&ctx, 1, MPI_INT, 0, l);
+	if (n)
+		PMPI_Bcast(theirs, n, MPI_INT, 0, l);
+	free(m);
+	free(r);
+	if (ctx < 0)
+		return -smpi_err(ic, MPI_ERR_INTERN, fn, "all %d context ids are in use",
+				 SMPI_MAX_CTX);
+	return ctx;
+}
+
+static int inter_dup(MPI_Comm ic, MPI_Comm *newcomm)
+{
+	const char *fn = "MPI_Comm_dup";
+	MPI_Comm l = comm_private(ic->inter, fn);
+	int ctx;
+
+	if (!l)
+		return MPI_ERR_INTERN;
+	ctx = inter_agree(ic, NULL, NULL, 0, fn);
+	if (ctx < 0) {
+		smpi_comm_release(l);
+		return -ctx;
+	}
+	inter_make(l, ic, ic->size, ic->group->world, ctx, newcomm, fn);
+	return comm_copy_attrs(ic, *newcomm);
+}
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+			  int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+	const char *fn = "MPI_Intercomm_create";
+	uint64_t m[COMM_MASK_WORDS + 1], r[COMM_MASK_WORDS + 1];
+	int err, ctx = -1, rsize = 0, *rworld;
+	MPI_Comm l;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(local_comm, fn)) ||
+	    (err = smpi_intra_check(local_comm, fn)))
+		return err;
+	if (!newintercomm)
+		return smpi_err(local_comm, MPI_ERR_ARG, fn, "newintercomm pointer is NULL");
+	if (local_leader < 0 || local_leader >= local_comm->size)
+		return smpi_err(local_comm, MPI_ERR_RANK, fn,
+				"local_leader %d is not in a communicator of %d", local_leader,
+				local_comm->size);
+	if (local_comm->rank == local_leader &&
+	    ((err = smpi_comm_check(peer_comm, fn)) ||
+	     (err = smpi_rank_check(peer_comm, remote_leader, 0, fn))))
+		return err;
+	if (local_comm->rank == local_leader && remote_leader == MPI_PROC_NULL)
+		return smpi_err(local_comm, MPI_ERR_RANK, fn, "remote_leader is MPI_PROC_NULL");
+	if (!(l = comm_private(local_comm, fn)))
+		return MPI_ERR_INTERN;
+	comm_ctx_local(l, m);
+	if (l->rank == local_leader) {
+		/* The leaders swap their groups' sizes and free contexts, then
+		 * their members, on peer_comm with the caller's tag. */
+		m[COMM_MASK_WORDS] = (uint64_t)l->size;
+		PMPI_Sendrecv(m, sizeof m, MPI_BYTE, remote_leader, tag, r, sizeof r, MPI_BYTE,
+			      remote_leader, tag, peer_comm, MPI_STATUS_IGNORE);
+		rsize = (int)r[COMM_MASK_WORDS];
+		ctx = comm_ctx_pick(m, r);
+	}
+	PMPI_Bcast(&rsize, 1, MPI_INT, local_leader, l);
+	PMPI_Bcast(&ctx, 1, MPI_INT, local_leader, l);
+	if (!(rworld = malloc(rsize * sizeof(int))))
+		smpi_fatal("%s: no memory for a remote group of %d", fn, rsize);
+	if (l->rank == local_leader)
+		PMPI_Sendrecv(l->group->world, l->size, MPI_INT, remote_leader, tag, rworld, rsize,
+			      MPI_INT, remote_leader, tag, peer_comm, MPI_STATUS_IGNORE);
+	PMPI_Bcast(rworld, rsize, MPI_INT, local_leader, l);
+	if (ctx < 0) {
+		free(rworld);
+		smpi_comm_release(l);
+		return smpi_err(local_comm, MPI_ERR_INTERN, fn, "all %d context ids are in use",
+				SMPI_MAX_CTX);
+	}
+	inter_make(l, local_comm, rsize, rworld, ctx, newintercomm, fn);
+	free(rworld);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+	const char *fn = "MPI_Intercomm_merge";
+	int err, ctx, mine[2], theirs[2] = { 0, 0 }, n, *w, lowfirst;
+	MPI_Comm l;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(intercomm, fn)))
+		return err;
+	if (!intercomm->inter)
+		return smpi_err(intercomm, MPI_ERR_COMM, fn, "the communicator is not an "
+				"intercommunicator");
+	if (!newintracomm)
+		return smpi_err(intercomm, MPI_ERR_ARG, fn, "newintracomm pointer is NULL");
+	l = intercomm->inter;
+	mine[0] = !!high;
+	mine[1] = l->group->world[0];
+	ctx = inter_agree(intercomm, mine, theirs, 2, fn);
+	if (ctx < 0)
+		return -ctx;
+	/* The group that passed high = false goes first; if both passed the
+	 * same, the one holding the lower world rank. */
+	lowfirst = mine[0] != theirs[0] ? !mine[0] : mine[1] < theirs[1];
+	n = l->size + intercomm->size;
+	if (!(w = malloc(n * sizeof(int))))
+		smpi_fatal("%s: no memory for a group of %d", fn, n);
+	memcpy(w + (lowfirst ? 0 : intercomm->size), l->group->world, l->size * sizeof(int));
+	memcpy(w + (lowfirst ? l->size : 0), intercomm->group->world,
+	       intercomm->size * sizeof(int));
+	comm_make(intercomm, n, w, ctx, newintracomm, fn);
+	free(w);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Comm_remote_size")) ||
+	    (err = smpi_comm_check(comm, "MPI_Comm_remote_size")))
+		return err;
+	if (!comm->inter)
+		return smpi_err(comm, MPI_ERR_COMM, "MPI_Comm_remote_size",
+				"the communicator is not an intercommunicator");
+	if (!size)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_remote_size", "size pointer is NULL");
+	*size = comm->size;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+	int err;
+
+	if ((err = smpi_check_init("MPI_Comm_remote_group")) ||
+	    (err = smpi_comm_check(comm, "MPI_Comm_remote_group")))
+		return err;
+	if (!comm->inter)
+		return smpi_err(comm, MPI_ERR_COMM, "MPI_Comm_remote_group",
+				"the communicator is not an intercommunicator");
+	if (!group)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_remote_group", "group pointer is NULL");
+	comm->group->refs++;
+	*group = comm->group;
+	return MPI_SUCCESS;
+}
+
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
 	int ctx, err, dummy;
@@ -244,6 +491,8 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 		return err;
 	if (!newcomm)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm pointer is NULL");
+	if (comm->inter)
+		return inter_dup(comm, newcomm);
 	ctx = comm_agree(comm, &dummy, 0, &dummy, "MPI_Comm_dup");
 	if (ctx < 0)
 		return -ctx;
@@ -270,7 +519,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 	struct comm_member *m;
 	int mine[2] = { color, key }, *all, *w, ctx, n = 0, i, err;
 
-	if ((err = smpi_check_init("MPI_Comm_split")) || (err = smpi_comm_check(comm, "MPI_Comm_split")))
+	if ((err = smpi_check_init("MPI_Comm_split")) || (err = smpi_comm_check(comm, "MPI_Comm_split")) ||
+	    (err = smpi_intra_check(comm, "MPI_Comm_split")))
 		return err;
 	if (!newcomm)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm pointer is NULL");
@@ -318,7 +568,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	int ctx, err, dummy, i;
 
 	if ((err = smpi_check_init("MPI_Comm_create")) ||
-	    (err = smpi_comm_check(comm, "MPI_Comm_create")))
+	    (err = smpi_comm_check(comm, "MPI_Comm_create")) ||
+	    (err = smpi_intra_check(comm, "MPI_Comm_create")))
 		return err;
 	if (group == MPI_GROUP_NULL || !newcomm)
 		return smpi_err(comm, MPI_ERR_GROUP, "MPI_Comm_create", "group is MPI_GROUP_NULL");
@@ -367,6 +618,10 @@ int PMPI_Comm_free(MPI_Comm *comm)
 	if (c->coll)
 		coll_group_destroy(c->coll);
 	c->coll = NULL;
+	if (c->inter && c->inter->coll) {
+		coll_group_destroy(c->inter->coll);
+		c->inter->coll = NULL;
+	}
 	*comm = MPI_COMM_NULL;
 	smpi_comm_release(c);
 	return MPI_SUCCESS;
@@ -375,6 +630,8 @@ int PMPI_Comm_free(MPI_Comm *comm)
 void smpi_comm_destroy(MPI_Comm c)
 {
 	comm_ctx_free[c->ctx / 64] |= 1ULL << (c->ctx % 64);
+	if (c->inter)
+		smpi_comm_release(c->inter);
 	smpi_errh_release(c->errh);
 	smpi_group_release(c->group);
 	smpi_topo_free(c->topo);
@@ -392,7 +649,7 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
 
 	if ((err = smpi_check_init("MPI_Comm_size")) || (err = smpi_comm_check(comm, "MPI_Comm_size")))
 		return err;
-	*size = comm->size;
+	*size = comm->inter ? comm->inter->size : comm->size;
 	return MPI_SUCCESS;
 }
 
@@ -402,7 +659,7 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 
 	if ((err = smpi_check_init("MPI_Comm_rank")) || (err = smpi_comm_check(comm, "MPI_Comm_rank")))
 		return err;
-	*rank = comm->rank;
+	*rank = comm->inter ? comm->inter->rank : comm->rank;
 	return MPI_SUCCESS;
 }
 
@@ -417,7 +674,21 @@ int PMPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 		*result = MPI_IDENT;
 		return MPI_SUCCESS;
 	}
-	err = PMPI_Group_compare(c1->group, c2->group, result);
+	if (!c1->inter != !c2->inter) {
+		*result = MPI_UNEQUAL;
+		return MPI_SUCCESS;
+	}
+	if (c1->inter) {
+		int local;
+
+		/* Both groups alike: the weaker of the two answers. */
+		if ((err = PMPI_Group_compare(c1->inter->group, c2->inter->group, &local)) ||
+		    (err = PMPI_Group_compare(c1->group, c2->group, result)))
+			return err;
+		*result = local > *result ? local : *result;
+	} else {
+		err = PMPI_Group_compare(c1->group, c2->group, result);
+	}
 	if (*result == MPI_IDENT)
 		*result = MPI_CONGRUENT;
 	return err;
@@ -429,8 +700,8 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 
 	if ((err = smpi_check_init("MPI_Comm_group")) || (err = smpi_comm_check(comm, "MPI_Comm_group")))
 		return err;
-	comm->group->refs++;
-	*group = comm->group;
+	*group = comm->inter ? comm->inter->group : comm->group;
+	(*group)->refs++;
 	return MPI_SUCCESS;
 }
 
@@ -440,7 +711,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 
 	if ((err = smpi_comm_check(comm, "MPI_Comm_test_inter")))
 		return err;
-	*flag = 0;
+	*flag = comm->inter != NULL;
 	return MPI_SUCCESS;
 }
 
@@ -644,3 +915,7 @@ SMPI_ALIAS(Comm_free_keyval)
 SMPI_ALIAS(Comm_set_attr)
 SMPI_ALIAS(Comm_get_attr)
 SMPI_ALIAS(Comm_delete_attr)
+SMPI_ALIAS(Intercomm_create)
+SMPI_ALIAS(Intercomm_merge)
+SMPI_ALIAS(Comm_remote_size)
+SMPI_ALIAS(Comm_remote_group)

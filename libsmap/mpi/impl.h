@@ -156,6 +156,10 @@ struct smpi_comm {
 	unsigned nbc_seq;	/* schedules made on it so far (nbc.c) */
 	struct smpi_topo *topo;	/* its topology, or NULL (topo.c) */
 	MPI_Info info;		/* a copy of the info set on it, or NULL (info.c) */
+	/* An intercommunicator: group, size and the rank maps are the remote
+	 * group's (point-to-point addresses it); inter is a private
+	 * communicator of the local group.  NULL for the others. */
+	struct smpi_comm *inter;
 };
 
 /* ---- info (info.c) ---- */
@@ -188,6 +192,8 @@ static inline void smpi_comm_release(MPI_Comm comm)
 /* Validity checks that report through the right handler. */
 int smpi_comm_check(MPI_Comm comm, const char *fn);
 int smpi_rank_check(MPI_Comm comm, int rank, int any_ok, const char *fn);
+/* MPI_ERR_COMM for an intercommunicator, where fn is not implemented. */
+int smpi_intra_check(MPI_Comm comm, const char *fn);
 
 /* ---- datatypes (type.c) ---- */
 

@@ -89,7 +89,8 @@ static int topo_get(MPI_Comm comm, int kind, const char *fn)
 	static const char *const names[] = { "", "graph", "Cartesian", "distributed graph" };
 	int err;
 
-	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)))
 		return err;
 	if (!comm->topo)
 		return smpi_err(comm, MPI_ERR_TOPOLOGY, fn, "the communicator has no topology");
@@ -166,6 +167,7 @@ int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int perio
 
 	(void)reorder;
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)) ||
 	    (err = cart_check(comm, ndims, dims, periods, &n, fn)))
 		return err;
 	if (!comm_cart)
@@ -184,6 +186,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
 	int err;
 
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)) ||
 	    (err = cart_check(comm, ndims, dims, periods, &n, fn)))
 		return err;
 	if (!newrank)
@@ -466,6 +469,7 @@ int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int ed
 
 	(void)reorder;
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)) ||
 	    (err = graph_check(comm, nnodes, index, edges, fn)))
 		return err;
 	if (!comm_graph)
@@ -491,6 +495,7 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
 	int err;
 
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)) ||
 	    (err = graph_check(comm, nnodes, index, edges, fn)))
 		return err;
 	*newrank = comm->rank < nnodes ? comm->rank : MPI_UNDEFINED;
@@ -624,6 +629,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sourc
 	(void)info;
 	(void)reorder;
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)) ||
 	    (err = dist_ranks(comm, indegree, sources, "sources", fn)) ||
 	    (err = dist_ranks(comm, outdegree, destinations, "destinations", fn)))
 		return err;
@@ -669,7 +675,8 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int 
 
 	(void)info;
 	(void)reorder;
-	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)))
 		return err;
 	if (n < 0 || (n && (!sources || !degrees)) || !newcomm)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "bad n (%d), sources, degrees or newcomm", n);

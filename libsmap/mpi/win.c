@@ -166,7 +166,8 @@ static int win_make(void **base, MPI_Aint size, int disp_unit, int flavor, MPI_C
 	int n, i, err, contig = flavor == MPI_WIN_FLAVOR_SHARED && win_shared_contig(), ok;
 	size_t shbytes;
 
-	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)))
 		return err;
 	if (!out)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "win pointer is NULL");

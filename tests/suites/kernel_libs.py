@@ -21,7 +21,8 @@ def cases():
     out = []
     for prog, min_tap in sorted(mpi.PROGRAMS.items()):
         out.append(kernel("kernel/mpi/%s on 2 ranks" % prog, 2, prog, tap=True, min_tap=min_tap))
-    for prog in ("mpit_p2p", "mpit_coll", "mpit_nbc", "mpit_topo", "mpit_info"):
+    for prog in ("mpit_p2p", "mpit_coll", "mpit_nbc", "mpit_topo", "mpit_info",
+                 "mpit_inter"):
         out.append(kernel("kernel/mpi/%s on 4 ranks" % prog, 4, prog, tap=True,
                           min_tap=mpi.PROGRAMS[prog]))
     out.append(kernel("kernel/mpi/MPI_Abort ends the job with its code", 4, "mpit_abort", rc=7,

@@ -17,6 +17,7 @@ PROGRAMS = {
     "mpit_nbc": 24,
     "mpit_topo": 9,
     "mpit_info": 5,
+    "mpit_inter": 3,
 }
 
 

@@ -1,0 +1,153 @@
+/*
+ * mpit_inter.c - intercommunicators: MPI_COMM_WORLD split into evens and
+ * odds, joined by MPI_Intercomm_create (leaders: the first of each half);
+ * sizes, ranks, remote size and group, test_inter, point-to-point in both
+ * directions (ranks name the remote group, ANY_SOURCE sees only it),
+ * Comm_dup and compare, Intercomm_merge with either half high (the order
+ * of the merged ranks checked against the halves), a second intercomm
+ * built over a reversed peer order, and the errors of collectives and of
+ * merge on an intracommunicator.  Needs at least 2 ranks.
+ */
+#include <stdlib.h>
+#include "mpit.h"
+
+static int wrank, wsize, bad;
+
+static int err_class(int err)
+{
+	int cls;
+
+	MPI_Error_class(err, &cls);
+	return cls;
+}
+
+/* World rank of rank r of half `color` (0: evens, 1: odds). */
+static int world_of(int color, int r)
+{
+	return 2 * r + color;
+}
+
+static int half_size(int color)
+{
+	return (wsize + 1 - color) / 2;
+}
+
+static void t_inter(void)
+{
+	int color = wrank % 2, lrank, lsize, rsize = -1, flag = -1, res, i;
+	int other = 1 - color, v, sum;
+	MPI_Comm half, ic, dup;
+	MPI_Group rg, wg;
+	MPI_Status st;
+
+	MPI_Comm_split(MPI_COMM_WORLD, color, wrank, &half);
+	MPI_Comm_rank(half, &lrank);
+	MPI_Comm_size(half, &lsize);
+	/* Leaders: half rank 0 - world 0 for the evens, world 1 for the odds. */
+	MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, other, 7, &ic);
+	MPI_Comm_test_inter(ic, &flag);
+	mpit_expect_int("test_inter", 1, flag);
+	MPI_Comm_test_inter(half, &flag);
+	mpit_expect_int("test_inter of an intracommunicator", 0, flag);
+	MPI_Comm_size(ic, &v);
+	mpit_expect_int("size is the local group's", half_size(color), v);
+	MPI_Comm_rank(ic, &v);
+	mpit_expect_int("rank is in the local group", lrank, v);
+	MPI_Comm_remote_size(ic, &rsize);
+	mpit_expect_int("remote_size", half_size(other), rsize);
+	MPI_Comm_remote_group(ic, &rg);
+	MPI_Comm_group(MPI_COMM_WORLD, &wg);
+	for (i = 0; i < rsize; i++) {
+		int w;
+
+		MPI_Group_translate_ranks(rg, 1, &i, wg, &w);
+		mpit_expect_int("remote group member", world_of(other, i), w);
+	}
+	MPI_Group_free(&rg);
+	MPI_Group_free(&wg);
+
+	/* Each even sends its rank to the odd of the same half rank, which
+	 * answers with ten times its own; the odds' extra rank gets nothing. */
+	if (color == 0 && lrank < rsize) {
+		v = 100 + lrank;
+		MPI_Send(&v, 1, MPI_INT, lrank, 3, ic);
+		MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 4, ic, &st);
+		mpit_expect_int("reply source (remote rank)", lrank, st.MPI_SOURCE);
+		mpit_expect_int("reply value", 10 * lrank, v);
+	} else if (color == 1 && lrank < rsize) {
+		MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 3, ic, &st);
+		mpit_expect_int("source (remote rank)", lrank, st.MPI_SOURCE);
+		mpit_expect_int("value", 100 + lrank, v);
+		v = 10 * lrank;
+		MPI_Send(&v, 1, MPI_INT, st.MPI_SOURCE, 4, ic);
+	}
+
+	MPI_Comm_dup(ic, &dup);
+	MPI_Comm_compare(ic, dup, &res);
+	mpit_expect_int("dup is congruent", MPI_CONGRUENT, res);
+	MPI_Comm_compare(ic, half, &res);
+	mpit_expect_int("inter against intra", MPI_UNEQUAL, res);
+	/* The dup's messages do not mix with ic's: same tag, both in flight. */
+	if (lrank < rsize && lrank < half_size(color)) {
+		int a = 1000 + wrank, b = 2000 + wrank, ra = -1, rb = -1;
+		MPI_Request q[4];
+
+		MPI_Isend(&a, 1, MPI_INT, lrank, 9, ic, &q[0]);
+		MPI_Isend(&b, 1, MPI_INT, lrank, 9, dup, &q[1]);
+		MPI_Irecv(&rb, 1, MPI_INT, lrank, 9, dup, &q[2]);
+		MPI_Irecv(&ra, 1, MPI_INT, lrank, 9, ic, &q[3]);
+		MPI_Waitall(4, q, MPI_STATUSES_IGNORE);
+		mpit_expect_int("message on the intercomm", 1000 + world_of(other, lrank), ra);
+		mpit_expect_int("message on its dup", 2000 + world_of(other, lrank), rb);
+	}
+	MPI_Comm_free(&dup);
+	bad |= mpit_report("intercomm_create");
+
+	for (int high = 0; high < 2; high++) {
+		MPI_Comm m;
+		int mrank, msize, first = high ? 1 : 0, want;
+
+		/* The evens pass `high`, the odds its opposite. */
+		MPI_Intercomm_merge(ic, color == 0 ? high : !high, &m);
+		MPI_Comm_size(m, &msize);
+		MPI_Comm_rank(m, &mrank);
+		mpit_expect_int("merged size", wsize, msize);
+		want = color == first ? lrank : half_size(first) + lrank;
+		mpit_expect_int("merged rank: the low group first", want, mrank);
+		sum = 0;
+		MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, m);
+		mpit_expect_int("allreduce on the merged comm", wsize * (wsize - 1) / 2, sum);
+		MPI_Comm_free(&m);
+	}
+	bad |= mpit_report("intercomm_merge");
+
+	MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	mpit_expect_int("barrier on an intercomm", MPI_ERR_COMM, err_class(MPI_Barrier(ic)));
+	mpit_expect_int("merge of an intracomm", MPI_ERR_COMM,
+			err_class(MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &dup)));
+	mpit_expect_int("remote_size of an intracomm", MPI_ERR_COMM,
+			err_class(MPI_Comm_remote_size(MPI_COMM_WORLD, &v)));
+	mpit_expect_int("send to a remote rank out of range", MPI_ERR_RANK,
+			err_class(MPI_Send(&v, 1, MPI_INT, rsize, 0, ic)));
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Comm_free(&ic);
+	MPI_Comm_free(&half);
+	bad |= mpit_report("intercomm_errors");
+}
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+	MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+	if (wsize < 2) {
+		if (wrank == 0)
+			printf("1..0 # needs 2 ranks\n");
+		MPI_Finalize();
+		return 0;
+	}
+	t_inter();
+	MPI_Finalize();
+	return bad;
+}
