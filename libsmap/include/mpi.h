@@ -51,6 +51,7 @@ typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
 			       MPI_Datatype *datatype);
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Comm_errhandler_function MPI_Handler_function;	/* MPI-1 */
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int keyval,
 					void *extra_state, void *attr_in,
 					void *attr_out, int *flag);
@@ -237,6 +238,7 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_WTIME_IS_GLOBAL	0x64400004
 #define MPI_UNIVERSE_SIZE	0x64400005
 #define MPI_APPNUM		0x64400006
+#define MPI_LASTUSEDCODE	0x64400007
 
 #define MPI_NULL_COPY_FN	((MPI_Comm_copy_attr_function *)0)
 #define MPI_NULL_DELETE_FN	((MPI_Comm_delete_attr_function *)0)
@@ -246,6 +248,7 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_TYPE_NULL_DELETE_FN	((MPI_Type_delete_attr_function *)0)
 int smpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
 #define MPI_COMM_DUP_FN		smpi_comm_dup_fn
+#define MPI_DUP_FN		smpi_comm_dup_fn
 
 /* One-sided communication (libsmap/mpi/win*.c, docs/rma.md). */
 #define MPI_MODE_NOCHECK	1024
@@ -920,6 +923,78 @@ SMPI_API(int, Info_free, (MPI_Info *info))
 SMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 SMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 SMPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+
+/* MPI-1 names, MPI_Pcontrol, error classes a program adds (libsmap/mpi/compat.c). */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+SMPI_API(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+SMPI_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+SMPI_API(int, Attr_delete, (MPI_Comm comm, int keyval))
+SMPI_API(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+			      int *keyval, void *extra_state))
+SMPI_API(int, Keyval_free, (int *keyval))
+SMPI_API(int, Errhandler_create, (MPI_Handler_function *function, MPI_Errhandler *errhandler))
+SMPI_API(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+SMPI_API(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler))
+SMPI_API(int, Type_struct, (int count, int array_of_blocklengths[],
+			    MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[],
+			    MPI_Datatype *newtype))
+SMPI_API(int, Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+			     MPI_Datatype *newtype))
+SMPI_API(int, Type_hindexed, (int count, int array_of_blocklengths[],
+			      MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+			      MPI_Datatype *newtype))
+SMPI_API(int, Address, (void *location, MPI_Aint *address))
+SMPI_API(int, Type_extent, (MPI_Datatype datatype, MPI_Aint *extent))
+SMPI_API(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement))
+SMPI_API(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement))
+SMPI_API(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
+SMPI_API(int, Pcontrol, (const int level, ...))
+SMPI_API(int, Add_error_class, (int *errorclass))
+SMPI_API(int, Add_error_code, (int errorclass, int *errorcode))
+SMPI_API(int, Add_error_string, (int errorcode, const char *string))
+
+/* Dynamic processes, ports, names: they fail, naming themselves
+ * (libsmap/mpi/dynproc.c, docs/mpi.md). */
+#define MPI_MAX_PORT_NAME	256
+#define MPI_ARGVS_NULL		((char ***)0)
+typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype, int count,
+					    void *filebuf, MPI_Offset position, void *extra_state);
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *file_extent,
+					void *extra_state);
+SMPI_API(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info,
+			   int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]))
+SMPI_API(int, Comm_spawn_multiple, (int count, char *array_of_commands[],
+				    char **array_of_argv[], const int array_of_maxprocs[],
+				    const MPI_Info array_of_info[], int root, MPI_Comm comm,
+				    MPI_Comm *intercomm, int array_of_errcodes[]))
+SMPI_API(int, Comm_get_parent, (MPI_Comm *parent))
+SMPI_API(int, Open_port, (MPI_Info info, char *port_name))
+SMPI_API(int, Close_port, (const char *port_name))
+SMPI_API(int, Comm_accept, (const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+			    MPI_Comm *newcomm))
+SMPI_API(int, Comm_connect, (const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+			     MPI_Comm *newcomm))
+SMPI_API(int, Comm_join, (int fd, MPI_Comm *intercomm))
+SMPI_API(int, Comm_disconnect, (MPI_Comm *comm))
+SMPI_API(int, Publish_name, (const char *service_name, MPI_Info info, const char *port_name))
+SMPI_API(int, Unpublish_name, (const char *service_name, MPI_Info info, const char *port_name))
+SMPI_API(int, Lookup_name, (const char *service_name, MPI_Info info, char *port_name))
+SMPI_API(int, Register_datarep, (const char *datarep,
+				 MPI_Datarep_conversion_function *read_conversion_fn,
+				 MPI_Datarep_conversion_function *write_conversion_fn,
+				 MPI_Datarep_extent_function *dtype_file_extent_fn,
+				 void *extra_state))
+
+/* Generalized requests (libsmap/mpi/grequest.c). */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+SMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,
+			       MPI_Grequest_free_function *free_fn,
+			       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+			       MPI_Request *request))
+SMPI_API(int, Grequest_complete, (MPI_Request request))
 
 /* Intercommunicators (libsmap/mpi/comm.c). */
 SMPI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,

@@ -852,6 +852,9 @@ static int comm_predef_attr(int keyval, void **val)
 	case MPI_APPNUM:
 		*val = &appnum;
 		return 1;
+	case MPI_LASTUSEDCODE:
+		*val = &smpi_err_lastused;
+		return 1;
 	}
 	return 0;
 }

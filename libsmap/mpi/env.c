@@ -113,6 +113,11 @@ int PMPI_Finalize(void)
 
 	if ((err = smpi_check_init("MPI_Finalize")))
 		return err;
+	/* As if MPI_COMM_SELF were freed first: its attributes' delete
+	 * callbacks run before anything else goes, the latest set first. */
+	while (MPI_COMM_SELF->attrs)
+		if ((err = PMPI_Comm_delete_attr(MPI_COMM_SELF, MPI_COMM_SELF->attrs->key)))
+			return err;
 	smpi_p2p_finalize();
 	/* No rank leaves while a peer may still read its memory. */
 	smap_barrier();

@@ -94,7 +94,8 @@ int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
 		return code;
 	}
 	fprintf(stderr, "%s: %s (%s); rank %d ends the job\n", fn, msg,
-		code >= 0 && code <= MPI_ERR_LASTCODE ? err_text[code] : "bad error code",
+		code >= 0 && code <= MPI_ERR_LASTCODE ? err_text[code] :
+		smpi_err_user_text(code) ? smpi_err_user_text(code) : "bad error code",
 		smap_world_rank());
 	smap_abort(code);
 }
@@ -114,6 +115,10 @@ int PMPI_Error_string(int code, char *string, int *resultlen)
 {
 	if (!string || !resultlen)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Error_string", "NULL argument");
+	if (smpi_err_user_text(code)) {
+		*resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", smpi_err_user_text(code));
+		return MPI_SUCCESS;
+	}
 	if (code < 0 || code > MPI_ERR_LASTCODE) {
 		*resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "unknown error code %d", code);
 		return MPI_ERR_ARG;
@@ -126,6 +131,10 @@ int PMPI_Error_class(int code, int *errorclass)
 {
 	if (!errorclass)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Error_class", "NULL argument");
+	if (smpi_err_user_class(code) >= 0) {
+		*errorclass = smpi_err_user_class(code);
+		return MPI_SUCCESS;
+	}
 	if (code < 0 || code > MPI_ERR_LASTCODE)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Error_class", "%d is not an error code", code);
 	*errorclass = code;

@@ -162,6 +162,19 @@ struct smpi_comm {
 	struct smpi_comm *inter;
 };
 
+/* ---- error classes and codes the program adds (compat.c) ---- */
+
+extern int smpi_err_lastused;	/* MPI_LASTUSEDCODE */
+/* An added code's class, or -1; its string ("" if none), or NULL. */
+int smpi_err_user_class(int code);
+const char *smpi_err_user_text(int code);
+
+/* ---- generalized requests (grequest.c) ---- */
+
+void smpi_greq_query(struct smpi_req *r);
+void smpi_greq_cancel(struct smpi_req *r);
+void smpi_greq_free(struct smpi_req *r);
+
 /* ---- info (info.c) ---- */
 
 /* *kept becomes a copy of info (MPI_INFO_NULL: none); errors name fn. */
@@ -275,7 +288,7 @@ void smpi_op_apply(MPI_Op op, const void *in, void *inout, int64_t count,
 
 /* ---- point-to-point (p2p.c, req.c) ---- */
 
-enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_DONE_AT_START, SMPI_REQ_COLL };
+enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_DONE_AT_START, SMPI_REQ_COLL, SMPI_REQ_GREQ };
 enum { SMPI_MODE_STD, SMPI_MODE_SYNC, SMPI_MODE_BUF, SMPI_MODE_READY };
 enum {
 	SMPI_ST_IDLE,		/* persistent, not started */
@@ -325,6 +338,7 @@ struct smpi_req {
 	void *packed;		/* p2pnet.c: the message packed, for a derived type */
 	struct net_op nop;
 	struct smpi_nbc *nbc;	/* SMPI_REQ_COLL: its schedule (nbc.c) */
+	struct smpi_greq *greq;	/* SMPI_REQ_GREQ: its functions (grequest.c) */
 	struct smpi_rndv rv;
 };
 

@@ -58,6 +58,8 @@ void smpi_req_free(struct smpi_req *r)
 	}
 	if (r->kind == SMPI_REQ_COLL)
 		smpi_nbc_free(r->nbc);
+	if (r->kind == SMPI_REQ_GREQ)
+		smpi_greq_free(r);
 	smpi_type_release(r->type);
 	smpi_comm_release(r->comm);
 	r->live = 0;
@@ -84,8 +86,11 @@ static int req_active(MPI_Request r)
 static int req_retire(MPI_Request *h, MPI_Status *st)
 {
 	struct smpi_req *r = *h;
-	int err = r->status.MPI_ERROR;
+	int err;
 
+	if (r->kind == SMPI_REQ_GREQ)
+		smpi_greq_query(r);
+	err = r->status.MPI_ERROR;
 	if (st != MPI_STATUS_IGNORE)
 		*st = r->status;
 	if (r->persistent) {
@@ -414,7 +419,10 @@ int PMPI_Cancel(MPI_Request *request)
 		return err;
 	/* A send is never withdrawn: MPI lets it complete instead, and
 	 * MPI_Test_cancelled then says so. */
-	smpi_p2p_cancel(*request);
+	if ((*request)->kind == SMPI_REQ_GREQ)
+		smpi_greq_cancel(*request);
+	else
+		smpi_p2p_cancel(*request);
 	return MPI_SUCCESS;
 }
 

@@ -18,6 +18,7 @@ PROGRAMS = {
     "mpit_topo": 9,
     "mpit_info": 5,
     "mpit_inter": 3,
+    "mpit_compat": 7,
 }
 
 

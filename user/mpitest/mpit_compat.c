@@ -1,0 +1,288 @@
+/*
+ * mpit_compat.c - the MPI-1 names (Attr_*, Keyval_*, Errhandler_*,
+ * Type_struct/hvector/hindexed, Address, Type_extent/lb/ub), error classes
+ * and codes a program adds, generalized requests, Status_set_elements_x,
+ * Pcontrol, the dynamic-process calls that fail naming their class,
+ * Comm_get_parent and Comm_disconnect, and MPI_COMM_SELF's attribute
+ * delete callbacks run at the start of MPI_Finalize, latest first (the
+ * last TAP line is printed from inside MPI_Finalize).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include "mpit.h"
+
+static int wrank, wsize, bad;
+static int copies, deletes;
+
+static int err_class(int err)
+{
+	int cls;
+
+	MPI_Error_class(err, &cls);
+	return cls;
+}
+
+static int copy_fn(MPI_Comm c, int key, void *extra, void *in, void *out, int *flag)
+{
+	(void)c;
+	(void)key;
+	(void)extra;
+	copies++;
+	*(void **)out = (char *)in + 1;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+static int delete_fn(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)c;
+	(void)key;
+	(void)val;
+	(void)extra;
+	deletes++;
+	return MPI_SUCCESS;
+}
+
+static void t_attr(void)
+{
+	int key = MPI_KEYVAL_INVALID, flag = 0, *tag_ub = NULL;
+	char base[4];
+	void *v = NULL;
+	MPI_Comm dup;
+
+	MPI_Keyval_create(copy_fn, delete_fn, &key, NULL);
+	MPI_Attr_put(MPI_COMM_WORLD, key, base);
+	MPI_Attr_get(MPI_COMM_WORLD, key, &v, &flag);
+	mpit_expect_int("attr_get finds the value", 1, flag && v == base);
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+	mpit_expect_int("the copy callback ran on dup", 1, copies);
+	MPI_Attr_get(dup, key, &v, &flag);
+	mpit_expect_int("the dup holds the copied value", 1, flag && v == base + 1);
+	MPI_Comm_free(&dup);
+	mpit_expect_int("the delete callback ran on free", 1, deletes);
+	MPI_Attr_delete(MPI_COMM_WORLD, key);
+	mpit_expect_int("attr_delete runs the delete callback", 2, deletes);
+	MPI_Attr_get(MPI_COMM_WORLD, key, &v, &flag);
+	mpit_expect_int("attr_get after delete", 0, flag);
+	MPI_Keyval_free(&key);
+	mpit_expect_int("keyval_free resets the key", MPI_KEYVAL_INVALID, key);
+	MPI_Attr_get(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+	mpit_expect_int("MPI_TAG_UB through attr_get", 1, flag && *tag_ub >= 32767);
+	bad |= mpit_report("mpi1_attributes");
+}
+
+static int handled;
+
+static void handler(MPI_Comm *c, int *code, ...)
+{
+	(void)c;
+	handled = *code;
+}
+
+static void t_errhandler(void)
+{
+	MPI_Errhandler h, got;
+	int v = 0;
+
+	MPI_Errhandler_create(handler, &h);
+	MPI_Errhandler_set(MPI_COMM_WORLD, h);
+	MPI_Errhandler_get(MPI_COMM_WORLD, &got);
+	mpit_expect_int("errhandler_get returns the one set", 1, got == h);
+	MPI_Send(&v, 1, MPI_INT, wsize, 0, MPI_COMM_WORLD);
+	mpit_expect_int("the handler saw the rank error", MPI_ERR_RANK, err_class(handled));
+	MPI_Errhandler_set(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Errhandler_free(&got);
+	MPI_Errhandler_free(&h);
+	bad |= mpit_report("mpi1_errhandlers");
+}
+
+static void t_types(void)
+{
+	struct rec {
+		int i;
+		double d;
+		char c[3];
+	} r[2];
+	int blocks[3] = { 1, 1, 3 }, hblocks[2] = { 2, 1 }, pos = 0, size;
+	MPI_Aint disp[3], base, ext = 0, lb = -1, ub = 0, hdisp[2] = { 0, 24 };
+	MPI_Datatype types[3] = { MPI_INT, MPI_DOUBLE, MPI_CHAR }, st, hv, hi;
+	char packed[64];
+	int data[8];
+
+	MPI_Address(&r[0], &base);
+	MPI_Address(&r[0].i, &disp[0]);
+	MPI_Address(&r[0].d, &disp[1]);
+	MPI_Address(&r[0].c, &disp[2]);
+	for (int i = 0; i < 3; i++)
+		disp[i] -= base;
+	mpit_expect_int("MPI_Address of a member", (long long)offsetof(struct rec, d), disp[1]);
+	MPI_Type_struct(3, blocks, disp, types, &st);
+	MPI_Type_commit(&st);
+	MPI_Type_extent(st, &ext);
+	MPI_Type_lb(st, &lb);
+	MPI_Type_ub(st, &ub);
+	mpit_expect_int("type_lb of the struct", 0, lb);
+	mpit_expect_int("type_extent of the struct", (long long)sizeof(struct rec), ext);
+	mpit_expect_int("type_ub = lb + extent", (long long)sizeof(struct rec), ub);
+	MPI_Type_size(st, &size);
+	mpit_expect_int("type_size of the struct", (int)(sizeof(int) + sizeof(double) + 3), size);
+	for (int i = 0; i < 8; i++)
+		data[i] = i;
+	MPI_Type_hvector(2, 2, 4 * sizeof(int), MPI_INT, &hv);
+	MPI_Type_commit(&hv);
+	MPI_Pack(data, 1, hv, packed, sizeof packed, &pos, MPI_COMM_WORLD);
+	mpit_expect_int("hvector packs 0 1 4 5 (third)", 4, ((int *)packed)[2]);
+	pos = 0;
+	MPI_Type_hindexed(2, hblocks, hdisp, MPI_INT, &hi);
+	MPI_Type_commit(&hi);
+	MPI_Pack(data, 1, hi, packed, sizeof packed, &pos, MPI_COMM_WORLD);
+	mpit_expect_int("hindexed packs 0 1 6 (third)", 6, ((int *)packed)[2]);
+	mpit_expect_int("hindexed packed size", 3 * (int)sizeof(int), pos);
+	MPI_Type_free(&st);
+	MPI_Type_free(&hv);
+	MPI_Type_free(&hi);
+	bad |= mpit_report("mpi1_datatypes");
+}
+
+static void t_errors(void)
+{
+	int cls = -1, code = -1, code2 = -1, len = 0, *last = NULL, flag = 0, got = -1;
+	char s[MPI_MAX_ERROR_STRING];
+
+	MPI_Add_error_class(&cls);
+	mpit_expect_int("an added class is past MPI_ERR_LASTCODE", 1, cls > MPI_ERR_LASTCODE);
+	MPI_Add_error_code(cls, &code);
+	MPI_Add_error_code(cls, &code2);
+	mpit_expect_int("codes are distinct", 1, code != code2 && code != cls);
+	MPI_Error_class(code2, &got);
+	mpit_expect_int("error_class of an added code", cls, got);
+	MPI_Add_error_string(code, "the frobnicator jammed");
+	MPI_Error_string(code, s, &len);
+	mpit_expect_int("error_string of an added code", 0, strcmp(s, "the frobnicator jammed"));
+	mpit_expect_int("its length", (int)strlen("the frobnicator jammed"), len);
+	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag);
+	mpit_expect_int("MPI_LASTUSEDCODE", code2, flag ? *last : -1);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	mpit_expect_int("add_error_code to a predefined class", MPI_ERR_ARG,
+			err_class(MPI_Add_error_code(MPI_ERR_COMM, &code)));
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	bad |= mpit_report("added_error_codes");
+}
+
+static int q_calls, f_calls, c_calls;
+
+static int q_fn(void *extra, MPI_Status *st)
+{
+	q_calls++;
+	MPI_Status_set_elements_x(st, MPI_INT, *(int *)extra);
+	MPI_Status_set_cancelled(st, 0);
+	st->MPI_SOURCE = 42;
+	st->MPI_TAG = 7;
+	return MPI_SUCCESS;
+}
+
+static int f_fn(void *extra)
+{
+	(void)extra;
+	f_calls++;
+	return MPI_SUCCESS;
+}
+
+static int c_fn(void *extra, int complete)
+{
+	(void)extra;
+	c_calls += complete ? 10 : 1;
+	return MPI_SUCCESS;
+}
+
+static void t_grequest(void)
+{
+	MPI_Request r;
+	MPI_Status st;
+	int n = 5, flag = 1, count = -1;
+
+	MPI_Grequest_start(q_fn, f_fn, c_fn, &n, &r);
+	MPI_Test(&r, &flag, &st);
+	mpit_expect_int("test before complete", 0, flag);
+	MPI_Cancel(&r);
+	mpit_expect_int("cancel calls cancel_fn (not complete)", 1, c_calls);
+	MPI_Grequest_complete(r);
+	MPI_Wait(&r, &st);
+	mpit_expect_int("wait calls query_fn", 1, q_calls);
+	mpit_expect_int("wait calls free_fn", 1, f_calls);
+	mpit_expect_int("status from query_fn (source)", 42, st.MPI_SOURCE);
+	MPI_Get_count(&st, MPI_INT, &count);
+	mpit_expect_int("status from query_fn (count)", 5, count);
+	mpit_expect_int("the request is MPI_REQUEST_NULL", 1, r == MPI_REQUEST_NULL);
+	bad |= mpit_report("generalized_requests");
+}
+
+static void t_dynamic(void)
+{
+	char port[MPI_MAX_PORT_NAME];
+	int errs[2] = { 0, 0 };
+	MPI_Comm c, parent = MPI_COMM_WORLD;
+
+	MPI_Comm_get_parent(&parent);
+	mpit_expect_int("comm_get_parent", 1, parent == MPI_COMM_NULL);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+	mpit_expect_int("comm_spawn", MPI_ERR_SPAWN,
+			err_class(MPI_Comm_spawn("a.out", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0,
+						 MPI_COMM_SELF, &c, errs)));
+	mpit_expect_int("comm_spawn's error codes", MPI_ERR_SPAWN, errs[1]);
+	mpit_expect_int("open_port", MPI_ERR_PORT, err_class(MPI_Open_port(MPI_INFO_NULL, port)));
+	mpit_expect_int("comm_connect", MPI_ERR_PORT,
+			err_class(MPI_Comm_connect("port", MPI_INFO_NULL, 0, MPI_COMM_SELF, &c)));
+	mpit_expect_int("lookup_name", MPI_ERR_NAME,
+			err_class(MPI_Lookup_name("svc", MPI_INFO_NULL, port)));
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+	MPI_Comm_dup(MPI_COMM_WORLD, &c);
+	MPI_Comm_disconnect(&c);
+	mpit_expect_int("comm_disconnect frees", 1, c == MPI_COMM_NULL);
+	mpit_expect_int("pcontrol", MPI_SUCCESS, MPI_Pcontrol(1));
+	bad |= mpit_report("dynamic_processes_fail_naming_their_class");
+}
+
+static int self_order[2], self_n;
+
+static int self_delete(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)c;
+	(void)key;
+	(void)extra;
+	self_order[self_n < 2 ? self_n : 1] = (int)(long)val;
+	self_n++;
+	/* MPI_Finalize has not torn anything down yet. */
+	if (self_n == 2 && wrank == 0) {
+		int fin = 1;
+
+		MPI_Finalized(&fin);
+		printf("%s self_attributes_deleted_at_finalize_latest_first\n",
+		       !fin && self_order[0] == 2 && self_order[1] == 1 ? "ok" : "not ok");
+		fflush(stdout);
+	}
+	return MPI_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	int k1, k2;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+	MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+	t_attr();
+	t_errhandler();
+	t_types();
+	t_errors();
+	t_grequest();
+	t_dynamic();
+	MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k1, NULL);
+	MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k2, NULL);
+	MPI_Comm_set_attr(MPI_COMM_SELF, k1, (void *)1L);
+	MPI_Comm_set_attr(MPI_COMM_SELF, k2, (void *)2L);
+	MPI_Finalize();
+	return bad;
+}
