@@ -318,6 +318,13 @@ int smpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
 #define MPI_COMBINER_SUBARRAY		11
 #define MPI_COMBINER_DARRAY		12
 #define MPI_COMBINER_RESIZED		13
+#define MPI_COMBINER_F90_REAL		14
+#define MPI_COMBINER_F90_COMPLEX	15
+#define MPI_COMBINER_F90_INTEGER	16
+/* Type_match_size. */
+#define MPI_TYPECLASS_REAL		1
+#define MPI_TYPECLASS_INTEGER		2
+#define MPI_TYPECLASS_COMPLEX		3
 
 /* Error classes; every code libsmap returns is a class. */
 #define MPI_SUCCESS			0
@@ -995,6 +1002,38 @@ SMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,
 			       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
 			       MPI_Request *request))
 SMPI_API(int, Grequest_complete, (MPI_Request request))
+
+/* Datatypes: envelopes and contents, attributes, distributed arrays, size
+ * and precision matching, external32 (libsmap/mpi/type_ext.c). */
+SMPI_API(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers, int *num_addresses,
+				  int *num_datatypes, int *combiner))
+SMPI_API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses,
+				  int max_datatypes, int array_of_integers[],
+				  MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
+SMPI_API(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn,
+				   MPI_Type_delete_attr_function *type_delete_attr_fn,
+				   int *type_keyval, void *extra_state))
+SMPI_API(int, Type_free_keyval, (int *type_keyval))
+SMPI_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+SMPI_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val,
+			      int *flag))
+SMPI_API(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
+SMPI_API(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[],
+				   const int array_of_distribs[], const int array_of_dargs[],
+				   const int array_of_psizes[], int order, MPI_Datatype oldtype,
+				   MPI_Datatype *newtype))
+SMPI_API(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
+SMPI_API(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype))
+SMPI_API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype,
+				   MPI_Aint *size))
+SMPI_API(int, Pack_external, (const char datarep[], const void *inbuf, int incount,
+			      MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+			      MPI_Aint *position))
+SMPI_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize,
+				MPI_Aint *position, void *outbuf, int outcount,
+				MPI_Datatype datatype))
 
 /* Intercommunicators (libsmap/mpi/comm.c). */
 SMPI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,

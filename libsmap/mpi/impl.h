@@ -232,6 +232,8 @@ struct smpi_type {
 	int kind;		/* enum smpi_kind of its elements, NONE if mixed */
 	int combiner;
 	char name[MPI_MAX_OBJECT_NAME];
+	struct smpi_type_args *args;	/* the constructor's arguments (type_ext.c) */
+	struct smpi_type_attr *attrs;	/* cached attributes (type_ext.c) */
 };
 
 #define SMPI_NTYPES	(SMPI_K_COUNT_OF)
@@ -243,6 +245,13 @@ MPI_Datatype smpi_type_of_kind(int kind);
 int smpi_type_check(MPI_Comm comm, MPI_Datatype type, const char *fn);
 void smpi_type_hold(MPI_Datatype type);
 void smpi_type_release(MPI_Datatype type);
+/* type_ext.c: records the arguments of the constructor that made *out
+ * (when err is 0) for MPI_Type_get_contents; returns err or its own. */
+int smpi_type_args(int err, MPI_Datatype *out, int ni, const int *ints, int na,
+		   const MPI_Aint *addrs, int nd, const MPI_Datatype *types);
+/* Type_dup's attribute copies; what a freed type drops. */
+int smpi_type_copy_attrs(MPI_Datatype from, MPI_Datatype to);
+void smpi_type_drop_extras(MPI_Datatype type);
 
 static inline int64_t smpi_type_size(MPI_Datatype t)
 {

@@ -176,6 +176,7 @@ void smpi_type_release(MPI_Datatype type)
 {
 	if (type->predefined || --type->refs > 0)
 		return;
+	smpi_type_drop_extras(type);
 	free(type->dt);
 	type->live = 0;
 	free(type);
@@ -248,22 +249,29 @@ static int type_vector(int64_t count, int64_t blocklen, int64_t stride, MPI_Data
 
 int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *out)
 {
-	return type_vector(1, count, 0, old, out, MPI_COMBINER_CONTIGUOUS, "MPI_Type_contiguous");
+	return smpi_type_args(type_vector(1, count, 0, old, out, MPI_COMBINER_CONTIGUOUS,
+					  "MPI_Type_contiguous"), out, 1, &count, 0, NULL, 1, &old);
 }
 
 int PMPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_Datatype *out)
 {
+	int ints[3] = { count, blocklen, stride };
+
 	if (old == MPI_DATATYPE_NULL)
 		return type_arg(old, "MPI_Type_vector");
-	return type_vector(count, blocklen, (int64_t)stride * smpi_type_extent(old), old, out,
-			   MPI_COMBINER_VECTOR, "MPI_Type_vector");
+	return smpi_type_args(type_vector(count, blocklen, (int64_t)stride * smpi_type_extent(old),
+					  old, out, MPI_COMBINER_VECTOR, "MPI_Type_vector"),
+			      out, 3, ints, 0, NULL, 1, &old);
 }
 
 int PMPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Datatype old,
 			     MPI_Datatype *out)
 {
-	return type_vector(count, blocklen, stride, old, out, MPI_COMBINER_HVECTOR,
-			   "MPI_Type_create_hvector");
+	int ints[2] = { count, blocklen };
+
+	return smpi_type_args(type_vector(count, blocklen, stride, old, out, MPI_COMBINER_HVECTOR,
+					  "MPI_Type_create_hvector"), out, 2, ints, 1, &stride, 1,
+			      &old);
 }
 
 /* Blocks of one or more old types; disp in bytes, or in old's extents
@@ -318,32 +326,60 @@ out:
 	return err;
 }
 
+/* The arguments of an indexed kind of constructor, for get_contents:
+ * count, then n1 ints from a, then n2 from b. */
+static int type_args_list(int err, MPI_Datatype *out, int count, const int *a, int n1,
+			  const int *b, int n2, int na, const MPI_Aint *addrs, int nd,
+			  const MPI_Datatype *types)
+{
+	int *ints;
+
+	if (err)
+		return err;
+	if (!(ints = malloc((1 + (size_t)n1 + n2) * sizeof(int))))
+		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Type_create", "no memory");
+	ints[0] = count;
+	if (n1)
+		memcpy(ints + 1, a, n1 * sizeof(int));
+	if (n2)
+		memcpy(ints + 1 + n1, b, n2 * sizeof(int));
+	err = smpi_type_args(err, out, 1 + n1 + n2, ints, na, addrs, nd, types);
+	free(ints);
+	return err;
+}
+
 int PMPI_Type_indexed(int count, const int blocklens[], const int disps[], MPI_Datatype old,
 		      MPI_Datatype *out)
 {
-	return type_blocks(count, blocklens, 0, disps, 1, NULL, old, 0, MPI_COMBINER_INDEXED, out,
-			   "MPI_Type_indexed");
+	return type_args_list(type_blocks(count, blocklens, 0, disps, 1, NULL, old, 0,
+					  MPI_COMBINER_INDEXED, out, "MPI_Type_indexed"),
+			      out, count, blocklens, count, disps, count, 0, NULL, 1, &old);
 }
 
 int PMPI_Type_create_hindexed(int count, const int blocklens[], const MPI_Aint disps[],
 			      MPI_Datatype old, MPI_Datatype *out)
 {
-	return type_blocks(count, blocklens, 0, disps, 0, NULL, old, 0, MPI_COMBINER_HINDEXED, out,
-			   "MPI_Type_create_hindexed");
+	return type_args_list(type_blocks(count, blocklens, 0, disps, 0, NULL, old, 0,
+					  MPI_COMBINER_HINDEXED, out, "MPI_Type_create_hindexed"),
+			      out, count, blocklens, count, NULL, 0, count, disps, 1, &old);
 }
 
 int PMPI_Type_create_indexed_block(int count, int blocklen, const int disps[], MPI_Datatype old,
 				   MPI_Datatype *out)
 {
-	return type_blocks(count, NULL, blocklen, disps, 1, NULL, old, 0,
-			   MPI_COMBINER_INDEXED_BLOCK, out, "MPI_Type_create_indexed_block");
+	return type_args_list(type_blocks(count, NULL, blocklen, disps, 1, NULL, old, 0,
+					  MPI_COMBINER_INDEXED_BLOCK, out,
+					  "MPI_Type_create_indexed_block"),
+			      out, count, &blocklen, 1, disps, count, 0, NULL, 1, &old);
 }
 
 int PMPI_Type_create_hindexed_block(int count, int blocklen, const MPI_Aint disps[],
 				    MPI_Datatype old, MPI_Datatype *out)
 {
-	return type_blocks(count, NULL, blocklen, disps, 0, NULL, old, 0,
-			   MPI_COMBINER_HINDEXED_BLOCK, out, "MPI_Type_create_hindexed_block");
+	return type_args_list(type_blocks(count, NULL, blocklen, disps, 0, NULL, old, 0,
+					  MPI_COMBINER_HINDEXED_BLOCK, out,
+					  "MPI_Type_create_hindexed_block"),
+			      out, count, &blocklen, 1, NULL, 0, count, disps, 1, &old);
 }
 
 int PMPI_Type_create_struct(int count, const int blocklens[], const MPI_Aint disps[],
@@ -351,18 +387,21 @@ int PMPI_Type_create_struct(int count, const int blocklens[], const MPI_Aint dis
 {
 	if (count > 0 && !types)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_struct", "types array is NULL");
-	return type_blocks(count, blocklens, 0, disps, 0, types, NULL, 1, MPI_COMBINER_STRUCT,
-			   out, "MPI_Type_create_struct");
+	return type_args_list(type_blocks(count, blocklens, 0, disps, 0, types, NULL, 1,
+					  MPI_COMBINER_STRUCT, out, "MPI_Type_create_struct"),
+			      out, count, blocklens, count, NULL, 0, count, disps, count, types);
 }
 
 int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *out)
 {
+	MPI_Aint a[2] = { lb, extent };
 	int err;
 
 	if ((err = type_arg(old, "MPI_Type_create_resized")))
 		return err;
-	return type_new(dt_resized(old->dt, lb, extent), old->kind, MPI_COMBINER_RESIZED, out,
-			"MPI_Type_create_resized");
+	return smpi_type_args(type_new(dt_resized(old->dt, lb, extent), old->kind,
+				       MPI_COMBINER_RESIZED, out, "MPI_Type_create_resized"),
+			      out, 0, NULL, 2, a, 1, &old);
 }
 
 int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
@@ -414,7 +453,21 @@ int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
 		free(t);
 		t = next;
 	}
-	return type_new(t, old->kind, MPI_COMBINER_SUBARRAY, out, fn);
+	err = type_new(t, old->kind, MPI_COMBINER_SUBARRAY, out, fn);
+	if (!err) {
+		int *ints = malloc((2 + 3 * (size_t)ndims) * sizeof(int));
+
+		if (!ints)
+			return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+		ints[0] = ndims;
+		memcpy(ints + 1, sizes, ndims * sizeof(int));
+		memcpy(ints + 1 + ndims, subsizes, ndims * sizeof(int));
+		memcpy(ints + 1 + 2 * ndims, starts, ndims * sizeof(int));
+		ints[1 + 3 * ndims] = order;
+		err = smpi_type_args(err, out, 2 + 3 * ndims, ints, 0, NULL, 1, &old);
+		free(ints);
+	}
+	return err;
 }
 
 int PMPI_Type_commit(MPI_Datatype *type)
@@ -454,8 +507,9 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *out)
 	if (!err) {
 		(*out)->committed = old->committed;
 		strcpy((*out)->name, old->name);
+		err = smpi_type_args(err, out, 0, NULL, 0, NULL, 1, &old);
 	}
-	return err;
+	return err ? err : smpi_type_copy_attrs(old, *out);
 }
 
 int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size)

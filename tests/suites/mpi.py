@@ -19,6 +19,7 @@ PROGRAMS = {
     "mpit_info": 5,
     "mpit_inter": 3,
     "mpit_compat": 7,
+    "mpit_dtx": 5,
 }
 
 

@@ -1,0 +1,613 @@
+/*
+ * type_ext.c - what a datatype says about itself and what hangs on it:
+ * envelopes and contents (every constructor records its arguments),
+ * attributes, distributed arrays (MPI_Type_create_darray), the types a
+ * size or a Fortran precision names (match_size, create_f90_*), and the
+ * external32 representation.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "impl.h"
+
+struct smpi_type_args {
+	int ni, na, nd;
+	int *ints;
+	MPI_Aint *addrs;
+	MPI_Datatype *types;
+};
+
+int smpi_type_args(int err, MPI_Datatype *out, int ni, const int *ints, int na,
+		   const MPI_Aint *addrs, int nd, const MPI_Datatype *types)
+{
+	struct smpi_type_args *a;
+
+	if (err)
+		return err;
+	a = calloc(1, sizeof *a);
+	if (!a || (ni && !(a->ints = malloc(ni * sizeof(int)))) ||
+	    (na && !(a->addrs = malloc(na * sizeof(MPI_Aint)))) ||
+	    (nd && !(a->types = malloc(nd * sizeof(MPI_Datatype))))) {
+		if (a) {
+			free(a->ints);
+			free(a->addrs);
+		}
+		free(a);
+		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Type_create", "no memory");
+	}
+	a->ni = ni;
+	a->na = na;
+	a->nd = nd;
+	if (ni)
+		memcpy(a->ints, ints, ni * sizeof(int));
+	if (na)
+		memcpy(a->addrs, addrs, na * sizeof(MPI_Aint));
+	for (int i = 0; i < nd; i++) {
+		a->types[i] = types[i];
+		smpi_type_hold(types[i]);
+	}
+	(*out)->args = a;
+	return MPI_SUCCESS;
+}
+
+static int type_live_check(MPI_Datatype type, const char *fn)
+{
+	if (type == MPI_DATATYPE_NULL || !smpi_live(type, SMPI_LIVE_TYPE))
+		return smpi_err(NULL, MPI_ERR_TYPE, fn, "datatype %p is not a live datatype",
+				(void *)type);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
+			   int *num_datatypes, int *combiner)
+{
+	const char *fn = "MPI_Type_get_envelope";
+	int err;
+
+	if ((err = type_live_check(type, fn)))
+		return err;
+	if (!num_integers || !num_addresses || !num_datatypes || !combiner)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+	if (!type->args) {
+		*num_integers = *num_addresses = *num_datatypes = 0;
+		*combiner = MPI_COMBINER_NAMED;
+		return MPI_SUCCESS;
+	}
+	*num_integers = type->args->ni;
+	*num_addresses = type->args->na;
+	*num_datatypes = type->args->nd;
+	*combiner = type->combiner;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresses,
+			   int max_datatypes, int array_of_integers[],
+			   MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+{
+	const char *fn = "MPI_Type_get_contents";
+	struct smpi_type_args *a;
+
+	if (type == MPI_DATATYPE_NULL || !smpi_live(type, SMPI_LIVE_TYPE))
+		return smpi_err(NULL, MPI_ERR_TYPE, fn, "datatype %p is not a live datatype",
+				(void *)type);
+	if (!(a = type->args))
+		return smpi_err(NULL, MPI_ERR_TYPE, fn,
+				"%s is a named (predefined) datatype: it has no contents",
+				type->name[0] ? type->name : "the datatype");
+	if (max_integers < a->ni || max_addresses < a->na || max_datatypes < a->nd)
+		return smpi_err(NULL, MPI_ERR_ARG, fn,
+				"room for %d ints, %d addresses, %d types; the type has %d, %d, %d",
+				max_integers, max_addresses, max_datatypes, a->ni, a->na, a->nd);
+	if ((a->ni && !array_of_integers) || (a->na && !array_of_addresses) ||
+	    (a->nd && !array_of_datatypes))
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL array");
+	if (a->ni)
+		memcpy(array_of_integers, a->ints, a->ni * sizeof(int));
+	if (a->na)
+		memcpy(array_of_addresses, a->addrs, a->na * sizeof(MPI_Aint));
+	/* Handles the caller may free: each derived one holds a reference. */
+	for (int i = 0; i < a->nd; i++) {
+		array_of_datatypes[i] = a->types[i];
+		smpi_type_hold(a->types[i]);
+	}
+	return MPI_SUCCESS;
+}
+
+/* ---- attributes ---- */
+
+#define TYPE_KEYS	256
+
+struct smpi_type_attr {
+	struct smpi_type_attr *next;
+	int key;
+	void *val;
+};
+
+static struct {
+	int used;
+	MPI_Type_copy_attr_function *copy;
+	MPI_Type_delete_attr_function *del;
+	void *extra;
+} type_keys[TYPE_KEYS];
+
+static int type_key_check(int key, const char *fn)
+{
+	if (key < 0 || key >= TYPE_KEYS || !type_keys[key].used)
+		return smpi_err(NULL, MPI_ERR_KEYVAL, fn, "%d is not a datatype keyval", key);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
+			    MPI_Type_delete_attr_function *delete_fn, int *keyval,
+			    void *extra_state)
+{
+	if (!keyval)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_keyval", "keyval pointer is NULL");
+	for (int k = 0; k < TYPE_KEYS; k++)
+		if (!type_keys[k].used) {
+			type_keys[k].used = 1;
+			type_keys[k].copy = copy_fn;
+			type_keys[k].del = delete_fn;
+			type_keys[k].extra = extra_state;
+			*keyval = k;
+			return MPI_SUCCESS;
+		}
+	return smpi_err(NULL, MPI_ERR_OTHER, "MPI_Type_create_keyval",
+			"all %d datatype keyvals are in use", TYPE_KEYS);
+}
+
+int PMPI_Type_free_keyval(int *keyval)
+{
+	int err;
+
+	if (!keyval)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_free_keyval", "keyval pointer is NULL");
+	if ((err = type_key_check(*keyval, "MPI_Type_free_keyval")))
+		return err;
+	type_keys[*keyval].used = 0;
+	*keyval = MPI_KEYVAL_INVALID;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
+{
+	const char *fn = "MPI_Type_delete_attr";
+	struct smpi_type_attr **p, *a;
+	int err;
+
+	if ((err = type_live_check(type, fn)) || (err = type_key_check(keyval, fn)))
+		return err;
+	for (p = &type->attrs; *p && (*p)->key != keyval; p = &(*p)->next)
+		;
+	if (!(a = *p))
+		return smpi_err(NULL, MPI_ERR_KEYVAL, fn, "keyval %d is not set on the datatype",
+				keyval);
+	if (type_keys[keyval].del &&
+	    (err = type_keys[keyval].del(type, keyval, a->val, type_keys[keyval].extra)))
+		return err;
+	*p = a->next;
+	free(a);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void *attribute_val)
+{
+	const char *fn = "MPI_Type_set_attr";
+	struct smpi_type_attr *a;
+	int err;
+
+	if ((err = type_live_check(type, fn)) || (err = type_key_check(keyval, fn)))
+		return err;
+	for (a = type->attrs; a && a->key != keyval; a = a->next)
+		;
+	if (a) {
+		if ((err = PMPI_Type_delete_attr(type, keyval)))
+			return err;
+	}
+	if (!(a = malloc(sizeof *a)))
+		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+	a->key = keyval;
+	a->val = attribute_val;
+	a->next = type->attrs;
+	type->attrs = a;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *attribute_val, int *flag)
+{
+	const char *fn = "MPI_Type_get_attr";
+	struct smpi_type_attr *a;
+	int err;
+
+	if ((err = type_live_check(type, fn)) || (err = type_key_check(keyval, fn)))
+		return err;
+	if (!attribute_val || !flag)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+	for (a = type->attrs; a && a->key != keyval; a = a->next)
+		;
+	*flag = a != NULL;
+	if (a)
+		*(void **)attribute_val = a->val;
+	return MPI_SUCCESS;
+}
+
+int smpi_type_copy_attrs(MPI_Datatype from, MPI_Datatype to)
+{
+	for (struct smpi_type_attr *a = from->attrs; a; a = a->next) {
+		void *val = NULL;
+		int flag = 0, err;
+
+		if (!type_keys[a->key].copy)
+			continue;
+		err = type_keys[a->key].copy(from, a->key, type_keys[a->key].extra, a->val, &val,
+					     &flag);
+		if (err)
+			return err;
+		if (flag && (err = PMPI_Type_set_attr(to, a->key, val)))
+			return err;
+	}
+	return MPI_SUCCESS;
+}
+
+void smpi_type_drop_extras(MPI_Datatype type)
+{
+	while (type->attrs)
+		if (PMPI_Type_delete_attr(type, type->attrs->key)) {
+			/* A delete callback failed: the attribute goes anyway. */
+			struct smpi_type_attr *a = type->attrs;
+
+			type->attrs = a->next;
+			free(a);
+		}
+	if (type->args) {
+		for (int i = 0; i < type->args->nd; i++)
+			smpi_type_release(type->args->types[i]);
+		free(type->args->ints);
+		free(type->args->addrs);
+		free(type->args->types);
+		free(type->args);
+		type->args = NULL;
+	}
+}
+
+/* ---- distributed arrays ---- */
+
+/*
+ * MPI 3.1 section 4.1.4: the process grid is numbered row-major; along
+ * each dimension this process owns blocks of the global index space
+ * (one block for BLOCK, every psize-th block of darg for CYCLIC, all of
+ * it for NONE).  Built fastest dimension first: each dimension's blocks
+ * of the faster dimensions' type, resized to the dimension's whole
+ * extent, so the result's extent is the whole global array.
+ */
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
+			    const int distribs[], const int dargs[], const int psizes[], int order,
+			    MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	const char *fn = "MPI_Type_create_darray";
+	MPI_Datatype cur, next;
+	MPI_Aint ext, lb, stride;
+	int err, np = 1, i, r, *coords, *ints;
+
+	if ((err = smpi_check_init(fn)) || (err = type_live_check(oldtype, fn)))
+		return err;
+	if (ndims <= 0 || !gsizes || !distribs || !dargs || !psizes || !newtype ||
+	    (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN))
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "ndims %d, an array or the order is not valid",
+				ndims);
+	for (i = 0; i < ndims; i++) {
+		if (gsizes[i] <= 0 || psizes[i] <= 0)
+			return smpi_err(NULL, MPI_ERR_ARG, fn,
+					"dimension %d: gsize %d, psize %d", i, gsizes[i], psizes[i]);
+		if (distribs[i] == MPI_DISTRIBUTE_NONE && psizes[i] != 1)
+			return smpi_err(NULL, MPI_ERR_ARG, fn,
+					"dimension %d is not distributed but has %d processes", i,
+					psizes[i]);
+		if (distribs[i] == MPI_DISTRIBUTE_BLOCK && dargs[i] != MPI_DISTRIBUTE_DFLT_DARG &&
+		    (long long)dargs[i] * psizes[i] < gsizes[i])
+			return smpi_err(NULL, MPI_ERR_ARG, fn,
+					"dimension %d: blocks of %d on %d processes miss some of %d",
+					i, dargs[i], psizes[i], gsizes[i]);
+		if (distribs[i] != MPI_DISTRIBUTE_NONE && distribs[i] != MPI_DISTRIBUTE_BLOCK &&
+		    distribs[i] != MPI_DISTRIBUTE_CYCLIC)
+			return smpi_err(NULL, MPI_ERR_ARG, fn, "dimension %d: distribution %d", i,
+					distribs[i]);
+		if (dargs[i] <= 0 && dargs[i] != MPI_DISTRIBUTE_DFLT_DARG)
+			return smpi_err(NULL, MPI_ERR_ARG, fn, "dimension %d: darg %d", i, dargs[i]);
+		np *= psizes[i];
+	}
+	if (np != size || rank < 0 || rank >= size)
+		return smpi_err(NULL, MPI_ERR_ARG, fn,
+				"a grid of %d processes for size %d, or rank %d outside it", np, size,
+				rank);
+	if (!(coords = malloc(ndims * sizeof(int))))
+		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+	for (i = ndims - 1, r = rank; i >= 0; i--) {
+		coords[i] = r % psizes[i];
+		r /= psizes[i];
+	}
+	PMPI_Type_get_extent(oldtype, &lb, &ext);
+	cur = oldtype;
+	smpi_type_hold(cur);
+	stride = ext;
+	for (int k = 0; k < ndims; k++) {
+		int d = order == MPI_ORDER_C ? ndims - 1 - k : k, g = gsizes[d], p = psizes[d];
+		int c = coords[d], dist = distribs[d], darg = dargs[d], nb = 0;
+		int blk = dist == MPI_DISTRIBUTE_NONE ? g :
+			  darg != MPI_DISTRIBUTE_DFLT_DARG ? darg :
+			  dist == MPI_DISTRIBUTE_BLOCK ? (g + p - 1) / p : 1;
+		int nblocks = (g + blk - 1) / blk, *bl = malloc(((size_t)nblocks + 1) * sizeof(int));
+		MPI_Aint *dp = malloc(((size_t)nblocks + 1) * sizeof(MPI_Aint));
+		MPI_Datatype blocks;
+
+		if (!bl || !dp) {
+			free(bl);
+			free(dp);
+			free(coords);
+			smpi_type_release(cur);
+			return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+		}
+		if (dist == MPI_DISTRIBUTE_NONE)
+			c = 0, p = 1;
+		for (int b = c; b < nblocks; b += p) {
+			bl[nb] = g - b * blk < blk ? g - b * blk : blk;
+			dp[nb++] = (MPI_Aint)b * blk * stride;
+		}
+		err = PMPI_Type_create_hindexed(nb, bl, dp, cur, &blocks);
+		free(bl);
+		free(dp);
+		if (!err) {
+			err = PMPI_Type_create_resized(blocks, 0, stride * g, &next);
+			PMPI_Type_free(&blocks);
+		}
+		smpi_type_release(cur);
+		if (err) {
+			free(coords);
+			return err;
+		}
+		cur = next;
+		stride *= g;
+	}
+	free(coords);
+	/* The result carries the darray's own envelope, not its parts'. */
+	smpi_type_drop_extras(cur);
+	cur->combiner = MPI_COMBINER_DARRAY;
+	if (!(ints = malloc((4 + 4 * (size_t)ndims) * sizeof(int)))) {
+		smpi_type_release(cur);
+		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+	}
+	ints[0] = size;
+	ints[1] = rank;
+	ints[2] = ndims;
+	memcpy(ints + 3, gsizes, ndims * sizeof(int));
+	memcpy(ints + 3 + ndims, distribs, ndims * sizeof(int));
+	memcpy(ints + 3 + 2 * ndims, dargs, ndims * sizeof(int));
+	memcpy(ints + 3 + 3 * ndims, psizes, ndims * sizeof(int));
+	ints[3 + 4 * ndims] = order;
+	*newtype = cur;
+	err = smpi_type_args(MPI_SUCCESS, newtype, 4 + 4 * ndims, ints, 0, NULL, 1, &oldtype);
+	free(ints);
+	return err;
+}
+
+/* ---- types named by a size or a precision ---- */
+
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+	const char *fn = "MPI_Type_match_size";
+	static const struct {
+		int cls, size;
+		MPI_Datatype type;
+	} match[] = {
+		{ MPI_TYPECLASS_INTEGER, 1, MPI_INT8_T },
+		{ MPI_TYPECLASS_INTEGER, 2, MPI_INT16_T },
+		{ MPI_TYPECLASS_INTEGER, 4, MPI_INT32_T },
+		{ MPI_TYPECLASS_INTEGER, 8, MPI_INT64_T },
+		{ MPI_TYPECLASS_REAL, 4, MPI_FLOAT },
+		{ MPI_TYPECLASS_REAL, 8, MPI_DOUBLE },
+		{ MPI_TYPECLASS_REAL, 16, MPI_LONG_DOUBLE },
+		{ MPI_TYPECLASS_COMPLEX, 8, MPI_C_FLOAT_COMPLEX },
+		{ MPI_TYPECLASS_COMPLEX, 16, MPI_C_DOUBLE_COMPLEX },
+		{ MPI_TYPECLASS_COMPLEX, 32, MPI_C_LONG_DOUBLE_COMPLEX },
+	};
+
+	if (!datatype)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "datatype pointer is NULL");
+	for (size_t i = 0; i < sizeof match / sizeof *match; i++)
+		if (match[i].cls == typeclass && match[i].size == size) {
+			*datatype = match[i].type;
+			return MPI_SUCCESS;
+		}
+	return smpi_err(NULL, MPI_ERR_ARG, fn, "no type of class %d and %d bytes", typeclass, size);
+}
+
+/*
+ * Fortran's SELECTED_REAL_KIND / SELECTED_INT_KIND: the smallest type with
+ * p decimal digits and exponent range r.  Each call returns the same
+ * handle for the same type (the standard allows it: they are predefined
+ * in all but name), with the F90 combiner and (p, r) as its contents.
+ */
+static struct smpi_type f90_types[3][4];
+
+/* Predefined in all but name: never freed; the envelope says F90. */
+static int f90_type(int cls, int idx, MPI_Datatype base, int combiner, int ni, const int *ints,
+		    MPI_Datatype *out)
+{
+	struct smpi_type *t = &f90_types[cls][idx];
+
+	if (!t->live) {
+		*t = *base;
+		t->combiner = combiner;
+		t->args = NULL;
+		t->attrs = NULL;
+		if (smpi_type_args(MPI_SUCCESS, &t, ni, ints, 0, NULL, 0, NULL))
+			return MPI_ERR_NO_MEM;
+	}
+	*out = t;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+	int ints[2] = { p, r }, idx;
+
+	if (!newtype)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_real", "NULL argument");
+	/* Digits and exponent range of IEEE single, double and x87 extended. */
+	idx = (p == MPI_UNDEFINED || p <= 6) && (r == MPI_UNDEFINED || r <= 37) ? 0 :
+	      (p == MPI_UNDEFINED || p <= 15) && (r == MPI_UNDEFINED || r <= 307) ? 1 :
+	      (p == MPI_UNDEFINED || p <= 18) && (r == MPI_UNDEFINED || r <= 4931) ? 2 : -1;
+	if (idx < 0 || (p == MPI_UNDEFINED && r == MPI_UNDEFINED))
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_real",
+				"no real of precision %d and range %d", p, r);
+	return f90_type(0, idx, idx == 0 ? MPI_FLOAT : idx == 1 ? MPI_DOUBLE : MPI_LONG_DOUBLE,
+			MPI_COMBINER_F90_REAL, 2, ints, newtype);
+}
+
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+	int ints[2] = { p, r }, idx;
+
+	if (!newtype)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_complex", "NULL argument");
+	idx = (p == MPI_UNDEFINED || p <= 6) && (r == MPI_UNDEFINED || r <= 37) ? 0 :
+	      (p == MPI_UNDEFINED || p <= 15) && (r == MPI_UNDEFINED || r <= 307) ? 1 :
+	      (p == MPI_UNDEFINED || p <= 18) && (r == MPI_UNDEFINED || r <= 4931) ? 2 : -1;
+	if (idx < 0 || (p == MPI_UNDEFINED && r == MPI_UNDEFINED))
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_complex",
+				"no complex of precision %d and range %d", p, r);
+	return f90_type(1, idx, idx == 0 ? MPI_C_FLOAT_COMPLEX : idx == 1 ? MPI_C_DOUBLE_COMPLEX :
+			MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMBINER_F90_COMPLEX, 2, ints, newtype);
+}
+
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+	static const int range[4] = { 2, 4, 9, 18 };
+	MPI_Datatype base[4] = { MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T };
+	int idx;
+
+	if (!newtype)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_integer", "NULL argument");
+	/* Decimal exponent ranges of 1, 2, 4 and 8 byte integers. */
+	for (idx = 0; idx < 4 && r > range[idx]; idx++)
+		;
+	if (idx == 4)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_integer",
+				"no integer of range %d", r);
+	return f90_type(2, idx, base[idx], MPI_COMBINER_F90_INTEGER, 1, &r, newtype);
+}
+
+/* ---- external32: big-endian, the native sizes ---- */
+
+/* Calls f on each basic element's bytes, in type-map order, for count
+ * elements of node n of t, packed from p on; returns the bytes passed. */
+static size_t ext32_walk(const struct dt *t, const struct dt_node *n, int64_t count,
+			 unsigned char *p)
+{
+	const struct dt_block *blk = (const struct dt_block *)&t->node[t->nnodes];
+	size_t done = 0;
+
+	for (int64_t e = 0; e < count; e++) {
+		if (n->kind == DT_LEAF) {
+			for (int64_t b = 0; b + n->basic <= n->size; b += n->basic)
+				for (uint32_t i = 0; i < n->basic / 2; i++) {
+					unsigned char x = p[done + b + i];
+
+					p[done + b + i] = p[done + b + n->basic - 1 - i];
+					p[done + b + n->basic - 1 - i] = x;
+				}
+			done += n->size;
+		} else if (n->kind == DT_VECTOR) {
+			done += ext32_walk(t, &t->node[n->child], n->count * n->blocklen, p + done);
+		} else {
+			for (int64_t b = 0; b < n->count; b++)
+				done += ext32_walk(t, &t->node[blk[n->child + b].child],
+						   blk[n->child + b].blocklen, p + done);
+		}
+	}
+	return done;
+}
+
+static int ext32_check(const char *datarep, MPI_Datatype type, const char *fn)
+{
+	if (!datarep || strcmp(datarep, "external32"))
+		return smpi_err(NULL, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+				"data representation \"%s\": only \"external32\"",
+				datarep ? datarep : "(null)");
+	return smpi_type_check(NULL, type, fn);
+}
+
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+			    MPI_Aint *size)
+{
+	int err;
+
+	if ((err = ext32_check(datarep, datatype, "MPI_Pack_external_size")))
+		return err;
+	if (!size || incount < 0)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Pack_external_size", "NULL size or count < 0");
+	*size = (MPI_Aint)incount * smpi_type_size(datatype);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+		       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+{
+	const char *fn = "MPI_Pack_external";
+	int64_t need;
+	int err;
+
+	if ((err = ext32_check(datarep, datatype, fn)))
+		return err;
+	if (!position || incount < 0 || (!outbuf && outsize))
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL position or buffer, or count < 0");
+	need = incount * smpi_type_size(datatype);
+	if (*position < 0 || *position + need > outsize)
+		return smpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%lld bytes at %lld do not fit in %lld",
+				(long long)need, (long long)*position, (long long)outsize);
+	smpi_type_copy((char *)outbuf + *position, need, MPI_BYTE, inbuf, incount, datatype);
+	ext32_walk(datatype->dt, dt_root(datatype->dt), incount, (unsigned char *)outbuf + *position);
+	*position += need;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+			 MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
+{
+	const char *fn = "MPI_Unpack_external";
+	unsigned char *tmp;
+	int64_t need;
+	int err;
+
+	if ((err = ext32_check(datarep, datatype, fn)))
+		return err;
+	if (!position || outcount < 0 || (!inbuf && insize))
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL position or buffer, or count < 0");
+	need = outcount * smpi_type_size(datatype);
+	if (*position < 0 || *position + need > insize)
+		return smpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%lld bytes at %lld, but %lld in all",
+				(long long)need, (long long)*position, (long long)insize);
+	if (!(tmp = malloc(need ? need : 1)))
+		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+	memcpy(tmp, (const char *)inbuf + *position, need);
+	ext32_walk(datatype->dt, dt_root(datatype->dt), outcount, tmp);
+	smpi_type_copy(outbuf, outcount, datatype, tmp, need, MPI_BYTE);
+	free(tmp);
+	*position += need;
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Type_get_envelope)
+SMPI_ALIAS(Type_get_contents)
+SMPI_ALIAS(Type_create_keyval)
+SMPI_ALIAS(Type_free_keyval)
+SMPI_ALIAS(Type_set_attr)
+SMPI_ALIAS(Type_get_attr)
+SMPI_ALIAS(Type_delete_attr)
+SMPI_ALIAS(Type_create_darray)
+SMPI_ALIAS(Type_match_size)
+SMPI_ALIAS(Type_create_f90_real)
+SMPI_ALIAS(Type_create_f90_complex)
+SMPI_ALIAS(Type_create_f90_integer)
+SMPI_ALIAS(Pack_external_size)
+SMPI_ALIAS(Pack_external)
+SMPI_ALIAS(Unpack_external)
