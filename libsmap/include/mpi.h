@@ -385,7 +385,24 @@ int smpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
 #define MPI_ERR_RMA_ATTACH		55
 #define MPI_ERR_RMA_SHARED		56
 #define MPI_ERR_RMA_FLAVOR		57
-#define MPI_ERR_LASTCODE		57
+/* The tools interface's (MPI_T_*) error classes. */
+#define MPI_T_ERR_MEMORY		58
+#define MPI_T_ERR_NOT_INITIALIZED	59
+#define MPI_T_ERR_CANNOT_INIT		60
+#define MPI_T_ERR_INVALID_INDEX		61
+#define MPI_T_ERR_INVALID_ITEM		62
+#define MPI_T_ERR_INVALID_HANDLE	63
+#define MPI_T_ERR_OUT_OF_HANDLES	64
+#define MPI_T_ERR_OUT_OF_SESSIONS	65
+#define MPI_T_ERR_INVALID_SESSION	66
+#define MPI_T_ERR_CVAR_SET_NOT_NOW	67
+#define MPI_T_ERR_CVAR_SET_NEVER	68
+#define MPI_T_ERR_PVAR_NO_STARTSTOP	69
+#define MPI_T_ERR_PVAR_NO_WRITE		70
+#define MPI_T_ERR_PVAR_NO_ATOMIC	71
+#define MPI_T_ERR_INVALID_NAME		72
+#define MPI_T_ERR_INVALID		73
+#define MPI_ERR_LASTCODE		73
 
 /*
  * Every call below is declared as MPI_name and PMPI_name.  SMPI_API keeps
@@ -1035,7 +1052,82 @@ SMPI_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Ain
 				MPI_Aint *position, void *outbuf, int outcount,
 				MPI_Datatype datatype))
 
-/* Intercommunicators (libsmap/mpi/comm.c). */
+/* The tools interface, MPI_T (libsmap/mpi/tools.c, docs/mpi.md). */
+typedef struct smpi_t_enum *MPI_T_enum;
+typedef struct smpi_t_cvar_handle *MPI_T_cvar_handle;
+typedef struct smpi_t_pvar_handle *MPI_T_pvar_handle;
+typedef struct smpi_t_pvar_session *MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL			((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL		((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL		((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL		((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_ALL_HANDLES		((MPI_T_pvar_handle)-1)
+enum {
+	MPI_T_VERBOSITY_USER_BASIC = 221, MPI_T_VERBOSITY_USER_DETAIL, MPI_T_VERBOSITY_USER_ALL,
+	MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_VERBOSITY_TUNER_DETAIL, MPI_T_VERBOSITY_TUNER_ALL,
+	MPI_T_VERBOSITY_MPIDEV_BASIC, MPI_T_VERBOSITY_MPIDEV_DETAIL, MPI_T_VERBOSITY_MPIDEV_ALL
+};
+enum {
+	MPI_T_BIND_NO_OBJECT = 9700, MPI_T_BIND_MPI_COMM, MPI_T_BIND_MPI_DATATYPE,
+	MPI_T_BIND_MPI_ERRHANDLER, MPI_T_BIND_MPI_FILE, MPI_T_BIND_MPI_GROUP, MPI_T_BIND_MPI_OP,
+	MPI_T_BIND_MPI_REQUEST, MPI_T_BIND_MPI_WIN, MPI_T_BIND_MPI_MESSAGE, MPI_T_BIND_MPI_INFO
+};
+enum {
+	MPI_T_SCOPE_CONSTANT = 60438, MPI_T_SCOPE_READONLY, MPI_T_SCOPE_LOCAL, MPI_T_SCOPE_GROUP,
+	MPI_T_SCOPE_GROUP_EQ, MPI_T_SCOPE_ALL, MPI_T_SCOPE_ALL_EQ
+};
+enum {
+	MPI_T_PVAR_CLASS_STATE = 240, MPI_T_PVAR_CLASS_LEVEL, MPI_T_PVAR_CLASS_SIZE,
+	MPI_T_PVAR_CLASS_PERCENTAGE, MPI_T_PVAR_CLASS_HIGHWATERMARK,
+	MPI_T_PVAR_CLASS_LOWWATERMARK, MPI_T_PVAR_CLASS_COUNTER, MPI_T_PVAR_CLASS_AGGREGATE,
+	MPI_T_PVAR_CLASS_TIMER, MPI_T_PVAR_CLASS_GENERIC
+};
+SMPI_API(int, T_init_thread, (int required, int *provided))
+SMPI_API(int, T_finalize, (void))
+SMPI_API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len))
+SMPI_API(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *name,
+				int *name_len))
+SMPI_API(int, T_cvar_get_num, (int *num_cvar))
+SMPI_API(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbosity,
+				MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+				int *desc_len, int *bind, int *scope))
+SMPI_API(int, T_cvar_get_index, (const char *name, int *cvar_index))
+SMPI_API(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+				    int *count))
+SMPI_API(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle))
+SMPI_API(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf))
+SMPI_API(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
+SMPI_API(int, T_pvar_get_num, (int *num_pvar))
+SMPI_API(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len, int *verbosity,
+				int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+				char *desc, int *desc_len, int *bind, int *readonly,
+				int *continuous, int *atomic))
+SMPI_API(int, T_pvar_get_index, (const char *name, int var_class, int *pvar_index))
+SMPI_API(int, T_pvar_session_create, (MPI_T_pvar_session *session))
+SMPI_API(int, T_pvar_session_free, (MPI_T_pvar_session *session))
+SMPI_API(int, T_pvar_handle_alloc, (MPI_T_pvar_session session, int pvar_index,
+				    void *obj_handle, MPI_T_pvar_handle *handle, int *count))
+SMPI_API(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle))
+SMPI_API(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SMPI_API(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SMPI_API(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+SMPI_API(int, T_pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+			     const void *buf))
+SMPI_API(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SMPI_API(int, T_pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+				 void *buf))
+SMPI_API(int, T_category_get_num, (int *num_cat))
+SMPI_API(int, T_category_get_info, (int cat_index, char *name, int *name_len, char *desc,
+				    int *desc_len, int *num_cvars, int *num_pvars,
+				    int *num_categories))
+SMPI_API(int, T_category_get_index, (const char *name, int *cat_index))
+SMPI_API(int, T_category_get_cvars, (int cat_index, int len, int indices[]))
+SMPI_API(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
+SMPI_API(int, T_category_get_categories, (int cat_index, int len, int indices[]))
+SMPI_API(int, T_category_changed, (int *stamp))
+
+/* Intercommunicators (libsmap/mpi/comm.c), and MPI_Comm_create_group. */
+SMPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
 SMPI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
 				 int remote_leader, int tag, MPI_Comm *newintercomm))
 SMPI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))

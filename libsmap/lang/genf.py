@@ -627,6 +627,9 @@ def gen_fortran(apis, handles, ints):
         n = api.name
         if n.endswith("_c2f") or n.endswith("_f2c") or n.startswith("Status_c2f"):
             continue
+        if n.startswith("T_"):
+            skipped.append((n, "the tools interface has C bindings only (MPI 3.1 section 14.3)"))
+            continue
         if n in SPECIAL:
             body.append(SPECIAL[n]())
             body.append('extern __typeof__(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'

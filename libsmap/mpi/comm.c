@@ -593,6 +593,71 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 
 /*
+ * Collective over the group's members only: the first of them gathers
+ * every member's free context ids (on comm's library context, with the
+ * caller's tag, so that creations on overlapping groups do not mix),
+ * picks the lowest free everywhere and hands it back.
+ */
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+	const char *fn = "MPI_Comm_create_group";
+	uint64_t m[COMM_MASK_WORDS], r[COMM_MASK_WORDS];
+	int err, ctx = -1, *rank, lead = 0, me = -1;
+	MPI_Status st;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)))
+		return err;
+	if (group == MPI_GROUP_NULL || !newcomm)
+		return smpi_err(comm, MPI_ERR_GROUP, fn, "group is MPI_GROUP_NULL or newcomm NULL");
+	if (tag < 0 || tag > SMPI_TAG_UB)
+		return smpi_err(comm, MPI_ERR_TAG, fn, "tag %d is not valid", tag);
+	if (group->rank == MPI_UNDEFINED) {
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	if (!(rank = malloc(group->size * sizeof(int))))
+		smpi_fatal("%s: no memory", fn);
+	for (int i = 0; i < group->size; i++) {
+		int w = group->world[i];
+
+		rank[i] = w < smap_world_size() ? comm->from_world[w] : -1;
+		if (rank[i] < 0) {
+			free(rank);
+			return smpi_err(comm, MPI_ERR_GROUP, fn,
+					"world rank %d of the group is not in the communicator", w);
+		}
+		if (w == smap_world_rank())
+			me = i;
+		if (i == 0)
+			lead = rank[0];
+	}
+	memcpy(m, comm_ctx_free, sizeof m);
+	if (me == 0) {
+		for (int i = 1; i < group->size; i++) {
+			smpi_p2p_recv(r, sizeof r, MPI_BYTE, rank[i], tag, comm,
+				      comm->ctx + SMPI_MAX_CTX, &st);
+			for (int w = 0; w < COMM_MASK_WORDS; w++)
+				m[w] &= r[w];
+		}
+		ctx = comm_ctx_pick(m, m);
+		for (int i = 1; i < group->size; i++)
+			smpi_p2p_send(&ctx, sizeof ctx, MPI_BYTE, rank[i], tag, comm,
+				      comm->ctx + SMPI_MAX_CTX, SMPI_MODE_STD);
+	} else {
+		smpi_p2p_send(m, sizeof m, MPI_BYTE, lead, tag, comm, comm->ctx + SMPI_MAX_CTX,
+			      SMPI_MODE_STD);
+		smpi_p2p_recv(&ctx, sizeof ctx, MPI_BYTE, lead, tag, comm, comm->ctx + SMPI_MAX_CTX,
+			      &st);
+	}
+	free(rank);
+	if (ctx < 0)
+		return smpi_err(comm, MPI_ERR_INTERN, fn, "all %d context ids are in use",
+				SMPI_MAX_CTX);
+	return comm_make(comm, group->size, group->world, ctx, newcomm, fn);
+}
+
+/*
  * Collective: attributes are deleted and the collective engine's group
  * (whose destruction is itself collective) goes now; the rest - the rank
  * maps that completing receives read, the context id - stays until the
@@ -922,3 +987,4 @@ SMPI_ALIAS(Intercomm_create)
 SMPI_ALIAS(Intercomm_merge)
 SMPI_ALIAS(Comm_remote_size)
 SMPI_ALIAS(Comm_remote_group)
+SMPI_ALIAS(Comm_create_group)

@@ -73,6 +73,22 @@ static const char *const err_text[MPI_ERR_LASTCODE + 1] = {
 	[MPI_ERR_RMA_ATTACH] = "RMA memory cannot be attached",
 	[MPI_ERR_RMA_SHARED] = "RMA memory cannot be shared",
 	[MPI_ERR_RMA_FLAVOR] = "wrong window flavour",
+	[MPI_T_ERR_MEMORY] = "MPI_T: out of memory",
+	[MPI_T_ERR_NOT_INITIALIZED] = "MPI_T: not initialised",
+	[MPI_T_ERR_CANNOT_INIT] = "MPI_T: cannot be initialised",
+	[MPI_T_ERR_INVALID_INDEX] = "MPI_T: invalid index",
+	[MPI_T_ERR_INVALID_ITEM] = "MPI_T: invalid enumeration item",
+	[MPI_T_ERR_INVALID_HANDLE] = "MPI_T: invalid handle",
+	[MPI_T_ERR_OUT_OF_HANDLES] = "MPI_T: out of handles",
+	[MPI_T_ERR_OUT_OF_SESSIONS] = "MPI_T: out of sessions",
+	[MPI_T_ERR_INVALID_SESSION] = "MPI_T: invalid session",
+	[MPI_T_ERR_CVAR_SET_NOT_NOW] = "MPI_T: control variable cannot be set now",
+	[MPI_T_ERR_CVAR_SET_NEVER] = "MPI_T: control variable cannot be set",
+	[MPI_T_ERR_PVAR_NO_STARTSTOP] = "MPI_T: performance variable cannot be started or stopped",
+	[MPI_T_ERR_PVAR_NO_WRITE] = "MPI_T: performance variable cannot be written",
+	[MPI_T_ERR_PVAR_NO_ATOMIC] = "MPI_T: performance variable cannot be read and reset atomically",
+	[MPI_T_ERR_INVALID_NAME] = "MPI_T: no variable or category of that name",
+	[MPI_T_ERR_INVALID] = "MPI_T: invalid use",
 };
 
 int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)

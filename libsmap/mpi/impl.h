@@ -352,6 +352,13 @@ struct smpi_req {
 };
 
 void smpi_p2p_init(void);
+/* The protocol limits as set at MPI_Init (bytes), for MPI_T. */
+enum { SMPI_LIMIT_EAGER, SMPI_LIMIT_RING, SMPI_LIMIT_SPLIT };
+uint64_t smpi_p2p_limit(int which);
+/* Point-to-point calls made by this rank, for MPI_T (tools.c). */
+extern struct smpi_pv {
+	uint64_t sends, recvs;
+} smpi_pv;
 void smpi_p2p_finalize(void);
 /* One pass over every incoming queue and the sends waiting for space. */
 void smpi_progress(void);

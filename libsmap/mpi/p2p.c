@@ -134,7 +134,7 @@ static int p2p_nranks, p2p_me, p2p_queued;
 /* Matching names sources by world rank: this node's first is p2p_base. */
 static int p2p_base, p2p_world;
 static int p2p_net;
-static uint64_t p2p_eager_max, p2p_split;
+static uint64_t p2p_eager_max, p2p_split, p2p_ring;
 static unsigned p2p_hot;
 static uint64_t p2p_withdraw_ticks;
 static struct match_ctx *p2p_ctx[2 * SMPI_MAX_CTX];
@@ -158,6 +158,12 @@ static uint64_t p2p_env(const char *name, uint64_t dflt)
 	if (*end)
 		smpi_fatal("MPI_Init: %s=%s is not a size", name, v);
 	return x;
+}
+
+uint64_t smpi_p2p_limit(int which)
+{
+	return which == SMPI_LIMIT_EAGER ? p2p_eager_max : which == SMPI_LIMIT_RING ? p2p_ring :
+	       p2p_split;
 }
 
 static uint64_t p2p_round(uint64_t n)
@@ -185,6 +191,7 @@ void smpi_p2p_init(void)
 		ring = 32 << 10;
 	ring = p2p_env("SMAP_MPI_RING", ring);
 	ring = p2p_round(ring);
+	p2p_ring = ring;
 	p2p_eager_max = p2p_env("SMAP_MPI_EAGER", P2P_EAGER_DEFAULT);
 	if (p2p_eager_max > ring / 2)
 		p2p_eager_max = ring / 2;

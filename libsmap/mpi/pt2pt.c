@@ -70,6 +70,7 @@ static inline int pt_send(const void *buf, int count, MPI_Datatype type, int des
 			  MPI_Comm comm, int mode, const char *fn)
 {
 	core_call = fn;
+	smpi_pv.sends++;
 	if (!pt_fast(buf, comm, count, type, dest, tag, 0))
 		return pt_send_slow(buf, count, type, dest, tag, comm, mode, fn);
 	smpi_p2p_send(buf, count, type, dest, tag, comm, comm->ctx, mode);
@@ -139,6 +140,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 	MPI_Status st;
 
 	core_call = "MPI_Recv";
+	smpi_pv.recvs++;
 	if (!pt_fast(buf, comm, count, type, source, tag, 1))
 		return pt_recv_slow(buf, count, type, source, tag, comm, status);
 	if (status == MPI_STATUS_IGNORE)
@@ -154,6 +156,7 @@ static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int
 	struct smpi_req *r;
 	int err;
 
+	smpi_pv.sends++;
 	if ((err = pt_check(buf, comm, count, type, dest, tag, 0, fn)))
 		return err;
 	if (!request)
@@ -206,6 +209,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
 	struct smpi_req *r;
 	int err;
 
+	smpi_pv.recvs++;
 	if ((err = pt_check(buf, comm, count, type, source, tag, 1, "MPI_Irecv")))
 		return err;
 	if (!request)
@@ -253,6 +257,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 	MPI_Status st;
 	int err;
 
+	smpi_pv.sends++;
+	smpi_pv.recvs++;
 	if ((err = pt_check(sendbuf, comm, sendcount, sendtype, dest, sendtag, 0, "MPI_Sendrecv")) ||
 	    (err = pt_check(recvbuf, comm, recvcount, recvtype, source, recvtag, 1, "MPI_Sendrecv")))
 		return err;
@@ -290,6 +296,8 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
 	char *tmp;
 	int err;
 
+	smpi_pv.sends++;
+	smpi_pv.recvs++;
 	if ((err = pt_check(buf, comm, count, type, dest, sendtag, 0, "MPI_Sendrecv_replace")) ||
 	    (err = pt_check(buf, comm, count, type, source, recvtag, 1, "MPI_Sendrecv_replace")))
 		return err;

@@ -452,6 +452,10 @@ int PMPI_Start(MPI_Request *request)
 		smpi_nbc_start(r);
 		return MPI_SUCCESS;
 	}
+	if (r->kind == SMPI_REQ_SEND)
+		smpi_pv.sends++;
+	else if (r->kind == SMPI_REQ_RECV)
+		smpi_pv.recvs++;
 	if (r->mode == SMPI_MODE_BUF) {
 		err = smpi_bsend_copy(r, "MPI_Start");
 		if (err)

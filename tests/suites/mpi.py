@@ -17,9 +17,10 @@ PROGRAMS = {
     "mpit_nbc": 24,
     "mpit_topo": 9,
     "mpit_info": 5,
-    "mpit_inter": 3,
+    "mpit_inter": 4,
     "mpit_compat": 7,
     "mpit_dtx": 5,
+    "mpit_tools": 3,
 }
 
 
@@ -33,6 +34,11 @@ def cases():
         for n in (2, 4, 8):
             out.append(harness.lwkrun("%s_host_%d" % (prog, n), ["--host", "-n", str(n), path],
                                       tap=True, min_tap=min_tap, timeout=60))
+    # MPI_T reads the eager limit the job set.
+    out.append(harness.lwkrun("mpit_tools_host_eager_4096",
+                              ["--host", "-n", "2", "-e", "SMAP_MPI_EAGER=4096",
+                               harness.build("user", "mpit_tools")], tap=True, min_tap=3,
+                              timeout=60))
     # MPI_Abort ends the whole job with its code.
     out.append(harness.lwkrun("mpit_abort_host_4", ["--host", "-n", "4", harness.build("user", "mpit_abort")],
                               rc=None, expect=[r"MPI_Abort: rank 2 ends the job with code 7",

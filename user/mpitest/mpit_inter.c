@@ -6,7 +6,9 @@
  * Comm_dup and compare, Intercomm_merge with either half high (the order
  * of the merged ranks checked against the halves), a second intercomm
  * built over a reversed peer order, and the errors of collectives and of
- * merge on an intracommunicator.  Needs at least 2 ranks.
+ * merge on an intracommunicator; and MPI_Comm_create_group, called by the
+ * odd ranks only (the evens make their own with another tag meanwhile).
+ * Needs at least 2 ranks.
  */
 #include <stdlib.h>
 #include "mpit.h"
@@ -136,6 +138,33 @@ static void t_inter(void)
 	bad |= mpit_report("intercomm_errors");
 }
 
+static void t_create_group(void)
+{
+	int color = wrank % 2, n = half_size(color), *members = malloc(n * sizeof(int));
+	int size = -1, rank = -1, sum = 0, want = 0;
+	MPI_Group wg, g;
+	MPI_Comm c;
+
+	for (int i = 0; i < n; i++) {
+		members[i] = world_of(color, i);
+		want += members[i];
+	}
+	MPI_Comm_group(MPI_COMM_WORLD, &wg);
+	MPI_Group_incl(wg, n, members, &g);
+	MPI_Comm_create_group(MPI_COMM_WORLD, g, 40 + color, &c);
+	MPI_Comm_size(c, &size);
+	MPI_Comm_rank(c, &rank);
+	mpit_expect_int("create_group size", n, size);
+	mpit_expect_int("create_group rank", wrank / 2, rank);
+	MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, c);
+	mpit_expect_int("allreduce over the group only", want, sum);
+	MPI_Comm_free(&c);
+	MPI_Group_free(&g);
+	MPI_Group_free(&wg);
+	free(members);
+	bad |= mpit_report("comm_create_group");
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -148,6 +177,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	t_inter();
+	t_create_group();
 	MPI_Finalize();
 	return bad;
 }
