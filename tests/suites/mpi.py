@@ -34,6 +34,10 @@ def cases():
         for n in (2, 4, 8):
             out.append(harness.lwkrun("%s_host_%d" % (prog, n), ["--host", "-n", str(n), path],
                                       tap=True, min_tap=min_tap, timeout=60))
+    # Every MPI 3.1 C function is defined, and docs/mpi_functions.md says so.
+    out.append(harness.Case("mpi_symbols", ["python3", "tests/mpi_symbols.py", "check",
+                                            harness.build("lib", "libsmap.a")],
+                            tap=True, min_tap=3))
     # MPI_T reads the eager limit the job set.
     out.append(harness.lwkrun("mpit_tools_host_eager_4096",
                               ["--host", "-n", "2", "-e", "SMAP_MPI_EAGER=4096",
