@@ -20,6 +20,8 @@ _Static_assert(sizeof(struct bsend_blk) <= MPI_BSEND_OVERHEAD, "header fits the 
 
 static char *bsend_buf;
 static size_t bsend_size;
+static void *bsend_user;		/* the buffer as attached */
+static int bsend_user_size;
 static struct bsend_blk *bsend_live;	/* in address order */
 
 static size_t bsend_align(size_t n)
@@ -37,7 +39,10 @@ int PMPI_Buffer_attach(void *buffer, int size)
 		return smpi_err(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is already attached");
 	if (size < 0 || (size && !buffer))
 		return smpi_err(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "bad buffer (size %d)", size);
-	/* Blocks are 16-byte aligned inside the buffer. */
+	/* Blocks are 16-byte aligned inside the buffer; detach hands back
+	 * what the program attached. */
+	bsend_user = buffer;
+	bsend_user_size = size;
 	bsend_size = size - (bsend_align((uintptr_t)buffer) - (uintptr_t)buffer);
 	bsend_buf = (char *)bsend_align((uintptr_t)buffer);
 	if ((char *)buffer + size < bsend_buf)
@@ -58,8 +63,8 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 		smpi_progress();
 		smpi_spin(&spins);
 	}
-	*(void **)buffer_addr = bsend_buf;
-	*size = bsend_buf ? (int)bsend_size : 0;
+	*(void **)buffer_addr = bsend_buf ? bsend_user : NULL;
+	*size = bsend_buf ? bsend_user_size : 0;
 	bsend_buf = NULL;
 	bsend_size = 0;
 	return MPI_SUCCESS;

@@ -157,6 +157,27 @@ static void win_allgather(MPI_Comm comm, const void *mine, void *all, size_t byt
 	}
 }
 
+/* The SMARTMAP slot of an address: 0 for this rank's own memory, r + 1 for
+ * rank r's as every rank on the node reaches it. */
+static unsigned win_slot(uintptr_t a)
+{
+	return (unsigned)(a >> 39) & 0x1ff;
+}
+
+/* Memory every member can reach: in this rank's region, or in another
+ * rank's on this node through its SMARTMAP slot (a window on memory a
+ * peer shares, MPI_Win_shared_query's addresses). */
+static int win_reachable(const void *base, MPI_Aint size)
+{
+	uintptr_t a = (uintptr_t)base;
+	unsigned s = win_slot(a);
+
+	if (!s)
+		return smap_is_remote_ok(smap_rank(), base, size);
+	return s <= (unsigned)smap_size() &&
+	       smap_is_remote_ok(s - 1, (const void *)(a & ((1ULL << 39) - 1)), size);
+}
+
 static int win_make(void **base, MPI_Aint size, int disp_unit, int flavor, MPI_Comm comm,
 		    MPI_Win *out, const char *fn)
 {
@@ -182,8 +203,7 @@ static int win_make(void **base, MPI_Aint size, int disp_unit, int flavor, MPI_C
 	if (!comm->onnode && !net_up())
 		return smpi_err(comm, MPI_ERR_OTHER, fn,
 				"the communicator spans nodes, and this node has no network");
-	if (flavor == MPI_WIN_FLAVOR_CREATE && size > 0 &&
-	    !smap_is_remote_ok(smap_rank(), *base, size))
+	if (flavor == MPI_WIN_FLAVOR_CREATE && size > 0 && !win_reachable(*base, size))
 		return smpi_err(comm, MPI_ERR_BASE, fn,
 				"memory [%p, +%ld) is not in this rank's region, where peers could reach it",
 				*base, (long)size);
@@ -258,7 +278,8 @@ static int win_make(void **base, MPI_Aint size, int disp_unit, int flavor, MPI_C
 		} else if (contig) {
 			p->base = remote_address(w->comm->local[0], (char *)at);
 			at += all[i].size;
-		} else if (i == w->rank || !all[i].base) {
+		} else if (i == w->rank || !all[i].base || win_slot(all[i].base)) {
+			/* A SMARTMAP address reaches the same memory from every rank. */
 			p->base = (char *)all[i].base;
 		} else {
 			p->base = remote_address(p->node, (void *)all[i].base);
@@ -327,13 +348,20 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 		return err;
 	if (!size || !disp_unit || !baseptr)
 		return smpi_win_err(win, MPI_ERR_ARG, fn, "NULL argument");
-	if (win->flavor != MPI_WIN_FLAVOR_SHARED)
-		return smpi_win_err(win, MPI_ERR_RMA_FLAVOR, fn,
-				    "the window was not made by MPI_Win_allocate_shared");
 	r = rank;
 	if (r == MPI_PROC_NULL)
 		for (r = 0; r < win->size - 1 && win->peer[r].size == 0; r++)
 			;
+	/* Every window's memory on this node is load/store reachable here, so
+	 * any flavour answers (as MPI 4.0 allows); a member on another node,
+	 * a dynamic window, or an empty segment: size 0 and NULL. */
+	if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC || win->peer[r].node < 0 ||
+	    win->peer[r].size == 0) {
+		*size = 0;
+		*disp_unit = win->peer[r].disp_unit;
+		*(void **)baseptr = NULL;
+		return MPI_SUCCESS;
+	}
 	*size = win->peer[r].size;
 	*disp_unit = win->peer[r].disp_unit;
 	*(void **)baseptr = win->peer[r].base;

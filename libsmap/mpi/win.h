@@ -34,6 +34,7 @@ struct win_pscw {
 struct win_shared {
 	struct win_line lock;			/* passive target: WIN_LOCK_* bits | sharers */
 	struct win_line stripe[WIN_STRIPES];
+	struct win_line acc;			/* accumulates of several elements */
 	struct win_pscw pscw[];			/* indexed by window rank */
 };
 
@@ -140,6 +141,10 @@ int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Dataty
 		      char *at, int64_t tcount, MPI_Datatype ttype, int get, int wait);
 /* One accumulate element of `width` bytes at t in member i (not on this
  * node): atomic with what origins on member i's node do to it. */
+/* The accumulate lock of member i on another node (win_rma.c's, taken
+ * through the network's atomics). */
+uint64_t *smpi_win_net_acc_lock(MPI_Win win, int i);
+void smpi_win_net_acc_unlock(MPI_Win win, int i, uint64_t *l);
 void smpi_win_net_element(MPI_Win win, int i, char *t, size_t width, const void *in, void *old,
 			  MPI_Op op, int kind);
 /* Compare_and_swap of one element of `size` bytes at t in member i. */

@@ -142,6 +142,21 @@ static uint64_t *win_net_stripe(MPI_Win win, int i, const char *t)
 	return l;
 }
 
+uint64_t *smpi_win_net_acc_lock(MPI_Win win, int i)
+{
+	uint64_t *l = &win->peer[i].sh->acc.v;
+	unsigned spins = 0;
+
+	while (win_amo(win, i, (uintptr_t)l, SNAMO_CAS, 1, 0) != 0)
+		smpi_win_spin(&spins);
+	return l;
+}
+
+void smpi_win_net_acc_unlock(MPI_Win win, int i, uint64_t *l)
+{
+	win_amo(win, i, (uintptr_t)l, SNAMO_SET, 0, 0);
+}
+
 /* in op old -> new, for one element (MPI_NO_OP leaves it). */
 static void win_apply(void *elem, const void *in, MPI_Op op, int kind, size_t width)
 {

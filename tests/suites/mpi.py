@@ -18,7 +18,7 @@ PROGRAMS = {
     "mpit_topo": 9,
     "mpit_info": 5,
     "mpit_inter": 4,
-    "mpit_compat": 7,
+    "mpit_compat": 8,
     "mpit_dtx": 5,
     "mpit_tools": 3,
 }

@@ -245,6 +245,36 @@ static void t_dynamic(void)
 	bad |= mpit_report("dynamic_processes_fail_naming_their_class");
 }
 
+/* What public suites found: Buffer_detach returns what was attached, and
+ * an empty message may name MPI_DATATYPE_NULL. */
+static void t_conformance(void)
+{
+	static char space[4096 + MPI_BSEND_OVERHEAD + 8];
+	int peer = wrank ^ 1, size = -1, v = 5;
+	void *got = NULL;
+	MPI_Request r;
+	MPI_Status st;
+
+	MPI_Buffer_attach(space + 3, (int)sizeof space - 3);
+	if (peer < wsize)
+		MPI_Bsend(&v, 1, MPI_INT, peer, 11, MPI_COMM_WORLD);
+	if (peer < wsize)
+		MPI_Recv(&v, 1, MPI_INT, peer, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Buffer_detach(&got, &size);
+	mpit_expect_int("buffer_detach returns the attached address", 1, got == space + 3);
+	mpit_expect_int("buffer_detach returns the attached size", (int)sizeof space - 3, size);
+	if (peer < wsize) {
+		MPI_Irecv(NULL, 0, MPI_DATATYPE_NULL, peer, 12, MPI_COMM_WORLD, &r);
+		MPI_Send(NULL, 0, MPI_DATATYPE_NULL, peer, 12, MPI_COMM_WORLD);
+		MPI_Wait(&r, &st);
+		mpit_expect_int("an empty MPI_DATATYPE_NULL message arrives", peer, st.MPI_SOURCE);
+		MPI_Sendrecv(NULL, 0, MPI_DATATYPE_NULL, peer, 13, NULL, 0, MPI_DATATYPE_NULL, peer,
+			     13, MPI_COMM_WORLD, &st);
+		mpit_expect_int("sendrecv with MPI_DATATYPE_NULL", 13, st.MPI_TAG);
+	}
+	bad |= mpit_report("buffer_detach_and_empty_null_type");
+}
+
 static int self_order[2], self_n;
 
 static int self_delete(MPI_Comm c, int key, void *val, void *extra)
@@ -279,6 +309,7 @@ int main(int argc, char **argv)
 	t_errors();
 	t_grequest();
 	t_dynamic();
+	t_conformance();
 	MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k1, NULL);
 	MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k2, NULL);
 	MPI_Comm_set_attr(MPI_COMM_SELF, k1, (void *)1L);
