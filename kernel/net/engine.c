@@ -1253,6 +1253,9 @@ void eng_node_gone(struct eng *e, unsigned node)
 	if (!e->live || node >= e->job.nnodes || node == e->job.node)
 		return;
 	e->ch[node].gone = true;
+	for (unsigned i = 0; i < e->nlocal; i++)
+		if (e->rk[i].area)
+			__atomic_or_fetch(&e->rk[i].area->gone, 1ull << node, __ATOMIC_RELEASE);
 	/* Answers and replies to it no longer matter; our own requests do. */
 	for (unsigned i = 0; i < ENG_NOPS; i++) {
 		const struct eop *o = &e->op[i];

@@ -97,7 +97,8 @@ struct snet_area {
 	uint32_t down_node;
 	uint32_t max_payload;	/* largest eager message that fits one frame */
 	uint32_t nnodes;
-	uint64_t pad2[4];
+	uint64_t gone;		/* bit n: node n's job left (its ranks all exited) */
+	uint64_t pad2[3];
 	struct snet_cmd cmd[SNET_NCMD];
 	struct snet_ev ev[SNET_NEV];
 	uint8_t inbox[];

@@ -84,9 +84,6 @@ void core_wait_check(unsigned spins);
 /* Around a system call that waits for other ranks (the hardware barrier):
  * the rank counts as spinning in a wait meanwhile. */
 void core_wait_blocked(int on);
-/* A rank leaving a job of several nodes, before its network goes (net.c):
- * the last of its node tells world rank 0 that the node left. */
-void core_wait_leaving(void);
 /* The library call this rank is in (or left last), for that report: set at
  * each call's door; a static name, at the same address in every rank of
  * the one binary, so a peer reads it through SMARTMAP. */

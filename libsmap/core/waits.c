@@ -18,10 +18,11 @@
  * node 0 is quiet too, no rank anywhere can move: a message still in
  * flight would have landed in the seconds each node waited, and one that
  * wakes a rank changes its node's stamp.  A node whose ranks have all
- * exited cannot report, so the last of them to leave says so once
- * (core_wait_leaving) and node 0 counts that node as stuck for good.  If
- * node 0's ranks have all exited, nobody judges: waits on them are left to
- * the network's failure detection and the launcher.
+ * exited cannot report; its network engine says goodbye as its job ends,
+ * and node 0 counts a node gone that way as stuck for good (the engine
+ * marks it in every rank's area).  If node 0's ranks have all exited,
+ * nobody judges: waits on them are left to the network's failure
+ * detection and the launcher.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +49,6 @@ const char *core_call;
 
 #define WAIT_REPORT_DIV	4		/* a quiet node reports 4 times a second */
 #define WAIT_REPORT_QUIET (1ull << 62)	/* a report: quiet bit, stamp << 24, tick */
-#define WAIT_REPORT_GONE (1ull << 61)	/* the report of a node whose ranks all left */
 
 static struct {
 	_Alignas(64) uint64_t report[ENG_MAX_NODES];	/* world rank 0's: each node's */
@@ -64,7 +64,7 @@ static unsigned wait_spins;		/* spin count at this rank's latest look */
 
 static void wait_exited(void)
 {
-	__atomic_store_n(&wait_state.exited, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&wait_state.exited, 1, __ATOMIC_RELEASE);
 }
 
 void core_wait_blocked(int on)
@@ -75,21 +75,6 @@ void core_wait_blocked(int on)
 		__atomic_store_n(&wait_state.start, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&wait_state.seen, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&wait_state.blocked, on, __ATOMIC_RELEASE);
-}
-
-void core_wait_leaving(void)
-{
-	wait_exited();
-	if (core.ji.nnodes < 2 || core.ji.node == 0 || !net_up())
-		return;
-	/* Sequentially consistent: of two ranks leaving at once, at least
-	 * one sees the other gone. */
-	for (unsigned r = 0; r < core.ji.nranks; r++)
-		if (!__atomic_load_n(&((const struct wait_state *)remote_address(r, &wait_state))->exited,
-				     __ATOMIC_SEQ_CST))
-			return;
-	net_cmd_async(SNOP_AMO, SNAMO_SET, 0, 0, NULL, (uintptr_t)&wait_nodes.report[core.ji.node], 0,
-		      (int64_t)WAIT_REPORT_GONE, 0, "the deadlock check");
 }
 
 void core_wait_init(void)
@@ -196,7 +181,7 @@ static void wait_nodes_check(uint64_t now, uint64_t hz, uint64_t stamp)
 {
 	typeof(wait_nodes) *n0 = remote_address(0, &wait_nodes);
 	unsigned nn = core.ji.nnodes, quiet = 1;
-	uint64_t sent;
+	uint64_t sent, gone = net_gone_nodes();
 
 	if (nn > ENG_MAX_NODES || wait_reporting || !net_up())
 		return;
@@ -218,7 +203,8 @@ static void wait_nodes_check(uint64_t now, uint64_t hz, uint64_t stamp)
 	for (unsigned k = 1; k < nn; k++) {
 		uint64_t r = __atomic_load_n(&n0->report[k], __ATOMIC_ACQUIRE);
 
-		if (r == WAIT_REPORT_GONE)
+		/* A node whose job left can never move again. */
+		if (gone >> k & 1)
 			continue;
 		if (r != n0->seen[k]) {
 			if ((r ^ n0->seen[k]) >> 24)

@@ -61,7 +61,6 @@ static void net_exit(void)
 	uint64_t until = smap_rdtsc() + smap_tsc_hz() * 2;
 	unsigned spins = 0;
 
-	core_wait_leaving();
 	while (net.done != net.cmd_n && smap_rdtsc() < until) {
 		net_progress();
 		core_spin(&spins);
@@ -304,6 +303,11 @@ int net_wait(struct net_op *op)
 		core_spin(&spins);
 	}
 	return op->status;
+}
+
+uint64_t net_gone_nodes(void)
+{
+	return net.state == 1 ? __atomic_load_n(&net.area->gone, __ATOMIC_ACQUIRE) : 0;
 }
 
 unsigned net_in_flight(const struct net_op *op, int *op_busy)

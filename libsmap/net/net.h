@@ -54,6 +54,8 @@ void net_progress(void);
 int net_wait(struct net_op *op);
 /* Progress until every command of this rank has completed. */
 void net_quiet(void);
+/* Bit n: node n's job has left (every rank there exited). */
+uint64_t net_gone_nodes(void);
 /* Commands of this rank in flight (issued, no event posted for them yet:
  * progress need not have run), `op` left out; *op_busy: whether op is. */
 unsigned net_in_flight(const struct net_op *op, int *op_busy);
