@@ -313,8 +313,30 @@ int shmem_team_sync(shmem_team_t team)
 	return 0;
 }
 
+/* shmem_ptr for a PE named by its number in team (NULL when the team or
+ * the PE is not valid, or the PE is on another node). */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+	int w;
+
+	shmemi_check_ready(__func__);
+	if (team == SHMEM_TEAM_INVALID)
+		return NULL;
+	w = shmem_team_translate_pe(team, pe, SHMEM_TEAM_WORLD);
+	return w < 0 ? NULL : shmem_ptr(dest, w);
+}
+
+/* No profiling library sits in between: nothing to control. */
+void shmem_pcontrol(const int level, ...)
+{
+	(void)level;
+}
+
 void shmem_team_destroy(shmem_team_t team)
 {
+	/* As the 1.5 standard and the reference implementation: a no-op. */
+	if (team == SHMEM_TEAM_INVALID)
+		return;
 	shmemi_team_check(team, __func__);
 	if (team->predefined)
 		shmemi_fail(__func__, "the predefined teams cannot be destroyed");

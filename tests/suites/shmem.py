@@ -20,7 +20,7 @@ CHECKS = {
     "shmem_amo": 12,
     "shmem_sync": 10,
     "shmem_coll": 16,
-    "shmem_team": 7,
+    "shmem_team": 8,
     "shmem_heap": 11,
 }
 HEAP = ["-e", "SHMEM_SYMMETRIC_SIZE=1.5M"]

@@ -123,6 +123,40 @@ static void test_split_2d(void)
 	shmem_team_destroy(y);
 }
 
+/* shmem_team_ptr names a PE by its team number; destroying
+ * SHMEM_TEAM_INVALID does nothing; hints a program clears with ~FLAG are
+ * accepted; shmem_pcontrol takes any level. */
+static long ptr_target = -1;
+
+static void test_team_ptr_and_odds(void)
+{
+	shmem_team_t odd = SHMEM_TEAM_INVALID;
+	long *p, *h;
+
+	ptr_target = 1000 + me;
+	shmem_barrier_all();
+	if (npes >= 2 && shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0,
+						  &odd) == 0 && odd != SHMEM_TEAM_INVALID) {
+		/* Team PE 0 of the odd PEs is world PE 1. */
+		p = shmem_team_ptr(odd, &ptr_target, 0);
+		if (shmem_ptr(&ptr_target, 1))
+			EXPECT(p && *p == 1001, "team_ptr(odd, 0) reads world PE 1's value");
+		else
+			EXPECT(p == NULL, "team_ptr to another node is NULL");
+		EXPECT(shmem_team_ptr(odd, &ptr_target, npes) == NULL,
+		       "team_ptr of a PE outside the team is NULL");
+		shmem_team_destroy(odd);
+	}
+	EXPECT(shmem_team_ptr(SHMEM_TEAM_INVALID, &ptr_target, 0) == NULL,
+	       "team_ptr of SHMEM_TEAM_INVALID is NULL");
+	shmem_team_destroy(SHMEM_TEAM_INVALID);
+	h = shmem_malloc_with_hints(64, ~SHMEM_MALLOC_ATOMICS_REMOTE);
+	EXPECT(h != NULL, "malloc_with_hints(~SHMEM_MALLOC_ATOMICS_REMOTE) allocates");
+	shmem_free(h);
+	shmem_pcontrol(2);
+	t_case("team_ptr_destroy_invalid_and_cleared_hints");
+}
+
 static void test_contexts(void)
 {
 	shmem_team_config_t conf = { .num_contexts = 1 }, back;
@@ -174,6 +208,7 @@ int main(void)
 	test_split_errors();
 	test_split_2d();
 	test_contexts();
+	test_team_ptr_and_odds();
 	shmem_finalize();
 	return 0;
 }
