@@ -153,13 +153,36 @@ int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
 	return MPI_T_ERR_INVALID_HANDLE;
 }
 
-int PMPI_T_cvar_get_num(int *num_cvar)
+static int t_num(int *num, int n)
 {
 	T_READY();
-	if (!num_cvar)
+	if (!num)
 		return MPI_ERR_ARG;
-	*num_cvar = T_NCVARS;
+	*num = n;
 	return MPI_SUCCESS;
+}
+
+/* What every variable here shares: a user-level unsigned long long bound
+ * to no object, of no enumerated type. */
+static void t_var_info(const char *nm, const char *ds, char *name, int *name_len, char *desc,
+		       int *desc_len, int *verbosity, MPI_Datatype *datatype,
+		       MPI_T_enum *enumtype, int *bind)
+{
+	t_str(nm, name, name_len);
+	t_str(ds, desc, desc_len);
+	if (verbosity)
+		*verbosity = MPI_T_VERBOSITY_USER_BASIC;
+	if (datatype)
+		*datatype = MPI_UNSIGNED_LONG_LONG;
+	if (enumtype)
+		*enumtype = MPI_T_ENUM_NULL;
+	if (bind)
+		*bind = MPI_T_BIND_NO_OBJECT;
+}
+
+int PMPI_T_cvar_get_num(int *num_cvar)
+{
+	return t_num(num_cvar, T_NCVARS);
 }
 
 int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
@@ -169,16 +192,8 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
 	T_READY();
 	if (cvar_index < 0 || cvar_index >= T_NCVARS)
 		return MPI_T_ERR_INVALID_INDEX;
-	t_str(t_cvars[cvar_index].name, name, name_len);
-	t_str(t_cvars[cvar_index].desc, desc, desc_len);
-	if (verbosity)
-		*verbosity = MPI_T_VERBOSITY_USER_BASIC;
-	if (datatype)
-		*datatype = MPI_UNSIGNED_LONG_LONG;
-	if (enumtype)
-		*enumtype = MPI_T_ENUM_NULL;
-	if (bind)
-		*bind = MPI_T_BIND_NO_OBJECT;
+	t_var_info(t_cvars[cvar_index].name, t_cvars[cvar_index].desc, name, name_len, desc,
+		   desc_len, verbosity, datatype, enumtype, bind);
 	if (scope)
 		*scope = t_cvars[cvar_index].scope;
 	return MPI_SUCCESS;
@@ -256,11 +271,7 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
-	T_READY();
-	if (!num_pvar)
-		return MPI_ERR_ARG;
-	*num_pvar = T_NPVARS;
-	return MPI_SUCCESS;
+	return t_num(num_pvar, T_NPVARS);
 }
 
 int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
@@ -270,18 +281,10 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosi
 	T_READY();
 	if (pvar_index < 0 || pvar_index >= T_NPVARS)
 		return MPI_T_ERR_INVALID_INDEX;
-	t_str(t_pvars[pvar_index].name, name, name_len);
-	t_str(t_pvars[pvar_index].desc, desc, desc_len);
-	if (verbosity)
-		*verbosity = MPI_T_VERBOSITY_USER_BASIC;
+	t_var_info(t_pvars[pvar_index].name, t_pvars[pvar_index].desc, name, name_len, desc,
+		   desc_len, verbosity, datatype, enumtype, bind);
 	if (var_class)
 		*var_class = MPI_T_PVAR_CLASS_COUNTER;
-	if (datatype)
-		*datatype = MPI_UNSIGNED_LONG_LONG;
-	if (enumtype)
-		*enumtype = MPI_T_ENUM_NULL;
-	if (bind)
-		*bind = MPI_T_BIND_NO_OBJECT;
 	if (readonly)
 		*readonly = 1;
 	if (continuous)
@@ -465,11 +468,7 @@ int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, 
 
 int PMPI_T_category_get_num(int *num_cat)
 {
-	T_READY();
-	if (!num_cat)
-		return MPI_ERR_ARG;
-	*num_cat = 1;
-	return MPI_SUCCESS;
+	return t_num(num_cat, 1);
 }
 
 int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
