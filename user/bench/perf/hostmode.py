@@ -133,6 +133,23 @@ def reduce_algorithms(sec, kind, ranks):
                                 us, run)
 
 
+def coll_check_cost(sec, kind):
+    """Collective arguments checked across ranks (issue 18's goal: at most
+    5% on an 8-byte allreduce and a barrier): the same binary on 2 ranks,
+    checks on and off (SMAP_COLL_CHECK=0) taking turns, several times a
+    repeat, so the machine's drift falls on both alike."""
+    for run in range(sec.repeats):
+        for turn in range(4):
+            for check in ("1", "0"):
+                argv = libsmap_argv(kind, "mpi_bench", 2, ["quick", "coll"],
+                                    {"SMAP_COLL_CHECK": check})
+                _, out = sec.run(argv, 180)
+                impl = "libsmap/check" if check == "1" else "libsmap/nocheck"
+                add_csv(sec, kind, "mpi_bench", impl,
+                        [r for r in parse_csv(out) if r[0] in ("barrier", "allreduce")],
+                        run * 4 + turn)
+
+
 SHMEM_LINE = re.compile(r"^shmem_bench (\w+) (\d+) ([\d.]+)\s*$", re.M)
 SHMEM_UNITS = (("_ns", "ns"), ("_mps", "Mmsg/s"), ("_gbps", "GB/s"), ("_pct", "%"))
 
@@ -208,6 +225,7 @@ def suite(sec, kind, impls, ranks):
     else:
         sec.note("rma_bench: not built yet, not run")
     reduce_algorithms(sec, kind, ranks)
+    coll_check_cost(sec, kind)
     shmem(sec, kind)
     smartmap(sec, kind)
     kbench(sec, kind)
