@@ -97,6 +97,13 @@ static inline void coll_expect_args(MPI_Comm comm, const char *call, int root, M
 	smpi_coll_jump = NULL; \
 } while (0)
 
+/* An intercommunicator's collectives are intercoll.c's. */
+#define COLL_INTER(comm, call) do { \
+	if (smpi_initialized && !smpi_finalized && smpi_live(comm, SMPI_LIVE_COMM) && \
+	    (comm)->inter) \
+		return call; \
+} while (0)
+
 static int coll_check(MPI_Comm comm, const char *fn)
 {
 	int err;
@@ -186,6 +193,7 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 {
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_barrier(comm));
 	if ((err = smpi_check_init("MPI_Barrier")) || (err = smpi_comm_check(comm, "MPI_Barrier")) ||
 	    (err = smpi_intra_check(comm, "MPI_Barrier")))
 		return err;
@@ -218,6 +226,7 @@ static __attribute__((noinline)) int coll_bcast_full(void *buf, int count, MPI_D
 	int err;
 	void *tmp;
 
+	COLL_INTER(comm, smpi_icoll_bcast(buf, count, type, root, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, buf, count, type, fn)) ||
 	    (err = coll_root(comm, root, fn)))
 		return err;
@@ -267,6 +276,7 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 	void *s = NULL, *r = NULL;
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
 		return err;
 	if (comm->rank == root && (err = coll_data(comm, rbuf, rcount, rtype, fn)))
@@ -305,6 +315,7 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 	int64_t bytes;
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
 		return err;
 	if (comm->rank == root && (err = coll_data(comm, sbuf, scount, stype, fn)))
@@ -339,6 +350,7 @@ int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	int64_t bytes;
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
 	if (!in_place && (err = coll_data(comm, sbuf, scount, stype, fn)))
@@ -372,6 +384,7 @@ int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
 	int64_t bytes, n;
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
 	if (!in_place && (err = coll_data(comm, sbuf, scount, stype, fn)))
@@ -741,6 +754,7 @@ static __attribute__((noinline)) int coll_reduce_full(const void *sbuf, void *rb
 	void *s, *d = NULL;
 	int err, me;
 
+	COLL_INTER(comm, smpi_icoll_reduce(sbuf, rbuf, count, type, op, root, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
 	    (err = coll_red_setup(&r, comm, op, type, count, fn)))
 		return err;
@@ -784,6 +798,7 @@ static __attribute__((noinline)) int coll_allreduce_full(const void *sbuf, void 
 	void *s, *d;
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_allreduce(sbuf, rbuf, count, type, op, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_red_setup(&r, comm, op, type, count, fn)) ||
 	    (err = coll_red_bufs(comm, sbuf, rbuf, count, count, type, 1, fn)))
 		return err;

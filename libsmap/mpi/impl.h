@@ -169,6 +169,23 @@ extern int smpi_err_lastused;	/* MPI_LASTUSEDCODE */
 int smpi_err_user_class(int code);
 const char *smpi_err_user_text(int code);
 
+/* ---- collectives on intercommunicators (intercoll.c) ---- */
+
+int smpi_icoll_barrier(MPI_Comm ic);
+int smpi_icoll_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm ic);
+int smpi_icoll_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		      MPI_Datatype rtype, int root, MPI_Comm ic);
+int smpi_icoll_scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		       MPI_Datatype rtype, int root, MPI_Comm ic);
+int smpi_icoll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		      int root, MPI_Comm ic);
+int smpi_icoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+			 MPI_Comm ic);
+int smpi_icoll_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+			 int rcount, MPI_Datatype rtype, MPI_Comm ic);
+int smpi_icoll_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+			MPI_Datatype rtype, MPI_Comm ic);
+
 /* ---- generalized requests (grequest.c) ---- */
 
 void smpi_greq_query(struct smpi_req *r);

@@ -34,6 +34,58 @@ static int half_size(int color)
 	return (wsize + 1 - color) / 2;
 }
 
+/* The collectives across an intercommunicator: data goes from one group
+ * to the other (MPI 3.1 section 5.2.2). */
+static void t_inter_coll(MPI_Comm ic, int color, int lrank)
+{
+	int other = 1 - color, rsize = half_size(other);
+	int v, sum = 0, want = 0, got[64], all[64], i;
+
+	MPI_Barrier(ic);
+	/* Bcast from the evens' first rank to the odds. */
+	v = color == 0 && lrank == 0 ? 4242 : -1;
+	MPI_Bcast(&v, 1, MPI_INT, color == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, ic);
+	mpit_expect_int("bcast across", color == 1 ? 4242 : lrank == 0 ? 4242 : -1, v);
+	/* Allreduce: each group gets the other's sum. */
+	for (i = 0; i < rsize; i++)
+		want += world_of(other, i);
+	MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, ic);
+	mpit_expect_int("allreduce gives the other group's sum", want, sum);
+	/* Allgather: the other group's world ranks in their order. */
+	MPI_Allgather(&wrank, 1, MPI_INT, all, 1, MPI_INT, ic);
+	for (i = 0; i < rsize; i++)
+		mpit_expect_int("allgather across", world_of(other, i), all[i]);
+	/* Alltoall: block j goes to remote rank j. */
+	for (i = 0; i < rsize; i++)
+		got[i] = 1000 * wrank + i;
+	MPI_Alltoall(got, 1, MPI_INT, all, 1, MPI_INT, ic);
+	for (i = 0; i < rsize; i++)
+		mpit_expect_int("alltoall across", 1000 * world_of(other, i) + lrank, all[i]);
+	/* Gather of the evens' world ranks at the odds' first rank. */
+	for (i = 0; i < 64; i++)
+		all[i] = -1;
+	MPI_Gather(&wrank, 1, MPI_INT, all, 1, MPI_INT,
+		   color == 1 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, ic);
+	if (color == 1 && lrank == 0)
+		for (i = 0; i < rsize; i++)
+			mpit_expect_int("gather across", world_of(0, i), all[i]);
+	/* Scatter from the evens' first rank: odd rank i gets 7 * i. */
+	for (i = 0; i < 64; i++)
+		got[i] = 7 * i;
+	v = -1;
+	MPI_Scatter(got, 1, MPI_INT, &v, 1, MPI_INT,
+		    color == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, ic);
+	if (color == 1)
+		mpit_expect_int("scatter across", 7 * lrank, v);
+	/* Reduce: the odds' largest world rank at the evens' first rank. */
+	v = -1;
+	MPI_Reduce(&wrank, &v, 1, MPI_INT, MPI_MAX,
+		   color == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, ic);
+	if (color == 0 && lrank == 0)
+		mpit_expect_int("reduce across", world_of(1, half_size(1) - 1), v);
+	bad |= mpit_report("intercomm_collectives");
+}
+
 static void t_inter(void)
 {
 	int color = wrank % 2, lrank, lsize, rsize = -1, flag = -1, res, i;
@@ -122,10 +174,12 @@ static void t_inter(void)
 		MPI_Comm_free(&m);
 	}
 	bad |= mpit_report("intercomm_merge");
+	t_inter_coll(ic, color, lrank);
 
 	MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	mpit_expect_int("barrier on an intercomm", MPI_ERR_COMM, err_class(MPI_Barrier(ic)));
+	mpit_expect_int("scan on an intercomm", MPI_ERR_COMM,
+			err_class(MPI_Scan(&v, &rsize, 1, MPI_INT, MPI_SUM, ic)));
 	mpit_expect_int("merge of an intracomm", MPI_ERR_COMM,
 			err_class(MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &dup)));
 	mpit_expect_int("remote_size of an intracomm", MPI_ERR_COMM,
