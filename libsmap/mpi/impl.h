@@ -99,8 +99,15 @@ int smpi_buf_check(MPI_Comm comm, const void *buf, int64_t count, MPI_Datatype t
 struct smpi_coll_desc {
 	const char *call;	/* "MPI_Bcast" */
 	const char *op;		/* the op's name, NULL for none */
-	int32_t root;		/* -1: none */
-	int32_t kind;		/* enum smpi_kind of the data, SMPI_K_NONE mixed, -1 none */
+	union {
+		struct {
+			int32_t root;	/* -1: none */
+			int32_t kind;	/* enum smpi_kind of the data, SMPI_K_NONE mixed, -1 none */
+		};
+		/* Both written in one store: coll_expect copies 8 bytes at a
+		 * time, and a load that spans two stores misses forwarding. */
+		uint64_t root_kind;
+	};
 	int64_t count;		/* basic elements (of a block, for the data movers) */
 	int64_t bytes;		/* and their bytes */
 };
