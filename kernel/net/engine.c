@@ -57,11 +57,12 @@ struct eop {
 	uint8_t kind;
 	uint8_t state;
 	uint8_t issuer;		/* an event is owed to lrank */
-	uint8_t reserved;
+	uint8_t maylose;	/* SNET_CMD_MAYLOSE: the node leaving is no failure */
 	uint16_t node;		/* the peer */
 	uint16_t reserved2;
 	uint32_t lrank;		/* local rank: issuer, or target of a SERVE */
 	uint32_t inflight;	/* frames sent and not yet acknowledged */
+	int32_t failed;		/* the peer's error, while frames are still out */
 	uint64_t uid;		/* the rank's command id */
 	uint64_t laddr;		/* local buffer in lrank's memory */
 	uint64_t len;
@@ -156,6 +157,18 @@ static void what_num(struct eng *e, uint64_t v)
 		v /= 10;
 	} while (v && i > 0);
 	what_add(e, buf + i);
+}
+
+static const char *cmd_name(uint8_t op)
+{
+	switch (op) {
+	case SNOP_MSG: return "message";
+	case SNOP_RTS: return "rendezvous send";
+	case SNOP_GETREQ: return "get";
+	case SNOP_PUT: return "put";
+	case SNOP_AMO: return "atomic";
+	default: return "command";
+	}
 }
 
 static const char *op_name(const struct eop *o)
@@ -414,7 +427,9 @@ static void frame_acked(struct eng *e, struct txslot *s)
 		o->inflight--;
 	if (o->state != OS_SENT || o->inflight)
 		return;
-	if (o->kind == OK_MSG || o->kind == OK_ANSWER) {
+	if (o->failed) {
+		op_complete(e, o, o->failed, 0, 0);
+	} else if (o->kind == OK_MSG || o->kind == OK_ANSWER) {
 		op_complete(e, o, 0, 0, o->len);
 	} else if (o->kind == OK_SERVE) {
 		struct eop *r = o->rts ? op_lookup(e, o->rts, o->node, OK_RTS) : NULL;
@@ -514,8 +529,10 @@ static bool op_send(struct eng *e, struct eop *o, uint64_t now)
 			if (!send_data(e, o->node, &o->w, p, (uint32_t)n, o, now))
 				return false;
 			o->sent += n;
-		} while (o->sent < o->len);
+		} while (o->sent < o->len && !o->failed);
 		o->state = OS_SENT;
+		if (o->failed && !o->inflight)
+			op_complete(e, o, o->failed, 0, 0);
 		return true;
 	}
 	return true;
@@ -573,9 +590,14 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		return;
 	}
 	node = node_of(e, cmd->dst);
+	if (e->ch[node].gone && (cmd->flags & SNET_CMD_MAYLOSE)) {
+		post_event(e, lrank, cmd->id, -ESRCH, 0, 0);
+		return;
+	}
 	if (e->ch[node].gone) {
 		e->what[0] = 0;
-		what_add(e, "command from rank ");
+		what_add(e, cmd_name(cmd->op));
+		what_add(e, " from rank ");
 		what_num(e, me);
 		what_add(e, " to rank ");
 		what_num(e, cmd->dst);
@@ -592,6 +614,7 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		return;
 	}
 	o->issuer = 1;
+	o->maylose = cmd->flags & SNET_CMD_MAYLOSE;
 	o->lrank = lrank;
 	o->node = (uint16_t)node;
 	o->uid = cmd->id;
@@ -897,8 +920,24 @@ static void take_answer(struct eng *e, unsigned node, const struct snet_op *w)
 	}
 	for (unsigned i = 0; i < sizeof(kinds) && !o; i++)
 		o = op_lookup(e, w->id, (uint16_t)node, kinds[i]);
-	if (o && o->state == OS_SENT)
+	/* A stream refused at its first chunk may still have frames out: it
+	 * ends when they are acknowledged (frame_acked), so that no frame
+	 * names a freed operation. */
+	if (o && (o->state != OS_SENT || o->inflight))
+		o->failed = (int32_t)w->arg[0] ? (int32_t)w->arg[0] : -EIO;
+	else if (o)
 		op_complete(e, o, (int)w->arg[0], 0, 0);
+}
+
+/* A request for this node's ended job: its issuer learns its target is
+ * gone (-ESRCH) instead of waiting for an answer that cannot come.  An
+ * eager message needs no answer; a PUT stream is answered once. */
+static int ended_answer(struct eng *e, unsigned node, const struct snet_op *w)
+{
+	bool ask = w->op == SNOP_RTS || w->op == SNOP_GETREQ || w->op == SNOP_AMO ||
+		   (w->op == SNOP_PUT && w->off == 0);
+
+	return !ask || answer(e, node, SNOP_ERR, w, -ESRCH) ? 0 : -EAGAIN;
 }
 
 /* One in-order DATA body.  0: consumed; -EAGAIN: no room now, the peer
@@ -910,7 +949,7 @@ static int deliver(struct eng *e, unsigned node, const struct snet_op *wp, const
 
 	memcpy(&w, wp, sizeof(w));
 	if (!e->live)
-		return 0;
+		return ended_answer(e, node, &w);
 	if (node_of(e, w.src) != node)
 		return 0;	/* a node speaks only for its own ranks */
 	switch (w.op) {
@@ -1250,21 +1289,38 @@ void eng_job_abort(struct eng *e, unsigned rank, int status)
 
 void eng_node_gone(struct eng *e, unsigned node)
 {
+	struct chan *c = &e->ch[node];
+
 	if (!e->live || node >= e->job.nnodes || node == e->job.node)
 		return;
-	e->ch[node].gone = true;
+	c->gone = true;
 	for (unsigned i = 0; i < e->nlocal; i++)
 		if (e->rk[i].area)
 			__atomic_or_fetch(&e->rk[i].area->gone, 1ull << node, __ATOMIC_RELEASE);
-	/* Answers and replies to it no longer matter; our own requests do. */
+	/* Answers and replies to it no longer matter; our own requests do,
+	 * unless their ranks said they may be lost. */
 	for (unsigned i = 0; i < ENG_NOPS; i++) {
 		const struct eop *o = &e->op[i];
 
-		if (o->state != OS_FREE && o->node == node && o->issuer) {
+		if (o->state != OS_FREE && o->node == node && o->issuer && !o->maylose) {
 			chan_fail(e, node);
 			return;
 		}
 	}
+	c->qhead = c->qtail = ENG_NONE;
+	c->una = c->next_seq;
+	c->ack_due = false;
+	for (unsigned i = 0; i < ENG_NOPS; i++) {
+		struct eop *o = &e->op[i];
+
+		if (o->state == OS_FREE || o->node != node)
+			continue;
+		if (o->issuer)
+			op_complete(e, o, -ESRCH, 0, 0);
+		else
+			op_free(e, o);
+	}
+	c->waiting = 0;
 }
 
 int eng_idle(struct eng *e)

@@ -36,7 +36,12 @@
  *              names the RTS (its id, from the inbox record) to fetch from
  *   SNOP_PUT   write len bytes at laddr into raddr of dst
  *   SNOP_AMO   atomic amo on raddr of dst with arg[0], arg[1]; the event's
- *              value is the old word */
+ *              value is the old word
+ * A command to a node that has left the job ends the job, unless its
+ * flags hold SNET_CMD_MAYLOSE: then its event says -ESRCH.  A command to
+ * a node whose job has ended (it is still there) gets -ESRCH either way. */
+#define SNET_CMD_MAYLOSE	0x1u	/* the destination's node may be gone */
+
 struct snet_cmd {
 	uint32_t ticket;
 	uint8_t op;

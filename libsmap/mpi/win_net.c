@@ -21,8 +21,8 @@
 
 static _Noreturn void win_net_fail(MPI_Win win, int i, int status)
 {
-	smpi_fatal("MPI RMA: rank %d of the window (world rank %d): the network failed: error %d",
-		   i, win->peer[i].world, -status);
+	smpi_fatal("MPI RMA: rank %d of the window (world rank %d): the network failed: %s",
+		   i, win->peer[i].world, net_strerror(status));
 }
 
 static int64_t win_amo(MPI_Win win, int i, uintptr_t w, uint8_t kind, int64_t v, int64_t cond)

@@ -238,7 +238,7 @@ void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t
 	c = &a->cmd[net.cmd_n % SNET_NCMD];
 	c->op = opc;
 	c->amo = amo;
-	c->flags = 0;
+	c->flags = op->maylose ? SNET_CMD_MAYLOSE : 0;
 	c->ctx = ctx;
 	c->dst = dst;
 	c->id = (uintptr_t)op;
@@ -269,7 +269,7 @@ static void net_async_done(struct net_op *op)
 
 	if (op->status < 0)
 		core_fatal("libsmap: rank %d: %s to rank %u failed: %s", smap_world_rank(), a->what,
-			   a->dst, strerror(-op->status));
+			   a->dst, net_strerror(op->status));
 	a->next = net_async_free;
 	net_async_free = a;
 }
@@ -303,6 +303,11 @@ int net_wait(struct net_op *op)
 		core_spin(&spins);
 	}
 	return op->status;
+}
+
+const char *net_strerror(int status)
+{
+	return status == -ESRCH ? "the rank's job has ended on its node" : strerror(-status);
 }
 
 uint64_t net_gone_nodes(void)

@@ -28,6 +28,8 @@ struct net_op {
 	int64_t value;		/* atomics: the old value */
 	uint64_t len;		/* bytes moved */
 	uint32_t bounce;	/* 1 + index of its bounce buffer, or 0 */
+	uint8_t maylose;	/* the caller's: the target's node may have left
+				 * (then status -ESRCH, not the job's end) */
 };
 
 /* Attaches this rank to its node's engine (once; every user calls it).
@@ -52,6 +54,8 @@ void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const v
 void net_progress(void);
 /* Progress until op completes; returns its status. */
 int net_wait(struct net_op *op);
+/* What a failed command's status means, for a one-line message. */
+const char *net_strerror(int status);
 /* Progress until every command of this rank has completed. */
 void net_quiet(void);
 /* Bit n: node n's job has left (every rank there exited). */

@@ -19,7 +19,7 @@ static _Noreturn void netrma_fail(const char *fn, int pe, int status)
 {
 	shmemi_fail(fn, "PE %d on node %d: %s", pe, pe / (int)shmemi.node_npes,
 		    status == -EFAULT ? "the address is outside that PE's memory" :
-		    strerror(-status));
+		    net_strerror(status));
 }
 
 void shmemi_net_put(void *dest, const void *src, size_t n, int pe, int nbi, const char *fn)

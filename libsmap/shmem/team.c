@@ -301,7 +301,12 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
 void shmemi_team_sync(shmem_team_t team, const char *fn)
 {
 	shmemi_team_check(team, fn);
-	if (!team->group && team->start == 0 && team->stride == 1 && team->size == shmemi.npes)
+	/* The world across nodes syncs with the job barrier, never the span
+	 * mailboxes: a mailbox barrier's last acknowledgements are still on
+	 * their way when it returns, and shmem_finalize's must not outlive
+	 * the PEs they go to. */
+	if (team->start == 0 && team->stride == 1 && team->size == shmemi.npes &&
+	    (!team->group || shmemi.nnodes > 1))
 		smap_barrier();
 	else
 		coll_barrier(shmemi_team_group(team, fn));

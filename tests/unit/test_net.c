@@ -240,6 +240,8 @@ static void job_begin(uint32_t id, uint64_t dead_us)
 	dead_node = failed_node = failed_by = aborted_rank = -1;
 }
 
+static uint8_t post_flags;	/* snet_cmd.flags of the commands post() writes */
+
 static void post(unsigned node, unsigned r, uint8_t op, uint8_t amo, unsigned dst, uint64_t laddr,
 		 uint64_t raddr, uint64_t len, int64_t a0, int64_t a1, uint64_t id)
 {
@@ -251,6 +253,7 @@ static void post(unsigned node, unsigned r, uint8_t op, uint8_t amo, unsigned ds
 	c = &a->cmd[cmd_n[node][r] % SNET_NCMD];
 	c->op = op;
 	c->amo = amo;
+	c->flags = post_flags;
 	c->ctx = 7;
 	c->dst = dst;
 	c->id = id;
@@ -532,6 +535,75 @@ static void test_dead(void)
 	      area(0, 0)->state);
 }
 
+static void test_gone(void)
+{
+	struct snet_ev *ev;
+
+	job_begin(11, 0);
+	eng_node_gone(E[0], 1);
+	post_flags = SNET_CMD_MAYLOSE;
+	post(0, 0, SNOP_AMO, SNAMO_SET, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 21);
+	ev = event(0, 0, 1000);
+	CHECK("a command that may be lost, to a node that left, fails alone with ESRCH",
+	      ev && ev->status == -ESRCH && ev->id == 21 && failed_node < 0, "status %d, failed %d",
+	      ev ? ev->status : 999, failed_node);
+
+	job_begin(12, 0);
+	dead_node = 1;
+	post_flags = SNET_CMD_MAYLOSE;
+	post(0, 0, SNOP_AMO, SNAMO_SET, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 22);
+	post_flags = 0;
+	for (int i = 0; i < 1000; i++)
+		step();
+	eng_node_gone(E[0], 1);
+	ev = event(0, 0, 1000);
+	CHECK("one in flight when the node leaves ends with ESRCH, and the job goes on",
+	      ev && ev->status == -ESRCH && ev->id == 22 && failed_node < 0 && eng_idle(E[0]),
+	      "status %d, failed %d", ev ? ev->status : 999, failed_node);
+	post(0, 0, SNOP_AMO, SNAMO_SET, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 23);
+	for (int i = 0; i < 1000 && failed_node < 0; i++)
+		step();
+	CHECK("any other command to that node ends the job, naming it",
+	      failed_node == 1 && strstr(failed_what, "after its node left"), "failed %d: %s",
+	      failed_node, failed_what);
+
+	job_begin(13, 0);
+	dead_node = 1;
+	post(0, 0, SNOP_AMO, SNAMO_SET, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 24);
+	for (int i = 0; i < 1000; i++)
+		step();
+	eng_node_gone(E[0], 1);
+	CHECK("an operation of our own in flight to a node that leaves ends the job",
+	      failed_node == 1, "failed %d", failed_node);
+}
+
+/* A node whose job ended answers requests for it with ESRCH, so their
+ * issuers need not wait for the dead time. */
+static void test_ended(void)
+{
+	size_t len = 3u << 19;
+	struct snet_ev *ev;
+	int ok = 1;
+
+	job_begin(14, 0);
+	eng_job_end(E[1]);
+	post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 31);
+	post(0, 0, SNOP_GETREQ, 0, world(1, 1), uaddr(DATA), uaddr(DATA2), 4096, 0, 0, 32);
+	post(0, 1, SNOP_PUT, 0, world(1, 0), uaddr(DATA), uaddr(DATA2), len, 0, 0, 33);
+	for (unsigned k = 0; k < 2; k++) {
+		ev = event(0, 0, 400000);
+		ok &= ev && ev->status == -ESRCH && ev->id == 31 + k;
+	}
+	CHECK("an atomic and a get for an ended job fail with ESRCH", ok, "no ESRCH");
+	ev = event(0, 1, 400000);
+	CHECK("a 1.5 MiB put for an ended job fails with ESRCH once its frames are acknowledged",
+	      ev && ev->status == -ESRCH && ev->id == 33 && failed_node < 0,
+	      "status %d, failed %d", ev ? ev->status : 999, failed_node);
+	for (int i = 0; i < 2000; i++)
+		step();
+	CHECK("and the nodes are idle after it", eng_idle(E[0]) && eng_idle(E[1]), "busy");
+}
+
 static void test_idle_alive(void)
 {
 	job_begin(10, 50000);
@@ -653,6 +725,10 @@ int main(void)
 	drop_pm = dup_pm = corrupt_pm = jitter_us = 0;
 
 	test_dead();
+	test_gone();
+	drop_pm = 20;
+	test_ended();
+	drop_pm = 0;
 	test_idle_alive();
 	test_foreign();
 	test_abort();
