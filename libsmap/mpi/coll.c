@@ -485,6 +485,8 @@ int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	int64_t sbytes;
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
+					    comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
 		return err;
 	if (comm->rank == root && (err = smpi_type_check(comm, rtype, fn)))
@@ -525,6 +527,8 @@ int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI
 	int64_t rbytes;
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root,
+					     comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
 		return err;
 	if (comm->rank == root && (err = smpi_type_check(comm, stype, fn)))
@@ -565,6 +569,8 @@ int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 	void *spack = NULL;
 	int err;
 
+	COLL_INTER(comm, smpi_icoll_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+					       comm));
 	if ((err = coll_check(comm, fn)) || (err = smpi_type_check(comm, rtype, fn)))
 		return err;
 	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
@@ -597,6 +603,8 @@ static int coll_alltoallw_any(const void *sbuf, const int scounts[], const int s
 	struct coll_blocks sb, rb;
 	int i, err;
 
+	COLL_INTER(comm, smpi_icoll_alltoallw(sbuf, scounts, sdispls, stypes, stype, rbuf, rcounts,
+					      rdispls, rtypes, rtype, byte_disps, comm, fn));
 	if ((err = coll_check(comm, fn)))
 		return err;
 	for (i = 0; i < comm->size; i++) {
@@ -874,6 +882,7 @@ static int coll_rs_any(const void *sbuf, void *rbuf, const int *rcounts, int blo
 	int i, err, mine;
 	void *s, *d;
 
+	COLL_INTER(comm, smpi_icoll_reduce_scatter(sbuf, rbuf, rcounts, block, type, op, comm, fn));
 	if ((err = coll_check(comm, fn)))
 		return err;
 	for (i = 0; i < comm->size; i++) {

@@ -514,18 +514,126 @@ static int comm_member_cmp(const void *a, const void *b)
 	return x->rank - y->rank;
 }
 
+/*
+ * Comm_split and Comm_create on an intercommunicator (MPI 3.1 6.4.2):
+ * `sub` is this member's part of the local group (from the same call on
+ * the local group's private communicator, so it is a private communicator
+ * itself, or NULL); the leaders swap the n ints of `mine` for the other
+ * group's rn (every local member gets them), and `pick` turns those into
+ * the remote members of the new intercommunicator.  Every part uses the
+ * one context id both groups agree on: parts never share a member.
+ */
+static int inter_sub(MPI_Comm ic, MPI_Comm sub, const int *mine, int n, int rn,
+		     int (*pick)(const int *theirs, int rn, const void *arg, int *rworld,
+				 MPI_Comm ic),
+		     const void *arg, MPI_Comm *newcomm, const char *fn)
+{
+	MPI_Comm l = ic->inter;
+	int ctx = inter_agree(ic, NULL, NULL, 0, fn), *theirs, *rworld, k;
+
+	theirs = malloc(((size_t)rn + (size_t)ic->size + 1) * sizeof(int));
+	if (!theirs)
+		smpi_fatal("%s: no memory for a remote group of %d", fn, ic->size);
+	rworld = theirs + rn;
+	if (l->rank == 0)
+		comm_sys_sendrecv(mine, (int64_t)n * (int64_t)sizeof(int), theirs,
+				  (int64_t)rn * (int64_t)sizeof(int), 0, ic);
+	PMPI_Bcast(theirs, rn, MPI_INT, 0, l);
+	k = pick(theirs, rn, arg, rworld, ic);
+	*newcomm = MPI_COMM_NULL;
+	if (ctx >= 0 && sub && k > 0)
+		inter_make(sub, ic, k, rworld, ctx, newcomm, fn);
+	else if (sub)
+		smpi_comm_release(sub);
+	free(theirs);
+	return ctx < 0 ? -ctx : MPI_SUCCESS;
+}
+
+/* The other group's members of my color, in their key order. */
+static int inter_split_pick(const int *theirs, int rn, const void *arg, int *rworld, MPI_Comm ic)
+{
+	int color = *(const int *)arg, k = 0;
+	struct comm_member *m = malloc((size_t)(rn / 2 + 1) * sizeof(*m));
+
+	if (!m)
+		smpi_fatal("MPI_Comm_split: no memory");
+	for (int i = 0; color != MPI_UNDEFINED && i < rn / 2; i++)
+		if (theirs[2 * i] == color)
+			m[k++] = (struct comm_member){ color, theirs[2 * i + 1], i };
+	qsort(m, k, sizeof(*m), comm_member_cmp);
+	for (int i = 0; i < k; i++)
+		rworld[i] = ic->group->world[m[i].rank];
+	free(m);
+	return k;
+}
+
+static int inter_split(MPI_Comm ic, int color, int key, MPI_Comm *newcomm)
+{
+	const char *fn = "MPI_Comm_split";
+	MPI_Comm l = ic->inter, sub;
+	int mine[2] = { color, key }, *all, err;
+
+	if (!(all = malloc(2 * (size_t)l->size * sizeof(int))))
+		smpi_fatal("%s: no memory", fn);
+	PMPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, l);
+	if ((err = PMPI_Comm_split(l, color, key, &sub))) {
+		free(all);
+		return err;
+	}
+	err = inter_sub(ic, sub, all, 2 * l->size, 2 * ic->size, inter_split_pick, &color, newcomm,
+			fn);
+	free(all);
+	return err;
+}
+
+/* The other group's group argument: its size, then its world ranks. */
+static int inter_create_pick(const int *theirs, int rn, const void *arg, int *rworld,
+			     MPI_Comm ic)
+{
+	(void)arg;
+	(void)ic;
+	memcpy(rworld, theirs + 1, (size_t)(rn - 1) * sizeof(int));
+	return theirs[0];
+}
+
+static int inter_create(MPI_Comm ic, MPI_Group group, MPI_Comm *newcomm)
+{
+	const char *fn = "MPI_Comm_create";
+	MPI_Comm l = ic->inter, sub;
+	int sizes[2] = { group->size, 0 }, *mine, err;
+
+	/* Both groups' sizes first: each side then knows what comes. */
+	if (l->rank == 0)
+		comm_sys_sendrecv(sizes, sizeof(int), sizes + 1, sizeof(int), 0, ic);
+	PMPI_Bcast(sizes + 1, 1, MPI_INT, 0, l);
+	if (sizes[1] < 0 || sizes[1] > ic->size)
+		return smpi_err(ic, MPI_ERR_GROUP, fn, "the other group's group has %d members",
+				sizes[1]);
+	if ((err = PMPI_Comm_create(l, group, &sub)))
+		return err;
+	if (!(mine = malloc(((size_t)group->size + 1) * sizeof(int))))
+		smpi_fatal("%s: no memory", fn);
+	mine[0] = group->size;
+	memcpy(mine + 1, group->world, (size_t)group->size * sizeof(int));
+	err = inter_sub(ic, sub, mine, group->size + 1, sizes[1] + 1, inter_create_pick, NULL,
+			newcomm, fn);
+	free(mine);
+	return err;
+}
+
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	struct comm_member *m;
 	int mine[2] = { color, key }, *all, *w, ctx, n = 0, i, err;
 
-	if ((err = smpi_check_init("MPI_Comm_split")) || (err = smpi_comm_check(comm, "MPI_Comm_split")) ||
-	    (err = smpi_intra_check(comm, "MPI_Comm_split")))
+	if ((err = smpi_check_init("MPI_Comm_split")) || (err = smpi_comm_check(comm, "MPI_Comm_split")))
 		return err;
 	if (!newcomm)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm pointer is NULL");
 	if (color < 0 && color != MPI_UNDEFINED)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split", "color %d is negative", color);
+	if (comm->inter)
+		return inter_split(comm, color, key, newcomm);
 	all = malloc(2 * comm->size * sizeof *all);
 	m = malloc(comm->size * sizeof *m);
 	w = malloc(comm->size * sizeof *w);
@@ -568,11 +676,12 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	int ctx, err, dummy, i;
 
 	if ((err = smpi_check_init("MPI_Comm_create")) ||
-	    (err = smpi_comm_check(comm, "MPI_Comm_create")) ||
-	    (err = smpi_intra_check(comm, "MPI_Comm_create")))
+	    (err = smpi_comm_check(comm, "MPI_Comm_create")))
 		return err;
 	if (group == MPI_GROUP_NULL || !newcomm)
 		return smpi_err(comm, MPI_ERR_GROUP, "MPI_Comm_create", "group is MPI_GROUP_NULL");
+	if (comm->inter)
+		return inter_create(comm, group, newcomm);
 	for (i = 0; i < group->size; i++) {
 		int w = group->world[i], j;
 

@@ -192,6 +192,20 @@ int smpi_icoll_allgather(const void *sbuf, int scount, MPI_Datatype stype, void 
 			 int rcount, MPI_Datatype rtype, MPI_Comm ic);
 int smpi_icoll_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
 			MPI_Datatype rtype, MPI_Comm ic);
+int smpi_icoll_alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+			 const MPI_Datatype stypes[], MPI_Datatype stype, void *rbuf,
+			 const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
+			 MPI_Datatype rtype, int byte_disps, MPI_Comm ic, const char *fn);
+int smpi_icoll_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+			  const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm ic);
+int smpi_icoll_gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+		       const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+		       MPI_Comm ic);
+int smpi_icoll_scatterv(const void *sbuf, const int scounts[], const int displs[],
+			MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+			MPI_Comm ic);
+int smpi_icoll_reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], int block,
+			      MPI_Datatype type, MPI_Op op, MPI_Comm ic, const char *fn);
 
 /* ---- generalized requests (grequest.c) ---- */
 

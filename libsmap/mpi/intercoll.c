@@ -207,33 +207,235 @@ int smpi_icoll_allgather(const void *sbuf, int scount, MPI_Datatype stype, void 
 	return PMPI_Bcast(rbuf, ic->size * rcount, rtype, 0, l);
 }
 
-int smpi_icoll_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-			MPI_Datatype rtype, MPI_Comm ic)
-{
-	struct smpi_req *rq;
-	int err;
+/* One block to and one from each member of the remote group: block r
+ * goes out from sb[r] (sc[r] elements of st[r]) and comes in at rb[r]. */
+struct ic_block {
+	const void *sb;
+	void *rb;
+	int64_t sc, rc;
+	MPI_Datatype st, rt;
+};
 
-	if ((err = ic_data(ic, scount, stype, "MPI_Alltoall")) ||
-	    (err = ic_data(ic, rcount, rtype, "MPI_Alltoall")))
-		return err;
-	if (!(rq = malloc(2 * (size_t)ic->size * sizeof(*rq))))
-		smpi_fatal("MPI_Alltoall: no memory for %d requests", 2 * ic->size);
+static void ic_exchange(const struct ic_block *b, MPI_Comm ic, const char *fn)
+{
+	struct smpi_req *rq = malloc(2 * (size_t)ic->size * sizeof(*rq));
+
+	if (!rq)
+		smpi_fatal("%s: no memory for %d requests", fn, 2 * ic->size);
 	for (int r = 0; r < ic->size; r++) {
-		smpi_req_init(&rq[r], SMPI_REQ_RECV, SMPI_MODE_STD,
-			      (char *)rbuf + (int64_t)r * rcount * smpi_type_extent(rtype), rcount,
-			      rtype, r, IC_TAG, ic);
+		smpi_req_init(&rq[r], SMPI_REQ_RECV, SMPI_MODE_STD, b[r].rb, b[r].rc, b[r].rt, r,
+			      IC_TAG, ic);
 		rq[r].ctx = ic->ctx + SMPI_MAX_CTX;
 		smpi_p2p_start(&rq[r]);
 	}
 	for (int r = 0; r < ic->size; r++) {
-		smpi_req_init(&rq[ic->size + r], SMPI_REQ_SEND, SMPI_MODE_STD,
-			      (const char *)sbuf + (int64_t)r * scount * smpi_type_extent(stype),
-			      scount, stype, r, IC_TAG, ic);
+		smpi_req_init(&rq[ic->size + r], SMPI_REQ_SEND, SMPI_MODE_STD, b[r].sb, b[r].sc,
+			      b[r].st, r, IC_TAG, ic);
 		rq[ic->size + r].ctx = ic->ctx + SMPI_MAX_CTX;
 		smpi_p2p_start(&rq[ic->size + r]);
 	}
 	for (int i = 0; i < 2 * ic->size; i++)
 		smpi_req_wait(&rq[i]);
 	free(rq);
+}
+
+static struct ic_block *ic_blocks(MPI_Comm ic, const char *fn)
+{
+	struct ic_block *b = calloc((size_t)ic->size, sizeof(*b));
+
+	if (!b)
+		smpi_fatal("%s: no memory for %d blocks", fn, ic->size);
+	return b;
+}
+
+/* MPI 3.1 5.2.2: no MPI_IN_PLACE on an intercommunicator. */
+static int ic_no_in_place(MPI_Comm ic, const void *sbuf, const void *rbuf, const char *fn)
+{
+	if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE)
+		return smpi_err(ic, MPI_ERR_BUFFER, fn,
+				"MPI_IN_PLACE is not allowed on an intercommunicator");
 	return MPI_SUCCESS;
+}
+
+/* Counts of n members, checked; displacements scale by unit bytes. */
+static int ic_counts(MPI_Comm ic, int n, const int counts[], const int displs[],
+		     const MPI_Datatype types[], MPI_Datatype type, const char *fn)
+{
+	if (!counts || !displs)
+		return smpi_err(ic, MPI_ERR_ARG, fn, "a counts or displacements array is NULL");
+	for (int r = 0; r < n; r++) {
+		int err;
+
+		if (counts[r] < 0)
+			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %d for rank %d is negative",
+					counts[r], r);
+		if ((err = smpi_type_check(ic, types ? types[r] : type, fn)))
+			return err;
+	}
+	return MPI_SUCCESS;
+}
+
+int smpi_icoll_alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+			 const MPI_Datatype stypes[], MPI_Datatype stype, void *rbuf,
+			 const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
+			 MPI_Datatype rtype, int byte_disps, MPI_Comm ic, const char *fn)
+{
+	struct ic_block *b;
+	int err;
+
+	if ((err = ic_no_in_place(ic, sbuf, rbuf, fn)) ||
+	    (err = ic_counts(ic, ic->size, scounts, sdispls, stypes, stype, fn)) ||
+	    (err = ic_counts(ic, ic->size, rcounts, rdispls, rtypes, rtype, fn)))
+		return err;
+	b = ic_blocks(ic, fn);
+	for (int r = 0; r < ic->size; r++) {
+		MPI_Datatype st = stypes ? stypes[r] : stype, rt = rtypes ? rtypes[r] : rtype;
+
+		b[r] = (struct ic_block){
+			.sb = (const char *)sbuf + (int64_t)sdispls[r] *
+			      (byte_disps ? 1 : smpi_type_extent(st)),
+			.rb = (char *)rbuf + (int64_t)rdispls[r] *
+			      (byte_disps ? 1 : smpi_type_extent(rt)),
+			.sc = scounts[r], .rc = rcounts[r], .st = st, .rt = rt };
+	}
+	ic_exchange(b, ic, fn);
+	free(b);
+	return MPI_SUCCESS;
+}
+
+int smpi_icoll_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+			MPI_Datatype rtype, MPI_Comm ic)
+{
+	const char *fn = "MPI_Alltoall";
+	struct ic_block *b;
+	int err;
+
+	if ((err = ic_no_in_place(ic, sbuf, rbuf, fn)) || (err = ic_data(ic, scount, stype, fn)) ||
+	    (err = ic_data(ic, rcount, rtype, fn)))
+		return err;
+	b = ic_blocks(ic, fn);
+	for (int r = 0; r < ic->size; r++)
+		b[r] = (struct ic_block){
+			.sb = (const char *)sbuf + (int64_t)r * scount * smpi_type_extent(stype),
+			.rb = (char *)rbuf + (int64_t)r * rcount * smpi_type_extent(rtype),
+			.sc = scount, .rc = rcount, .st = stype, .rt = rtype };
+	ic_exchange(b, ic, fn);
+	free(b);
+	return MPI_SUCCESS;
+}
+
+/* Every member sends its block to every member of the other group. */
+int smpi_icoll_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+			  const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm ic)
+{
+	const char *fn = "MPI_Allgatherv";
+	struct ic_block *b;
+	int err;
+
+	if ((err = ic_no_in_place(ic, sbuf, rbuf, fn)) || (err = ic_data(ic, scount, stype, fn)) ||
+	    (err = ic_counts(ic, ic->size, rcounts, displs, NULL, rtype, fn)))
+		return err;
+	b = ic_blocks(ic, fn);
+	for (int r = 0; r < ic->size; r++)
+		b[r] = (struct ic_block){
+			.sb = sbuf, .sc = scount, .st = stype,
+			.rb = (char *)rbuf + (int64_t)displs[r] * smpi_type_extent(rtype),
+			.rc = rcounts[r], .rt = rtype };
+	ic_exchange(b, ic, fn);
+	free(b);
+	return MPI_SUCCESS;
+}
+
+int smpi_icoll_gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+		       const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+		       MPI_Comm ic)
+{
+	const char *fn = "MPI_Gatherv";
+	int err;
+
+	if ((err = ic_root_check(ic, root, fn)) ||
+	    (root == MPI_ROOT && (err = ic_counts(ic, ic->size, rcounts, displs, NULL, rtype, fn))) ||
+	    (root >= 0 && (err = ic_data(ic, scount, stype, fn))))
+		return err;
+	if (root == MPI_ROOT) {
+		for (int r = 0; r < ic->size; r++)
+			ic_recv((char *)rbuf + (int64_t)displs[r] * smpi_type_extent(rtype),
+				rcounts[r], rtype, r, ic);
+	} else if (root != MPI_PROC_NULL) {
+		ic_send(sbuf, scount, stype, root, ic);
+	}
+	return MPI_SUCCESS;
+}
+
+int smpi_icoll_scatterv(const void *sbuf, const int scounts[], const int displs[],
+			MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+			MPI_Comm ic)
+{
+	const char *fn = "MPI_Scatterv";
+	int err;
+
+	if ((err = ic_root_check(ic, root, fn)) ||
+	    (root == MPI_ROOT && (err = ic_counts(ic, ic->size, scounts, displs, NULL, stype, fn))) ||
+	    (root >= 0 && (err = ic_data(ic, rcount, rtype, fn))))
+		return err;
+	if (root == MPI_ROOT) {
+		for (int r = 0; r < ic->size; r++)
+			ic_send((const char *)sbuf + (int64_t)displs[r] * smpi_type_extent(stype),
+				scounts[r], stype, r, ic);
+	} else if (root != MPI_PROC_NULL) {
+		ic_recv(rbuf, rcount, rtype, root, ic);
+	}
+	return MPI_SUCCESS;
+}
+
+/*
+ * MPI 3.1 5.10: each group reduces its vectors of sum(rcounts) elements
+ * (the same sum in both groups) and the result scatters over the other
+ * group by its rcounts: each group reduces to its first member, the
+ * leaders swap, and each leader scatters what it got.  rcounts NULL: block
+ * elements each.
+ */
+int smpi_icoll_reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], int block,
+			      MPI_Datatype type, MPI_Op op, MPI_Comm ic, const char *fn)
+{
+	MPI_Comm l = ic->inter;
+	int64_t total = 0;
+	int *counts, *displs, err;
+	void *mine = NULL, *theirs = NULL;
+
+	if ((err = ic_no_in_place(ic, sbuf, rbuf, fn)) || (err = smpi_type_check(ic, type, fn)))
+		return err;
+	if (!(counts = malloc(2 * (size_t)l->size * sizeof(*counts))))
+		smpi_fatal("%s: no memory for %d counts", fn, l->size);
+	displs = counts + l->size;
+	for (int r = 0; r < l->size; r++) {
+		counts[r] = rcounts ? rcounts[r] : block;
+		if (counts[r] < 0) {
+			free(counts);
+			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %d for rank %d is negative",
+					counts[r], r);
+		}
+		displs[r] = (int)total;
+		total += counts[r];
+	}
+	if (total > INT32_MAX) {
+		free(counts);
+		return smpi_err(ic, MPI_ERR_COUNT, fn, "%lld elements in all: more than an int",
+				(long long)total);
+	}
+	if (l->rank == 0) {
+		mine = ic_alloc(total, type, fn);
+		theirs = ic_alloc(total, type, fn);
+	}
+	err = PMPI_Reduce(sbuf, mine, (int)total, type, op, 0, l);
+	if (!err && l->rank == 0)
+		ic_swap(mine, total, type, theirs, total, type, ic);
+	if (!err)
+		err = PMPI_Scatterv(theirs, counts, displs, type, rbuf, counts[l->rank], type, 0, l);
+	if (l->rank == 0) {
+		ic_free(mine, total, type);
+		ic_free(theirs, total, type);
+	}
+	free(counts);
+	return err;
 }

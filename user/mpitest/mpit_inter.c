@@ -5,7 +5,9 @@
  * directions (ranks name the remote group, ANY_SOURCE sees only it),
  * Comm_dup and compare, Intercomm_merge with either half high (the order
  * of the merged ranks checked against the halves), a second intercomm
- * built over a reversed peer order, and the errors of collectives and of
+ * built over a reversed peer order, the collectives across (the v and w
+ * forms and reduce_scatter too), Comm_split and Comm_create of an
+ * intercommunicator, and the errors of collectives and of
  * merge on an intracommunicator; and MPI_Comm_create_group, called by the
  * odd ranks only (the evens make their own with another tag meanwhile).
  * Needs at least 2 ranks.
@@ -84,6 +86,180 @@ static void t_inter_coll(MPI_Comm ic, int color, int lrank)
 	if (color == 0 && lrank == 0)
 		mpit_expect_int("reduce across", world_of(1, half_size(1) - 1), v);
 	bad |= mpit_report("intercomm_collectives");
+}
+
+/* The v and w forms and reduce_scatter across an intercommunicator, with
+ * counts that differ by rank and displacements out of rank order. */
+static void t_inter_vcoll(MPI_Comm ic, int color, int lrank)
+{
+	enum { T = 12 };
+	int other = 1 - color, rsize = half_size(other), lsize = half_size(color);
+	int sb[256], rb[256], sc[64], sd[64], rc[64], rd[64], v[64], i, j, k, off;
+	MPI_Datatype st[64], rt[64];
+	long long wsum = 0;
+
+	/* Gatherv at the odds' first rank: even rank i sends i + 1 copies of
+	 * its world rank; they land in reverse rank order, a gap between. */
+	for (i = 0; i < 64; i++)
+		sb[i] = wrank;
+	for (i = 0, off = 0; i < rsize; i++) {
+		rc[rsize - 1 - i] = rsize - i;
+		rd[rsize - 1 - i] = off;
+		off += rsize - i + 1;
+	}
+	for (i = 0; i < 256; i++)
+		rb[i] = -1;
+	MPI_Gatherv(sb, lrank + 1, MPI_INT, rb, rc, rd, MPI_INT,
+		    color == 1 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, ic);
+	if (color == 1 && lrank == 0)
+		for (i = 0; i < rsize; i++)
+			for (k = 0; k <= rc[i]; k++)
+				mpit_expect_int("gatherv across", k < rc[i] ? world_of(0, i) : -1,
+						rb[rd[i] + k]);
+	/* Scatterv from the evens' first rank: odd rank i gets i + 1 values
+	 * starting at 10 * i. */
+	for (i = 0; i < 256; i++)
+		sb[i] = i;
+	for (i = 0; i < rsize; i++) {
+		sc[i] = i + 1;
+		sd[i] = 10 * i;
+	}
+	for (i = 0; i < 64; i++)
+		v[i] = -1;
+	MPI_Scatterv(sb, sc, sd, MPI_INT, v, lrank + 1, MPI_INT,
+		     color == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, ic);
+	if (color == 1)
+		for (k = 0; k <= lrank + 1; k++)
+			mpit_expect_int("scatterv across", k <= lrank ? 10 * lrank + k : -1, v[k]);
+	/* Allgatherv: rank i of each group sends i + 1 copies of its world
+	 * rank; the other group lays them out last rank first. */
+	for (i = 0; i < 64; i++)
+		sb[i] = wrank;
+	for (i = rsize - 1, off = 0; i >= 0; i--) {
+		rc[i] = i + 1;
+		rd[i] = off;
+		off += i + 1;
+	}
+	MPI_Allgatherv(sb, lrank + 1, MPI_INT, rb, rc, rd, MPI_INT, ic);
+	for (i = 0; i < rsize; i++)
+		for (k = 0; k < rc[i]; k++)
+			mpit_expect_int("allgatherv across", world_of(other, i), rb[rd[i] + k]);
+	/* Alltoallv: j + 1 values 100 * wrank + j to remote rank j; from each
+	 * remote rank, lrank + 1 values. */
+	for (j = 0, off = 0; j < rsize; j++) {
+		sc[j] = j + 1;
+		sd[j] = off;
+		for (k = 0; k <= j; k++)
+			sb[off + k] = 100 * wrank + j;
+		off += j + 1;
+		rc[j] = lrank + 1;
+		rd[j] = (rsize - 1 - j) * (lrank + 1);
+	}
+	MPI_Alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, ic);
+	for (j = 0; j < rsize; j++)
+		for (k = 0; k <= lrank; k++)
+			mpit_expect_int("alltoallv across", 100 * world_of(other, j) + lrank,
+					rb[rd[j] + k]);
+	/* Alltoallw: one int to each, byte displacements, block order reversed
+	 * on the way in. */
+	for (j = 0; j < rsize; j++) {
+		sb[j] = 1000 * wrank + j;
+		sc[j] = rc[j] = 1;
+		sd[j] = j * (int)sizeof(int);
+		rd[j] = (rsize - 1 - j) * (int)sizeof(int);
+		st[j] = rt[j] = MPI_INT;
+	}
+	MPI_Alltoallw(sb, sc, sd, st, rb, rc, rd, rt, ic);
+	for (j = 0; j < rsize; j++)
+		mpit_expect_int("alltoallw across", 1000 * world_of(other, j) + lrank,
+				rb[rsize - 1 - j]);
+	/* Reduce_scatter: T elements in each group, split over its own ranks;
+	 * each gets its part of the other group's sum. */
+	for (i = 0; i < rsize; i++)
+		wsum += world_of(other, i);
+	for (k = 0; k < T; k++)
+		sb[k] = 1000 * wrank + k;
+	for (i = 0, off = 0; i < lsize; i++) {
+		rc[i] = T / lsize + (i < T % lsize);
+		if (i == lrank)
+			j = off;
+		off += rc[i];
+	}
+	MPI_Reduce_scatter(sb, rb, rc, MPI_INT, MPI_SUM, ic);
+	for (k = 0; k < rc[lrank]; k++)
+		mpit_expect_int("reduce_scatter across", (int)(1000 * wsum + (long long)rsize * (j + k)),
+				rb[k]);
+	/* Reduce_scatter_block needs the same total on both sides. */
+	if (lsize == rsize) {
+		for (k = 0; k < 2 * lsize; k++)
+			sb[k] = wrank + k;
+		MPI_Reduce_scatter_block(sb, rb, 2, MPI_INT, MPI_MAX, ic);
+		for (k = 0; k < 2; k++)
+			mpit_expect_int("reduce_scatter_block across",
+					world_of(other, rsize - 1) + 2 * lrank + k, rb[k]);
+	}
+	bad |= mpit_report("intercomm_v_collectives");
+}
+
+/* Comm_split of an intercommunicator by the parity of the local rank,
+ * keys reversed; Comm_create with each group's first rank left out (when
+ * it has more than one). */
+static void t_inter_split(MPI_Comm ic, int color, int lrank)
+{
+	int other = 1 - color, rsize = half_size(other), lsize = half_size(color);
+	int part = lrank % 2, n = 0, rn = 0, v = -1, sum = -1, want = 0, i, first, *ranks;
+	MPI_Comm sc, cc;
+	MPI_Group g, lg;
+
+	MPI_Comm_split(ic, part, -lrank, &sc);
+	for (i = 0; i < rsize; i++)
+		if (i % 2 == part) {
+			rn++;
+			want += world_of(other, i);
+		}
+	for (i = 0; i < lsize; i++)
+		n += i % 2 == part;
+	if (!rn) {
+		mpit_expect_int("split with no remote part gives MPI_COMM_NULL", 1, sc == MPI_COMM_NULL);
+	} else {
+		MPI_Comm_test_inter(sc, &v);
+		mpit_expect_int("split of an intercomm is one", 1, v);
+		MPI_Comm_remote_size(sc, &v);
+		mpit_expect_int("split remote size", rn, v);
+		MPI_Comm_size(sc, &v);
+		mpit_expect_int("split local size", n, v);
+		MPI_Comm_rank(sc, &v);
+		mpit_expect_int("split rank follows the keys", n - 1 - lrank / 2, v);
+		MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, sc);
+		mpit_expect_int("split allreduce sums the remote part", want, sum);
+		MPI_Comm_free(&sc);
+	}
+	/* Comm_create: the local group without its first rank. */
+	first = lsize > 1;
+	ranks = malloc(lsize * sizeof(int));
+	for (i = first; i < lsize; i++)
+		ranks[i - first] = i;
+	MPI_Comm_group(ic, &lg);
+	MPI_Group_incl(lg, lsize - first, ranks, &g);
+	MPI_Comm_create(ic, g, &cc);
+	if (first && lrank == 0) {
+		mpit_expect_int("create leaves out who is not in the group", 1, cc == MPI_COMM_NULL);
+	} else {
+		want = 0;
+		for (i = rsize > 1; i < rsize; i++)
+			want += world_of(other, i);
+		MPI_Comm_remote_size(cc, &v);
+		mpit_expect_int("create remote size", rsize - (rsize > 1), v);
+		MPI_Comm_rank(cc, &v);
+		mpit_expect_int("create rank", lrank - first, v);
+		MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, cc);
+		mpit_expect_int("create allreduce sums the remote group", want, sum);
+		MPI_Comm_free(&cc);
+	}
+	MPI_Group_free(&g);
+	MPI_Group_free(&lg);
+	free(ranks);
+	bad |= mpit_report("intercomm_split_create");
 }
 
 static void t_inter(void)
@@ -175,6 +351,8 @@ static void t_inter(void)
 	}
 	bad |= mpit_report("intercomm_merge");
 	t_inter_coll(ic, color, lrank);
+	t_inter_vcoll(ic, color, lrank);
+	t_inter_split(ic, color, lrank);
 
 	MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
