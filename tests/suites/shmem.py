@@ -8,6 +8,7 @@ must end it with the given status.  The multi-node cases run QEMU nodes
 wired through the barrier hub.
 """
 
+import glob
 import os
 import sys
 
@@ -22,6 +23,7 @@ CHECKS = {
     "shmem_coll": 16,
     "shmem_team": 8,
     "shmem_heap": 11,
+    "shmem_prof": 3,
 }
 HEAP = ["-e", "SHMEM_SYMMETRIC_SIZE=1.5M"]
 HEAP_ARGS = [str(3 << 19)]
@@ -54,7 +56,10 @@ def misuse(mode, message, n=2):
 
 def cases():
     c = [harness.Case("shmem_heap_unit", [harness.build("test", "shmem_heap_unit")],
-                      tap=True, min_tap=25)]
+                      tap=True, min_tap=25),
+         harness.Case("pshmem_header_is_current",
+                      ["tools/pshmem", "check", "libsmap/include/pshmem.h"] +
+                      sorted(glob.glob(harness.build("libsmap", "shmem", "*.o"))))]
     for n in (2, 4, 8):
         for p, checks in sorted(CHECKS.items()):
             env, args = (HEAP, HEAP_ARGS) if p == "shmem_heap" else ((), ())
