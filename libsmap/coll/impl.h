@@ -79,6 +79,7 @@ struct coll_group {
 	const void **res;
 	size_t *cursor;
 	int *node;			/* node rank of each member */
+	int *lead;			/* span groups: each member's node's first member */
 	void *block;			/* what destroy frees; NULL for the world */
 	struct coll_transport span;	/* span groups (span.c): send != NULL */
 	uint64_t word;			/* the latest described call's check word (check.c) */

@@ -7,8 +7,8 @@
  * Algorithms: dissemination barrier; binomial-tree broadcast; reductions
  * combined at the root in member order (x0 op x1 op ... op x(n-1), the same
  * evaluation on every run, as the engine promises for every reduction;
- * allreduce is that reduce and a broadcast); gathers and scatters straight
- * between root and members; alltoall as n-1 pairwise exchanges, or all at
+ * allreduce is that reduce and a broadcast); gathers and scatters through
+ * one member per node; alltoall as n-1 pairwise exchanges, or all at
  * once where the transport can (exchange); scans as
  * a chain in member order.  The "uniform" argument of the v forms gives
  * the block size of the uniform calls (then the vectors are NULL).
@@ -37,7 +37,7 @@ static void sp_recv(struct coll_group *g, int from, void *buf, size_t len)
 
 struct coll_group *coll_span_create(int size, int rank, const struct coll_transport *t)
 {
-	struct coll_group *g = calloc(1, sizeof(*g) + (t->host ? size * sizeof(int) : 0));
+	struct coll_group *g = calloc(1, sizeof(*g) + (t->host ? 2 * size * sizeof(int) : 0));
 
 	if (!g)
 		return NULL;
@@ -47,8 +47,14 @@ struct coll_group *coll_span_create(int size, int rank, const struct coll_transp
 	g->block = g;
 	if (t->host) {
 		g->node = (int *)(g + 1);
-		for (int i = 0; i < size; i++)
+		g->lead = g->node + size;
+		for (int i = 0; i < size; i++) {
 			g->node[i] = t->host[i];
+			g->lead[i] = i;
+			for (int j = 0; j < i && g->lead[i] == i; j++)
+				if (t->host[j] == t->host[i])
+					g->lead[i] = j;
+		}
 		g->span.host = g->node;
 	}
 	return g;
@@ -186,21 +192,174 @@ static size_t voff(const size_t *displs, size_t uniform, int i)
 	return displs ? displs[i] : (size_t)i * uniform;
 }
 
-void span_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes, void *rbuf,
-		  const size_t *rcounts, const size_t *rdispls, size_t uniform, int root)
+/*
+ * Gathers and scatters go through one member per node: the members on
+ * the root's node talk to the root directly (SMARTMAP), those on another
+ * node through its first member, which packs its node's blocks in member
+ * order, so each node's data crosses the network in one message.  The v
+ * forms (uniform 0) carry each block's size ahead of it on the node, since
+ * only the root knows the counts.  The blocks of a node land straight in
+ * the root's buffer when they are adjacent there in member order.
+ */
+/* Members of node leader l's node after l, in member order: their count;
+ * their indices in *mates (caller frees). */
+static int span_mates(const struct coll_group *g, int l, int **mates)
 {
-	if (g->rank != root) {
-		sp_send(g, root, sbuf, sbytes);
-		return;
+	int n = 0;
+
+	*mates = span_alloc(g->size * sizeof(int));
+	for (int i = l + 1; i < g->size; i++)
+		if (g->lead[i] == l)
+			(*mates)[n++] = i;
+	return n;
+}
+
+/* Where node leader l's blocks go in the root's buffer: the start, when
+ * they are adjacent in member order, else NULL; their total in *total. */
+static char *span_node_run(const size_t *counts, const size_t *displs, size_t uniform, char *buf,
+			   int l, const int *mates, int n, size_t *total)
+{
+	size_t end = voff(displs, uniform, l) + vlen(counts, uniform, l);
+	int adjacent = 1;
+
+	*total = vlen(counts, uniform, l);
+	for (int k = 0; k < n; k++) {
+		adjacent &= voff(displs, uniform, mates[k]) == end;
+		end = voff(displs, uniform, mates[k]) + vlen(counts, uniform, mates[k]);
+		*total += vlen(counts, uniform, mates[k]);
 	}
+	return adjacent ? buf + voff(displs, uniform, l) : NULL;
+}
+
+static void span_gather_root(struct coll_group *g, const void *sbuf, size_t sbytes, char *rbuf,
+			     const size_t *rcounts, const size_t *rdispls, size_t uniform,
+			     int root)
+{
 	for (int i = 0; i < g->size; i++) {
-		char *at = (char *)rbuf + voff(rdispls, uniform, i);
+		char *at = rbuf + voff(rdispls, uniform, i), *to, *pack;
+		size_t total, off;
+		int *mates, n;
 
 		if (i == root) {
 			if (at != sbuf)
 				memmove(at, sbuf, sbytes);
-		} else {
+		} else if (g->node[i] == g->node[root]) {
 			sp_recv(g, i, at, vlen(rcounts, uniform, i));
+		} else if (g->lead[i] == i) {
+			n = span_mates(g, i, &mates);
+			to = span_node_run(rcounts, rdispls, uniform, rbuf, i, mates, n, &total);
+			pack = to ? to : span_alloc(total);
+			sp_recv(g, i, pack, total);
+			if (!to) {
+				off = vlen(rcounts, uniform, i);
+				memcpy(at, pack, off);
+				for (int k = 0; k < n; k++) {
+					size_t b = vlen(rcounts, uniform, mates[k]);
+
+					memcpy(rbuf + voff(rdispls, uniform, mates[k]), pack + off, b);
+					off += b;
+				}
+				free(pack);
+			}
+			free(mates);
+		}
+	}
+}
+
+void span_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes, void *rbuf,
+		  const size_t *rcounts, const size_t *rdispls, size_t uniform, int root)
+{
+	int me = g->rank, l, n, *mates;
+	size_t *sizes, total;
+	char *pack;
+
+	if (me == root) {
+		if (g->node)
+			span_gather_root(g, sbuf, sbytes, rbuf, rcounts, rdispls, uniform, root);
+		else
+			for (int i = 0; i < g->size; i++) {
+				char *at = (char *)rbuf + voff(rdispls, uniform, i);
+
+				if (i != root)
+					sp_recv(g, i, at, vlen(rcounts, uniform, i));
+				else if (at != sbuf)
+					memmove(at, sbuf, sbytes);
+			}
+		return;
+	}
+	if (!g->node || g->node[me] == g->node[root]) {
+		sp_send(g, root, sbuf, sbytes);
+		return;
+	}
+	l = g->lead[me];
+	if (l != me) {
+		if (!uniform)
+			sp_send(g, l, &sbytes, sizeof(sbytes));
+		sp_send(g, l, sbuf, sbytes);
+		return;
+	}
+	n = span_mates(g, me, &mates);
+	sizes = span_alloc((n + 1) * sizeof(size_t));
+	total = sbytes;
+	for (int k = 0; k < n; k++) {
+		sizes[k] = uniform;
+		if (!uniform)
+			sp_recv(g, mates[k], &sizes[k], sizeof(sizes[k]));
+		total += sizes[k];
+	}
+	pack = span_alloc(total);
+	memcpy(pack, sbuf, sbytes);
+	total = sbytes;
+	for (int k = 0; k < n; k++) {
+		sp_recv(g, mates[k], pack + total, sizes[k]);
+		total += sizes[k];
+	}
+	sp_send(g, root, pack, total);
+	free(pack);
+	free(sizes);
+	free(mates);
+}
+
+static void span_scatter_root(struct coll_group *g, const char *sbuf, const size_t *scounts,
+			      const size_t *sdispls, size_t uniform, void *rbuf, size_t rbytes,
+			      int root)
+{
+	for (int i = 0; i < g->size; i++) {
+		const char *at = sbuf + voff(sdispls, uniform, i), *from;
+		char *pack = NULL;
+		size_t total, off, *sizes;
+		int *mates, n;
+
+		if (i == root) {
+			if (at != rbuf)
+				memmove(rbuf, at, rbytes);
+		} else if (g->node[i] == g->node[root]) {
+			sp_send(g, i, at, vlen(scounts, uniform, i));
+		} else if (g->lead[i] == i) {
+			n = span_mates(g, i, &mates);
+			from = span_node_run(scounts, sdispls, uniform, (char *)sbuf, i, mates, n,
+					     &total);
+			if (!uniform) {
+				sizes = span_alloc((n + 1) * sizeof(size_t));
+				for (int k = 0; k < n; k++)
+					sizes[k] = vlen(scounts, uniform, mates[k]);
+				sp_send(g, i, sizes, n * sizeof(size_t));
+				free(sizes);
+			}
+			if (!from) {
+				from = pack = span_alloc(total);
+				off = vlen(scounts, uniform, i);
+				memcpy(pack, at, off);
+				for (int k = 0; k < n; k++) {
+					size_t b = vlen(scounts, uniform, mates[k]);
+
+					memcpy(pack + off, sbuf + voff(sdispls, uniform, mates[k]), b);
+					off += b;
+				}
+			}
+			sp_send(g, i, from, total);
+			free(pack);
+			free(mates);
 		}
 	}
 }
@@ -208,20 +367,53 @@ void span_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes, void *r
 void span_scatterv(struct coll_group *g, const void *sbuf, const size_t *scounts,
 		   const size_t *sdispls, size_t uniform, void *rbuf, size_t rbytes, int root)
 {
-	if (g->rank != root) {
+	int me = g->rank, l, n, *mates;
+	size_t *sizes, total;
+	char *pack;
+
+	if (me == root) {
+		if (g->node)
+			span_scatter_root(g, sbuf, scounts, sdispls, uniform, rbuf, rbytes, root);
+		else
+			for (int i = 0; i < g->size; i++) {
+				const char *at = (const char *)sbuf + voff(sdispls, uniform, i);
+
+				if (i != root)
+					sp_send(g, i, at, vlen(scounts, uniform, i));
+				else if (at != rbuf)
+					memmove(rbuf, at, rbytes);
+			}
+		return;
+	}
+	if (!g->node || g->node[me] == g->node[root]) {
 		sp_recv(g, root, rbuf, rbytes);
 		return;
 	}
-	for (int i = 0; i < g->size; i++) {
-		const char *at = (const char *)sbuf + voff(sdispls, uniform, i);
-
-		if (i == root) {
-			if (at != rbuf)
-				memmove(rbuf, at, rbytes);
-		} else {
-			sp_send(g, i, at, vlen(scounts, uniform, i));
-		}
+	l = g->lead[me];
+	if (l != me) {
+		sp_recv(g, l, rbuf, rbytes);
+		return;
 	}
+	n = span_mates(g, me, &mates);
+	sizes = span_alloc((n + 1) * sizeof(size_t));
+	for (int k = 0; k < n; k++)
+		sizes[k] = uniform;
+	if (!uniform)
+		sp_recv(g, root, sizes, n * sizeof(size_t));
+	total = rbytes;
+	for (int k = 0; k < n; k++)
+		total += sizes[k];
+	pack = span_alloc(total);
+	sp_recv(g, root, pack, total);
+	memcpy(rbuf, pack, rbytes);
+	total = rbytes;
+	for (int k = 0; k < n; k++) {
+		sp_send(g, mates[k], pack + total, sizes[k]);
+		total += sizes[k];
+	}
+	free(pack);
+	free(sizes);
+	free(mates);
 }
 
 /* Gather to member 0 and broadcast the blocks packed, so the gaps of a v

@@ -9,8 +9,11 @@
  * Broadcasts from every root on the same communicators (the tree among
  * one member per node, then on each node), and a reduction by an op
  * that does not commute (composition of affine maps) to every root and to
- * all, against the fold in member order.
+ * all, against the fold in member order.  Gathers and scatters (plain and
+ * v) from every root on the splits, on members in interleaved node order
+ * and on the world.
  */
+#include <stdlib.h>
 #include "mpit.h"
 
 #define ITERS 300
@@ -48,6 +51,58 @@ static void bcasts(MPI_Comm c)
 				return;
 			}
 	}
+}
+
+/* Gather, Gatherv, Scatter and Scatterv from every root: member i's block
+ * is i + 1 ints, laid out last member first. */
+static void gathers(MPI_Comm c)
+{
+	int size, me, root, i, j, *cnt, *dsp, *s, *r, total;
+
+	MPI_Comm_size(c, &size);
+	MPI_Comm_rank(c, &me);
+	cnt = malloc(size * sizeof(int));
+	dsp = malloc(size * sizeof(int));
+	total = size * (size + 1) / 2;
+	s = malloc((total + 3 * size) * sizeof(int));
+	r = malloc((total + 3 * size) * sizeof(int));
+	for (i = size - 1, j = 0; i >= 0; i--) {
+		cnt[i] = i + 1;
+		dsp[i] = j;
+		j += cnt[i];
+	}
+	for (root = 0; root < size; root++) {
+		for (i = 0; i < 3; i++)
+			s[i] = 1000 * me + root + i;
+		MPI_Gather(s, 3, MPI_INT, r, 3, MPI_INT, root, c);
+		for (i = 0; me == root && i < 3 * size; i++)
+			if (r[i] != 1000 * (i / 3) + root + i % 3)
+				mpit_fail("gather root %d: element %d is %d", root, i, r[i]);
+		for (i = 0; i <= me; i++)
+			s[i] = 100 * me + root + i;
+		MPI_Gatherv(s, me + 1, MPI_INT, r, cnt, dsp, MPI_INT, root, c);
+		for (i = 0; me == root && i < size; i++)
+			for (j = 0; j < cnt[i]; j++)
+				if (r[dsp[i] + j] != 100 * i + root + j)
+					mpit_fail("gatherv root %d: member %d's %d is %d", root, i, j,
+						  r[dsp[i] + j]);
+		for (i = 0; i < 2 * size; i++)
+			s[i] = me == root ? 7 * i + root : -1;
+		MPI_Scatter(s, 2, MPI_INT, r, 2, MPI_INT, root, c);
+		if (r[0] != 14 * me + root || r[1] != 14 * me + 7 + root)
+			mpit_fail("scatter root %d: got %d %d", root, r[0], r[1]);
+		for (i = 0; i < size; i++)
+			for (j = 0; j < cnt[i]; j++)
+				s[dsp[i] + j] = me == root ? 100 * i + j - root : -1;
+		MPI_Scatterv(s, cnt, dsp, MPI_INT, r, me + 1, MPI_INT, root, c);
+		for (j = 0; j <= me; j++)
+			if (r[j] != 100 * me + j - root)
+				mpit_fail("scatterv root %d: element %d is %d", root, j, r[j]);
+	}
+	free(cnt);
+	free(dsp);
+	free(s);
+	free(r);
 }
 
 /* inout = in o inout for maps x -> a*x + b stored as (a, b). */
@@ -143,6 +198,19 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof name, "reduce_noncommutative_40k_split_mod%d_every_root", m);
 		bad |= mpit_report(name);
 	}
+
+	/* Gathers through one member per node, on members in reversed and in
+	 * interleaved node order (rank parity first). */
+	for (m = 2; m <= 3; m++) {
+		MPI_Comm_split(MPI_COMM_WORLD, rank % m, -rank, &c);
+		gathers(c);
+		MPI_Comm_free(&c);
+	}
+	MPI_Comm_split(MPI_COMM_WORLD, 0, (rank % 2) * size + rank, &c);
+	gathers(c);
+	MPI_Comm_free(&c);
+	gathers(MPI_COMM_WORLD);
+	bad |= mpit_report("gather_scatter_every_root_reversed_interleaved_world");
 
 	MPI_Comm_group(MPI_COMM_WORLD, &wg);
 	if (size > 1) {
