@@ -134,11 +134,19 @@ static void span_sendrecv(void *ctx, int to, const void *sbuf, size_t slen, int 
 struct coll_group *shmemi_span_group(struct shmemi_team *t, const char *fn)
 {
 	struct coll_transport tr = { span_send, span_recv, span_sendrecv, t, NULL, NULL };
+	int *host;
 
 	if (!boxes)
 		shmemi_fail(fn, "the team's %d PEs span nodes, and this node has no network",
 			    t->size);
-	t->group = coll_span_create(t->size, t->my_pe, &tr);
+	/* Each member's node: the engine then runs barriers, broadcasts,
+	 * small reductions, gathers and scatters through one PE per node. */
+	host = malloc((size_t)t->size * sizeof(*host));
+	for (int i = 0; host && i < t->size; i++)
+		host[i] = world_pe(t, i) / (int)shmemi.node_npes;
+	tr.host = host;
+	t->group = host ? coll_span_create(t->size, t->my_pe, &tr) : NULL;
+	free(host);
 	if (!t->scratch)
 		t->scratch = calloc(2 * (size_t)t->size, sizeof(*t->scratch));
 	if (!t->group || !t->scratch)
