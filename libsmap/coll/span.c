@@ -243,7 +243,7 @@ static void span_gather_root(struct coll_group *g, const void *sbuf, size_t sbyt
 		if (i == root) {
 			if (at != sbuf)
 				memmove(at, sbuf, sbytes);
-		} else if (g->node[i] == g->node[root]) {
+		} else if (!g->node || g->node[i] == g->node[root]) {
 			sp_recv(g, i, at, vlen(rcounts, uniform, i));
 		} else if (g->lead[i] == i) {
 			n = span_mates(g, i, &mates);
@@ -274,17 +274,7 @@ void span_gatherv(struct coll_group *g, const void *sbuf, size_t sbytes, void *r
 	char *pack;
 
 	if (me == root) {
-		if (g->node)
-			span_gather_root(g, sbuf, sbytes, rbuf, rcounts, rdispls, uniform, root);
-		else
-			for (int i = 0; i < g->size; i++) {
-				char *at = (char *)rbuf + voff(rdispls, uniform, i);
-
-				if (i != root)
-					sp_recv(g, i, at, vlen(rcounts, uniform, i));
-				else if (at != sbuf)
-					memmove(at, sbuf, sbytes);
-			}
+		span_gather_root(g, sbuf, sbytes, rbuf, rcounts, rdispls, uniform, root);
 		return;
 	}
 	if (!g->node || g->node[me] == g->node[root]) {
@@ -333,7 +323,7 @@ static void span_scatter_root(struct coll_group *g, const char *sbuf, const size
 		if (i == root) {
 			if (at != rbuf)
 				memmove(rbuf, at, rbytes);
-		} else if (g->node[i] == g->node[root]) {
+		} else if (!g->node || g->node[i] == g->node[root]) {
 			sp_send(g, i, at, vlen(scounts, uniform, i));
 		} else if (g->lead[i] == i) {
 			n = span_mates(g, i, &mates);
@@ -372,17 +362,7 @@ void span_scatterv(struct coll_group *g, const void *sbuf, const size_t *scounts
 	char *pack;
 
 	if (me == root) {
-		if (g->node)
-			span_scatter_root(g, sbuf, scounts, sdispls, uniform, rbuf, rbytes, root);
-		else
-			for (int i = 0; i < g->size; i++) {
-				const char *at = (const char *)sbuf + voff(sdispls, uniform, i);
-
-				if (i != root)
-					sp_send(g, i, at, vlen(scounts, uniform, i));
-				else if (at != rbuf)
-					memmove(rbuf, at, rbytes);
-			}
+		span_scatter_root(g, sbuf, scounts, sdispls, uniform, rbuf, rbytes, root);
 		return;
 	}
 	if (!g->node || g->node[me] == g->node[root]) {
