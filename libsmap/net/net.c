@@ -111,10 +111,14 @@ void net_set_inbox(net_inbox_fn *fn)
 	net.inbox = fn;
 }
 
+/* The engine ends the job with SMAPOS_EXIT_NET and says why; a rank that
+ * sees it first ends it with the same status, so the job's status names
+ * the cause whoever is first. */
 static _Noreturn void net_failed(void)
 {
-	core_fatal("libsmap: rank %d: the network to node %u failed", smap_world_rank(),
-		   net.area->down_node);
+	core_warn("libsmap: rank %d: the network to node %u failed", smap_world_rank(),
+		  net.area->down_node);
+	smap_abort(SMAPOS_EXIT_NET);
 }
 
 /* Frees bounce buffers whose messages went, oldest first. */
