@@ -590,11 +590,11 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		return;
 	}
 	node = node_of(e, cmd->dst);
-	if (e->ch[node].gone && (cmd->flags & SNET_CMD_MAYLOSE)) {
-		post_event(e, lrank, cmd->id, -ESRCH, 0, 0);
-		return;
-	}
 	if (e->ch[node].gone) {
+		if (cmd->flags & SNET_CMD_MAYLOSE) {
+			post_event(e, lrank, cmd->id, -ESRCH, 0, 0);
+			return;
+		}
 		e->what[0] = 0;
 		what_add(e, cmd_name(cmd->op));
 		what_add(e, " from rank ");

@@ -586,21 +586,21 @@ static int inter_split(MPI_Comm ic, int color, int key, MPI_Comm *newcomm)
 	return err;
 }
 
-/* The other group's group argument: its size, then its world ranks. */
+/* The other group's group argument: its world ranks. */
 static int inter_create_pick(const int *theirs, int rn, const void *arg, int *rworld,
 			     MPI_Comm ic)
 {
 	(void)arg;
 	(void)ic;
-	memcpy(rworld, theirs + 1, (size_t)(rn - 1) * sizeof(int));
-	return theirs[0];
+	memcpy(rworld, theirs, (size_t)rn * sizeof(int));
+	return rn;
 }
 
 static int inter_create(MPI_Comm ic, MPI_Group group, MPI_Comm *newcomm)
 {
 	const char *fn = "MPI_Comm_create";
 	MPI_Comm l = ic->inter, sub;
-	int sizes[2] = { group->size, 0 }, *mine, err;
+	int sizes[2] = { group->size, 0 }, err;
 
 	/* Both groups' sizes first: each side then knows what comes. */
 	if (l->rank == 0)
@@ -611,14 +611,8 @@ static int inter_create(MPI_Comm ic, MPI_Group group, MPI_Comm *newcomm)
 				sizes[1]);
 	if ((err = PMPI_Comm_create(l, group, &sub)))
 		return err;
-	if (!(mine = malloc(((size_t)group->size + 1) * sizeof(int))))
-		smpi_fatal("%s: no memory", fn);
-	mine[0] = group->size;
-	memcpy(mine + 1, group->world, (size_t)group->size * sizeof(int));
-	err = inter_sub(ic, sub, mine, group->size + 1, sizes[1] + 1, inter_create_pick, NULL,
-			newcomm, fn);
-	free(mine);
-	return err;
+	return inter_sub(ic, sub, group->world, group->size, sizes[1], inter_create_pick, NULL,
+			 newcomm, fn);
 }
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
