@@ -4,8 +4,9 @@
  * A face describes its next call; every member writes the description's
  * hash with the call's sequence number into the check word of its post
  * line with the call's first step (coll_publish), or as soon as it has to
- * wait before that step (coll_show), and the description itself into a
- * line of its own that peers read only on a mismatch.  Every coll_wait
+ * wait before that step (coll_show), and the description itself, unless
+ * the call COLL_DEPTH back had the same, into a slot of its own that peers
+ * read only on a mismatch.  Every coll_wait
  * compares the waited-for member's word with the caller's, while waiting
  * and once there: the comparisons ride on the cache lines the algorithms
  * read anyway, so agreeing members pay a load and a compare per peer read,
@@ -19,47 +20,68 @@
 
 int (*coll_check_fail)(void *ctx, int me, int peer, const void *mine, const void *theirs);
 
-/* The call the description is for is the group's next: g->seq + 1.  A
- * group spanning nodes has no post lines: its calls go unchecked. */
-void coll_expect(struct coll_group *g, uint32_t hash, const void *desc, void *ctx)
+/* Call s's description goes in slot s % COLL_DEPTH, which then holds
+ * call s - COLL_DEPTH's: in a loop of one to COLL_DEPTH calls over and
+ * over, it holds this one's already. */
+static struct coll_desc *desc_slot(struct coll_member *m, uint64_t word)
+{
+	return &m->desc[(uint32_t)word % COLL_DEPTH];
+}
+
+/* The call the hash is for is the group's next: g->seq + 1.  A group
+ * spanning nodes has no post lines: its calls go unchecked. */
+int coll_expect(struct coll_group *g, uint32_t hash, void *ctx)
 {
 	uint64_t s = g->seq + 1;
-	struct coll_desc *d;
 
 	if (coll_is_span(g))
-		return;
-	d = &g->me->desc[s % COLL_DEPTH];
-	/* 8 bytes at a time, as the face wrote it: a wider load over its
-	 * fresh stores would wait for them (a store-forwarding miss, 10 ns
-	 * of a 60 ns barrier); relaxed atomics keep the compiler from
-	 * widening the copy. */
-	for (unsigned i = 0; i < COLL_DESC_MAX / 8; i++)
-		__atomic_store_n((uint64_t *)d->desc + i, ((const uint64_t *)desc)[i],
-				 __ATOMIC_RELAXED);
-	__atomic_store_n(&d->seq, s, __ATOMIC_RELEASE);
+		return 0;
 	g->word = hash ? (uint64_t)hash << 32 | (uint32_t)s : 0;
 	g->word_pending = hash != 0;
 	g->expect_ctx = ctx;
+	return hash && __atomic_load_n(&desc_slot(g->me, g->word)->hash, __ATOMIC_RELAXED) != hash;
 }
 
-void coll_mismatch(struct coll_group *g, int q, uint64_t s)
+void coll_describe(struct coll_group *g, const void *desc)
 {
-	const struct coll_desc *theirs = &g->peer[q]->desc[s % COLL_DEPTH];
+	uint32_t hash = g->word >> 32;
+	struct coll_desc *d = desc_slot(g->me, g->word);
+
+	/* A peer copying the slot meanwhile sees the hash change and
+	 * discards its copy (coll_mismatch).  8 bytes at a time, as the face
+	 * wrote it: a wider load over its fresh stores would wait for them
+	 * (a store-forwarding miss); relaxed atomics keep the compiler from
+	 * widening the copy. */
+	__atomic_store_n(&d->hash, 0, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	for (unsigned i = 0; i < COLL_DESC_MAX / 8; i++)
+		__atomic_store_n((uint64_t *)d->desc + i, ((const uint64_t *)desc)[i],
+				 __ATOMIC_RELAXED);
+	__atomic_store_n(&d->hash, hash, __ATOMIC_RELEASE);
+}
+
+void coll_mismatch(struct coll_group *g, int q, uint64_t theirs)
+{
+	uint32_t hash = theirs >> 32;
+	const struct coll_desc *d = desc_slot(g->peer[q], theirs);
 	unsigned char copy[COLL_DESC_MAX];
+	uint64_t before;
 
 	/* Members waiting for this one in the call they believe in see the
 	 * disagreement too, rather than a member that left. */
 	coll_show(g);
-	memcpy(copy, theirs->desc, COLL_DESC_MAX);
-	/* Its check word for s was there, so was its description; a peer
-	 * that went on since has overwritten both only if it is 4 calls on. */
-	if (__atomic_load_n(&theirs->seq, __ATOMIC_ACQUIRE) != s)
+	before = __atomic_load_n(&d->hash, __ATOMIC_ACQUIRE);
+	memcpy(copy, d->desc, COLL_DESC_MAX);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* Its check word was there, so was its description; a peer that went
+	 * COLL_DEPTH calls on since may have put another in the slot. */
+	if (before != hash || __atomic_load_n(&d->hash, __ATOMIC_RELAXED) != hash)
 		memset(copy, 0, COLL_DESC_MAX);
 	if (coll_check_fail &&
-	    !coll_check_fail(g->expect_ctx, g->rank, q, g->me->desc[s % COLL_DEPTH].desc, copy))
+	    !coll_check_fail(g->expect_ctx, g->rank, q, desc_slot(g->me, g->word)->desc, copy))
 		return;
 	core_fatal("libsmap coll: members %d and %d of a group disagree on collective call %llu",
-		   g->rank, q, (unsigned long long)s);
+		   g->rank, q, (unsigned long long)(uint32_t)theirs);
 }
 
 void coll_anchor(struct coll_group *g, uint64_t s)
@@ -79,7 +101,7 @@ void coll_anchor(struct coll_group *g, uint64_t s)
 
 		if (ahead == 0 && (w >> 32)) {
 			if (w != mine)
-				coll_mismatch(g, 0, s);
+				coll_mismatch(g, 0, w);
 			return;
 		}
 		if (ahead > 0 || started)

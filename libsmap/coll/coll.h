@@ -91,22 +91,25 @@ struct coll_group *coll_span_create(int size, int rank, const struct coll_transp
 
 /*
  * A face may describe its next call on g before making it: every member
- * publishes the description at the call's arrival, in its own memory, and
- * each compares its own with those of the members it reads anyway in the
- * call (every member reads member 0's in a rooted call - bcast, gather,
- * scatter, reduce - so no root it disagrees on goes unseen).  hash covers
- * everything the members must agree on (0: nothing to check); desc is the
- * face's own account of the call, handed back with the peer's when two
- * hashes differ (coll_check_fail: it returns only to say that a closer
- * look finds the two agree after all, and then the call goes on).  Calls
- * left before the engine starts them (one member, nothing to move) publish
- * nothing: their description goes with the group's next call instead,
+ * publishes the description's hash at the call's arrival, in its own
+ * memory, and each compares its own with those of the members it reads
+ * anyway in the call (every member reads member 0's in a rooted call -
+ * bcast, gather, scatter, reduce - so no root it disagrees on goes
+ * unseen).  hash covers everything the members must agree on (0: nothing
+ * to check).  coll_expect returns non-zero when the face must then hand
+ * over its own account of the call (coll_describe, COLL_DESC_MAX bytes):
+ * not when the group's call 4 back had the same hash, so a loop of up to
+ * 4 calls costs no more than their hashes.  A peer's description comes back with the caller's
+ * when two hashes differ (coll_check_fail: it returns only to say that a
+ * closer look finds the two agree after all, and then the call goes on).
+ * Calls left before the engine starts them (one member, nothing to move)
+ * publish nothing: their hash goes with the group's next call instead,
  * alike on every member of a program that agrees.
  */
 #define COLL_DESC_MAX	40
 
-/* desc: COLL_DESC_MAX bytes. */
-void coll_expect(struct coll_group *g, uint32_t hash, const void *desc, void *ctx);
+int coll_expect(struct coll_group *g, uint32_t hash, void *ctx);
+void coll_describe(struct coll_group *g, const void *desc);
 /* ctx as given to coll_expect, then this member's and member `peer`'s. */
 extern int (*coll_check_fail)(void *ctx, int me, int peer, const void *mine,
 			      const void *theirs);

@@ -61,7 +61,7 @@ struct coll_member {
 	/* The face's description of call s in desc[s % COLL_DEPTH], read by
 	 * a peer only when check words differ (check.c). */
 	struct coll_desc {
-		uint64_t seq;
+		uint64_t hash;			/* 0 while being written */
 		unsigned char desc[COLL_DESC_MAX];
 	} desc[COLL_DEPTH];
 };
@@ -140,10 +140,10 @@ static inline void coll_copy(void *dst, const void *src, size_t bytes)
 		memcpy(dst, src, bytes);
 }
 
-/* Member q's check word for call s differs from ours: ends the call
- * through the face (coll_check_fail), unless the face finds the two
+/* Member q's check word for call s, theirs, differs from ours: ends the
+ * call through the face (coll_check_fail), unless the face finds the two
  * descriptions agree after all. */
-void coll_mismatch(struct coll_group *g, int q, uint64_t s);
+void coll_mismatch(struct coll_group *g, int q, uint64_t theirs);
 
 /* Starts a call: its sequence number (a description coll_expect gave is
  * for this one: it numbered it g->seq + 1). */
@@ -164,7 +164,7 @@ static inline void coll_compare(struct coll_group *g, int q, uint64_t s)
 
 	if (__builtin_expect(theirs != mine, 0) && (uint32_t)mine == (uint32_t)s &&
 	    (uint32_t)theirs == (uint32_t)s && (mine >> 32) && (theirs >> 32))
-		coll_mismatch(g, q, s);
+		coll_mismatch(g, q, theirs);
 }
 
 static inline struct coll_post *coll_mine(struct coll_group *g, uint64_t s)

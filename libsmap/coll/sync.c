@@ -96,8 +96,11 @@ int coll_env_choice(const char *var, const char *const *names, int n)
 static void barrier_dissemination(struct coll_group *g, uint64_t s)
 {
 	for (int k = 0; k < g->rounds; k++) {
+		/* 2^k < size: one subtraction wraps, where % took a division. */
+		int from = g->rank - (1 << k);
+
 		coll_publish(g, s, COLL_ROUND + k);
-		coll_wait(g, (g->rank - (1 << k) + g->size) % g->size, s, COLL_ROUND + k);
+		coll_wait(g, from < 0 ? from + g->size : from, s, COLL_ROUND + k);
 	}
 }
 

@@ -55,25 +55,33 @@ _Static_assert(sizeof(struct smpi_coll_desc) == COLL_DESC_MAX, "the engine copie
 static inline void coll_expect_args(MPI_Comm comm, const char *call, int root, MPI_Op op,
 				    MPI_Datatype type, int64_t count)
 {
-	struct smpi_coll_desc d;
+	int32_t kind;
+	int64_t basics, bytes;
 	uint64_t h;
 
 	if (__builtin_expect(smpi_coll_checking <= 0, 0) &&
 	    (smpi_coll_checking == 0 || !smpi_coll_check_setup()))
 		return;
-	d.call = call;
-	d.op = op ? op->name : NULL;
-	d.root_kind = (uint32_t)root | (uint64_t)(uint32_t)(type ? type->kind : -1) << 32;
-	d.count = type ? count * dt_root(type->dt)->nbasic : 0;
-	d.bytes = type ? count * smpi_type_size(type) : 0;
+	kind = type ? type->kind : -1;
+	basics = type ? count * dt_root(type->dt)->nbasic : 0;
+	bytes = type ? count * smpi_type_size(type) : 0;
 	/* Independent products, so the hash costs one multiply's latency. */
 	h = (uintptr_t)call * 0x9e3779b97f4a7c15ull ^
 	    (uint64_t)(uint32_t)root * 0xc2b2ae3d27d4eb4full ^
 	    (op ? (op->user ? (uintptr_t)op->user : (uintptr_t)op) : 0) * 0x165667b19e3779f9ull ^
-	    (uint64_t)(uint32_t)(type ? type->kind : -1) * 0xd6e8feb86659fd93ull ^
-	    (uint64_t)d.count * 0xff51afd7ed558ccdull ^
-	    (uint64_t)d.bytes * 0xc4ceb9fe1a85ec53ull;
-	coll_expect(comm->coll, (uint32_t)(h ^ h >> 32) | 1, &d, comm);
+	    (uint64_t)(uint32_t)kind * 0xd6e8feb86659fd93ull ^
+	    (uint64_t)basics * 0xff51afd7ed558ccdull ^
+	    (uint64_t)bytes * 0xc4ceb9fe1a85ec53ull;
+	if (__builtin_expect(coll_expect(comm->coll, (uint32_t)(h ^ h >> 32) | 1, comm), 0)) {
+		struct smpi_coll_desc d;
+
+		d.call = call;
+		d.op = op ? op->name : NULL;
+		d.root_kind = (uint32_t)root | (uint64_t)(uint32_t)kind << 32;
+		d.count = basics;
+		d.bytes = bytes;
+		coll_describe(comm->coll, &d);
+	}
 }
 
 /*

@@ -93,7 +93,7 @@ int smpi_buf_check(MPI_Comm comm, const void *buf, int64_t count, MPI_Datatype t
 /*
  * Collective arguments checked across members (check.c, coll.c): what a
  * blocking collective's members must agree on, as coll.c describes it to
- * the engine (coll_expect).  Pointers are to static names: one binary
+ * the engine (coll_expect, coll_describe).  Pointers are to static names: one binary
  * runs on every rank, so a peer's pointer is good here too.
  */
 struct smpi_coll_desc {
@@ -104,8 +104,9 @@ struct smpi_coll_desc {
 			int32_t root;	/* -1: none */
 			int32_t kind;	/* enum smpi_kind of the data, SMPI_K_NONE mixed, -1 none */
 		};
-		/* Both written in one store: coll_expect copies 8 bytes at a
-		 * time, and a load that spans two stores misses forwarding. */
+		/* Both written in one store: coll_describe copies 8 bytes
+		 * at a time, and a load that spans two stores misses
+		 * forwarding. */
 		uint64_t root_kind;
 	};
 	int64_t count;		/* basic elements (of a block, for the data movers) */

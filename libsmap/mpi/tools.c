@@ -44,24 +44,38 @@ static uint64_t cv_net_eager(void)
 
 static uint64_t cv_coll_check(void)
 {
-	return smpi_coll_check_setup() != 0;
+	return (smpi_coll_checking < 0 ? smpi_coll_check_setup() : smpi_coll_checking) != 0;
+}
+
+/* Safe between any two collectives, even on some ranks only: a member
+ * that checks compares only with members that publish a check word. */
+static int cv_coll_check_set(uint64_t v)
+{
+	if (v > 1)
+		return MPI_ERR_ARG;
+	if (smpi_coll_checking < 0)
+		smpi_coll_check_setup();
+	smpi_coll_checking = (int)v;
+	return MPI_SUCCESS;
 }
 
 static const struct t_cvar {
 	const char *name, *desc;
 	uint64_t (*get)(void);
 	int scope;
+	int (*set)(uint64_t);	/* NULL: read-only */
 } t_cvars[] = {
 	{ "smap_mpi_eager", "largest point-to-point message sent eagerly on a node, bytes "
-	  "(SMAP_MPI_EAGER)", cv_limit_eager, MPI_T_SCOPE_READONLY },
+	  "(SMAP_MPI_EAGER)", cv_limit_eager, MPI_T_SCOPE_READONLY, NULL },
 	{ "smap_mpi_ring", "bytes of each peer's eager ring (SMAP_MPI_RING)", cv_limit_ring,
-	  MPI_T_SCOPE_READONLY },
+	  MPI_T_SCOPE_READONLY, NULL },
 	{ "smap_mpi_split", "rendezvous messages from this size up are copied by both sides, "
-	  "bytes (SMAP_MPI_SPLIT)", cv_limit_split, MPI_T_SCOPE_READONLY },
+	  "bytes (SMAP_MPI_SPLIT)", cv_limit_split, MPI_T_SCOPE_READONLY, NULL },
 	{ "smap_net_eager", "largest message sent eagerly between nodes, bytes (one frame)",
-	  cv_net_eager, MPI_T_SCOPE_CONSTANT },
+	  cv_net_eager, MPI_T_SCOPE_CONSTANT, NULL },
 	{ "smap_coll_check", "collective arguments checked across ranks, 0 or 1 "
-	  "(SMAP_COLL_CHECK)", cv_coll_check, MPI_T_SCOPE_ALL_EQ },
+	  "(SMAP_COLL_CHECK; writable between collectives)", cv_coll_check, MPI_T_SCOPE_ALL_EQ,
+	  cv_coll_check_set },
 };
 #define T_NCVARS	((int)(sizeof t_cvars / sizeof *t_cvars))
 
@@ -261,12 +275,16 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
-	(void)buf;
 	T_READY();
 	if (!cvar_live(handle))
 		return MPI_T_ERR_INVALID_HANDLE;
-	/* Read when MPI_Init set the protocol up, and alike on every rank. */
-	return MPI_T_ERR_CVAR_SET_NEVER;
+	/* The others are read when MPI_Init sets the protocol up, and alike
+	 * on every rank. */
+	if (!t_cvars[handle->index].set)
+		return MPI_T_ERR_CVAR_SET_NEVER;
+	if (!buf)
+		return MPI_ERR_ARG;
+	return t_cvars[handle->index].set(*(const unsigned long long *)buf);
 }
 
 int PMPI_T_pvar_get_num(int *num_pvar)

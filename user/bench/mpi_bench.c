@@ -16,7 +16,13 @@
  * as much computation as it took between the call and its MPI_Wait, with
  * and without MPI_Test every 10 us of it: overlap_pct is how much of the
  * Iallreduce's time the computation hid, 100 when the pair took only the
- * computation's time, 0 when it took the sum).  SMAP_REDUCE (serial|parallel) picks
+ * computation's time, 0 when it took the sum); collcheck (libsmap only: a
+ * barrier and an 8-byte allreduce with the collective argument check on
+ * and off by turns in one run, through the MPI_T control variable
+ * smap_coll_check, so that both see the same placement of the ranks;
+ * <call>_check_cost is the median of the pairs' differences, in percent;
+ * its "best" the best checked trial against the best unchecked one; not
+ * run by default).  SMAP_REDUCE (serial|parallel) picks
  * libsmap's reduce algorithm; run twice to compare.
  *
  * Every figure is timed in several trials (quick 7, full 21, emu 3) after
@@ -42,11 +48,14 @@
 #define TRIAL_MIN	4
 #define TRIAL_MAX	4000
 
-enum { PINGPONG, PINGPING, EXCHANGE, SENDRECV, RATE, MEMCPY, FLOOR, COLL, OVERLAP, NTESTS };
+enum {
+	PINGPONG, PINGPING, EXCHANGE, SENDRECV, RATE, MEMCPY, FLOOR, COLL, OVERLAP, COLLCHECK,
+	NTESTS
+};
 
 static const char *const test_names[NTESTS] = {
 	"pingpong", "pingping", "exchange", "sendrecv", "rate", "memcpy", "floor", "coll",
-	"overlap"
+	"overlap", "collcheck"
 };
 
 /* Sizes of the quick run: the ones the targets name, and the protocol
@@ -426,6 +435,74 @@ static void bench_overlap(void)
 	}
 }
 
+/* Pairs of trials, checked and not, of the collective check's cost. */
+#define CHECK_PAIRS	40
+
+/* Sets smap_coll_check on every rank; 0 when this MPI has no such variable. */
+static int set_coll_check(MPI_T_cvar_handle h, unsigned long long on)
+{
+	int ok = h && MPI_T_cvar_write(h, &on) == MPI_SUCCESS;
+
+	MPI_Barrier(MPI_COMM_WORLD);
+	return ok;
+}
+
+static void check_cost(const char *call, MPI_T_cvar_handle h, int n)
+{
+	double t[2][CHECK_PAIRS], cost[CHECK_PAIRS], t0, mine, one = 1, sum;
+	char name[32];
+	int i, j, on;
+
+	for (j = -1; j < CHECK_PAIRS; j++)
+		for (on = 0; on < 2; on++) {
+			set_coll_check(h, on);
+			t0 = MPI_Wtime();
+			if (call[0] == 'b')
+				for (i = 0; i < n; i++)
+					MPI_Barrier(MPI_COMM_WORLD);
+			else
+				for (i = 0; i < n; i++)
+					MPI_Allreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM,
+						      MPI_COMM_WORLD);
+			mine = (MPI_Wtime() - t0) / n;
+			MPI_Allreduce(&mine, &t0, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+			if (j >= 0)
+				t[on][j] = t0;
+		}
+	for (j = 0; j < CHECK_PAIRS; j++)
+		cost[j] = 100 * (t[1][j] / t[0][j] - 1);
+	qsort(cost, CHECK_PAIRS, sizeof *cost, cmp_double);
+	qsort(t[0], CHECK_PAIRS, sizeof *t[0], cmp_double);
+	qsort(t[1], CHECK_PAIRS, sizeof *t[1], cmp_double);
+	snprintf(name, sizeof name, "%s_check", call);
+	emit(name, call[0] == 'b' ? 0 : 8, t[1][0] * 1e6, t[1][CHECK_PAIRS / 2] * 1e6, "us");
+	snprintf(name, sizeof name, "%s_nocheck", call);
+	emit(name, call[0] == 'b' ? 0 : 8, t[0][0] * 1e6, t[0][CHECK_PAIRS / 2] * 1e6, "us");
+	snprintf(name, sizeof name, "%s_check_cost", call);
+	emit(name, call[0] == 'b' ? 0 : 8, 100 * (t[1][0] / t[0][0] - 1), cost[CHECK_PAIRS / 2],
+	     "%");
+}
+
+static void bench_collcheck(void)
+{
+	MPI_T_cvar_handle h = NULL;
+	int provided, idx, count;
+
+	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS ||
+	    MPI_T_cvar_get_index("smap_coll_check", &idx) != MPI_SUCCESS ||
+	    MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) != MPI_SUCCESS || !set_coll_check(h, 1)) {
+		if (rank == 0)
+			printf("# collcheck: this MPI has no smap_coll_check control variable\n");
+		return;
+	}
+	/* Trials long enough (a few ms) that a pair sees the same machine. */
+	check_cost("barrier", h, 10 * iters(0));
+	check_cost("allreduce", h, 10 * iters(8));
+	set_coll_check(h, 1);
+	MPI_T_cvar_handle_free(&h);
+	MPI_T_finalize();
+}
+
 /* Which tests argv names (all when it names none); -1 for an unknown one. */
 static int parse(int argc, char **argv, int *want)
 {
@@ -448,7 +525,7 @@ static int parse(int argc, char **argv, int *want)
 		want[k] = any = 1;
 	}
 	for (k = 0; k < NTESTS && !any; k++)
-		want[k] = 1;
+		want[k] = k != COLLCHECK;
 	return 0;
 }
 
@@ -492,6 +569,8 @@ int main(int argc, char **argv)
 		bench_coll();
 	if (want[OVERLAP])
 		bench_overlap();
+	if (want[COLLCHECK])
+		bench_collcheck();
 	if (rank == 0) {
 		printf("\n%-16s %10s %12s %12s\n", "test", "bytes", "best", "median");
 		for (i = 0; i < nrows; i++)

@@ -1,8 +1,9 @@
 /*
  * mpit_tools.c - the tools interface (MPI_T): initialised before MPI_Init,
  * control variables found by enumeration and by name and read (the eager
- * limit as SMAP_MPI_EAGER set it, when the job sets it), writes refused,
- * a performance counter of sends that counts exactly the sends made while
+ * limit as SMAP_MPI_EAGER set it, when the job sets it), writes refused
+ * but for the collective check, which turns off and on between
+ * collectives that still compute the right sums, a performance counter of sends that counts exactly the sends made while
  * it runs (started, stopped, reset), the category, and the error classes.
  */
 #include <stdlib.h>
@@ -90,6 +91,33 @@ static void t_pvars(void)
 	bad |= mpit_report("performance_variables");
 }
 
+/* smap_coll_check: what SMAP_COLL_CHECK says, then what is written. */
+static void t_coll_check(void)
+{
+	int idx = -1, count = 0, sum = 0, one = 1;
+	unsigned long long v = 99, w;
+	MPI_T_cvar_handle h;
+	const char *env = getenv("SMAP_COLL_CHECK");
+
+	MPI_T_cvar_get_index("smap_coll_check", &idx);
+	MPI_T_cvar_handle_alloc(idx, NULL, &h, &count);
+	MPI_T_cvar_read(h, &v);
+	mpit_expect_int("checks are on unless SMAP_COLL_CHECK=0", !(env && !strcmp(env, "0")),
+			(long long)v);
+	w = 2;
+	mpit_expect_int("a check setting of 2", MPI_ERR_ARG, MPI_T_cvar_write(h, &w));
+	for (w = 0; w < 2; w++) {
+		mpit_expect_int("a check setting written", MPI_SUCCESS, MPI_T_cvar_write(h, &w));
+		MPI_T_cvar_read(h, &v);
+		mpit_expect_int("the check setting reads back", (long long)w, (long long)v);
+		MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		mpit_expect_int("an allreduce with the setting", wsize, sum);
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	MPI_T_cvar_handle_free(&h);
+	bad |= mpit_report("coll_check_setting");
+}
+
 int main(int argc, char **argv)
 {
 	int provided = -1;
@@ -101,6 +129,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &wsize);
 	t_cvars();
 	t_pvars();
+	t_coll_check();
 	MPI_T_finalize();
 	if (wrank == 0)
 		printf("%s tools_finalized\n",
