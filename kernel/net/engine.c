@@ -111,6 +111,7 @@ struct erank {
 struct eng {
 	unsigned mtu;
 	uint32_t max_chunk;	/* payload bytes per DATA frame */
+	bool intact;		/* ENG_LINK_INTACT */
 	bool live;		/* a job is running and its ranks may be touched */
 	bool have_job;
 	bool aborted;
@@ -350,7 +351,9 @@ static int xmit(struct eng *e, unsigned node, uint8_t kind, uint8_t flags, uint3
 	crc = 0;
 	if (w)
 		crc = eng_plat_crc32c(crc, w, sizeof(*w));
-	if (blen)
+	if (blen && w && e->intact)
+		h.flags |= SNET_F_HEADCRC;
+	else if (blen)
 		crc = eng_plat_crc32c(crc, body, blen);
 	h.crc = eng_plat_crc32c(crc, &h, sizeof(h));
 	f[0] = (struct eng_frag){ &h, sizeof(h) };
@@ -999,9 +1002,16 @@ static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_
 	uint32_t crc = h.crc, sum;
 
 	h.crc = 0;
-	sum = eng_plat_crc32c(0, body, head_body);
-	if (placed)
-		sum = eng_plat_crc32c(sum, placed, plen);
+	if (h.flags & SNET_F_HEADCRC) {
+		/* Only from a link like ours, and only a DATA frame's op. */
+		if (!e->intact || h.kind != SNET_DATA || head_body < sizeof(struct snet_op))
+			return;
+		sum = eng_plat_crc32c(0, body, sizeof(struct snet_op));
+	} else {
+		sum = eng_plat_crc32c(0, body, head_body);
+		if (placed)
+			sum = eng_plat_crc32c(sum, placed, plen);
+	}
 	if (eng_plat_crc32c(sum, &h, sizeof(h)) != crc)
 		return;		/* corrupt: the sender's timer recovers it */
 	now = eng_plat_now(e);
@@ -1171,8 +1181,9 @@ int eng_poll(struct eng *e)
 
 /* ---- lifecycle ---- */
 
-void eng_init(struct eng *e, unsigned mtu)
+void eng_init(struct eng *e, unsigned mtu, unsigned flags)
 {
+	e->intact = flags & ENG_LINK_INTACT;
 	e->mtu = mtu;
 	e->max_chunk = mtu - (uint32_t)(sizeof(struct snet_hdr) + sizeof(struct snet_op));
 	e->max_chunk &= ~63u;
@@ -1189,10 +1200,12 @@ int eng_job_begin(struct eng *e, const struct eng_job *j)
 		return -EINVAL;
 	unsigned mtu = e->mtu;
 	uint32_t chunk = e->max_chunk;
+	bool intact = e->intact;
 
 	memset(e, 0, sizeof(*e));
 	e->mtu = mtu;
 	e->max_chunk = chunk;
+	e->intact = intact;
 	e->job = *j;
 	e->nlocal = j->first_rank[j->node + 1] - j->first_rank[j->node];
 	for (unsigned i = 0; i < ENG_NOPS; i++) {

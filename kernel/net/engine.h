@@ -63,8 +63,10 @@ void eng_plat_abort(struct eng *e, unsigned rank, int status);
 
 size_t eng_size(void);
 /* e: eng_size() zeroed bytes.  mtu: largest snet_hdr + body the platform
- * can send in one frame. */
-void eng_init(struct eng *e, unsigned mtu);
+ * can send in one frame.  intact: the link delivers every byte it carries
+ * as sent (ENG_LINK_INTACT): payloads go unchecked (SNET_F_HEADCRC). */
+#define ENG_LINK_INTACT	1u
+void eng_init(struct eng *e, unsigned mtu, unsigned flags);
 /* A new job: forgets the previous one's channels and ranks. */
 int eng_job_begin(struct eng *e, const struct eng_job *j);
 /* Local rank lrank's area (struct snet_area) is at area in its memory.

@@ -79,7 +79,7 @@ void knet_init(void)
 	}
 	knet.hw_crc = arch_has_crc32c();
 	crc32c_init();
-	eng_init(knet.eng, nic_max_frame() - SNET_ETH_HLEN);
+	eng_init(knet.eng, nic_max_frame() - SNET_ETH_HLEN, 0);
 }
 
 /* ---- platform hooks ---- */

@@ -10,7 +10,10 @@
  * machines' own (little-endian) byte order; the version byte guards
  * against a mixed installation.  The emulated wire carries no FCS, so
  * every frame carries a CRC-32C: over the body, continued over the
- * header with its crc field zero.
+ * header with its crc field zero.  On a link that delivers bytes intact
+ * (host mode's Unix-domain sockets: a copy in the host's kernel) a DATA
+ * frame's CRC leaves out the payload after its op (SNET_F_HEADCRC), as
+ * TCP over the loopback leaves out its checksum.
  *
  * Kinds:
  *   DATA   one engine operation (snet_op) and its payload; carries seq
@@ -41,6 +44,7 @@ enum snet_kind {
 
 #define SNET_F_NAK	0x1u	/* ACK: a gap was seen, go back to ack now */
 #define SNET_F_PING	0x2u	/* ACK: answer with an ACK at once */
+#define SNET_F_HEADCRC	0x4u	/* DATA: the crc leaves out the payload after the op */
 
 struct snet_hdr {
 	uint8_t version;	/* SNET_VERSION */

@@ -30,7 +30,7 @@
 #include "../../kernel/include/crc32c.h"
 #include "smap.h"
 
-#define HOSTNET_MTU	65536u
+#define HOSTNET_MTU	1048576u
 #define HOSTNET_SHM	4096u		/* the lock page before the engine */
 #define HOSTNET_STACK	(16ul << 20)	/* host.c's stack, with its guard page below */
 
@@ -95,7 +95,7 @@ int hostnet_attach(struct snet_area *area)
 
 		for (unsigned n = 0; n <= nn; n++)
 			j.first_rank[n] = n * core.ji.nranks;
-		eng_init(eng, HOSTNET_MTU);
+		eng_init(eng, HOSTNET_MTU, ENG_LINK_INTACT);
 		if (eng_job_begin(eng, &j) < 0)
 			core_fatal("libsmap: host mode: the engine refused a job of %u nodes", nn);
 		shm->begun = 1;

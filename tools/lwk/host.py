@@ -45,7 +45,7 @@ PAGE = 4096
 # --nodes: the engine's shared state (libsmap/net/hostnet.c maps a lock page
 # and kernel/net/engine.c's struct eng, well under this) and link buffers.
 ENGINE_BYTES = 8 << 20
-LINK_BUFFER = 4 << 20
+LINK_BUFFER = 16 << 20
 SO_SNDBUFFORCE = 32
 
 ADDR_NO_RANDOMIZE = 0x0040000
