@@ -70,7 +70,9 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 	return MPI_SUCCESS;
 }
 
-/* A block of len bytes (header included), or NULL. */
+/* A block of len bytes (header included), or NULL.  Blocks start 16-byte
+ * aligned; only the space between them is rounded, so one message of n
+ * bytes fits a buffer of n + MPI_BSEND_OVERHEAD, as the standard says. */
 static struct bsend_blk *bsend_alloc(size_t len)
 {
 	struct bsend_blk **pp = &bsend_live, *b;
@@ -88,7 +90,7 @@ static struct bsend_blk *bsend_alloc(size_t len)
 		}
 		if (!*pp)
 			return NULL;
-		at = (char *)*pp + (*pp)->len;
+		at = (char *)bsend_align((uintptr_t)*pp + (*pp)->len);
 		pp = &(*pp)->next;
 	}
 }
@@ -96,7 +98,7 @@ static struct bsend_blk *bsend_alloc(size_t len)
 int smpi_bsend_copy(struct smpi_req *tmpl, const char *fn)
 {
 	int64_t bytes = tmpl->count * smpi_type_size(tmpl->type);
-	size_t len = bsend_align(MPI_BSEND_OVERHEAD + bytes);
+	size_t len = MPI_BSEND_OVERHEAD + bytes;
 	struct bsend_blk *b;
 	struct smpi_req *r;
 	char *data;

@@ -360,6 +360,7 @@ struct smpi_rndv {
 	uint64_t next;		/* first byte nobody claimed (both sides, lock cmpxchg) */
 	uint64_t copied;	/* bytes the sender's pieces hold, once they do */
 	uint32_t claim;		/* a send that may withdraw: who came first (p2p.c) */
+	uint32_t cancel;	/* a cancelled send: its receiver's answer (p2p.c) */
 	uint64_t copy;		/* a withdrawn send's data, packed (malloc'd) */
 } __attribute__((aligned(64)));
 
@@ -368,7 +369,10 @@ struct smpi_req {
 	struct smpi_req *next;	/* pending sends to one peer; free list */
 	int kind, mode, state;
 	uint32_t live;		/* SMPI_LIVE_REQ from smpi_req_init to smpi_req_free */
-	int persistent, freed, cancelled;
+	int persistent, freed;
+	int cancel;		/* a send's MPI_Cancel, once per start (p2p.c) */
+	int cancel_rndv;	/* it was a rendezvous still waiting for its receiver */
+	uint64_t sseq;		/* on-node send: its slot's number at the receiver */
 	int helped;		/* rendezvous: this sender took its pieces */
 	int withdraw;		/* a send that may still withdraw to a copy (p2p.c) */
 	int withdrawn;		/* it did: complete for its caller, not yet received */
@@ -470,7 +474,7 @@ static inline void smpi_req_init(struct smpi_req *r, int kind, int mode, const v
 	r->live = SMPI_LIVE_REQ;
 	r->persistent = 0;
 	r->freed = 0;
-	r->cancelled = 0;
+	r->cancel = 0;
 	r->buf = buf;
 	r->count = count;
 	r->type = type;

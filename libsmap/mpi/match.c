@@ -102,6 +102,27 @@ void match_keep(struct match_ctx *m, struct match_entry *e)
 	m->nunexp++;
 }
 
+static void match_unkeep(struct match_ctx *m, struct match_entry *e)
+{
+	match_list_del(&e->link);
+	match_list_del(&e->all);
+	m->nunexp--;
+}
+
+struct match_entry *match_drop(struct match_ctx *m, int src,
+			       int (*is)(const struct match_entry *e, const void *arg),
+			       const void *arg)
+{
+	struct match_link *l;
+
+	for (l = m->unexp[src].next; l != &m->unexp[src]; l = l->next)
+		if (is(match_of(l, link), arg)) {
+			match_unkeep(m, match_of(l, link));
+			return match_of(l, link);
+		}
+	return NULL;
+}
+
 struct match_entry *match_find(struct match_ctx *m, int src, int tag, int take)
 {
 	struct match_entry *e = NULL;
@@ -118,10 +139,7 @@ struct match_entry *match_find(struct match_ctx *m, int src, int tag, int take)
 				break;
 			}
 	}
-	if (e && take) {
-		match_list_del(&e->link);
-		match_list_del(&e->all);
-		m->nunexp--;
-	}
+	if (e && take)
+		match_unkeep(m, e);
 	return e;
 }

@@ -64,5 +64,10 @@ void match_keep(struct match_ctx *m, struct match_entry *e);
 /* The earliest unexpected message a receive for (src, tag) takes;
  * removed when take is set (a receive), left in place for a probe. */
 struct match_entry *match_find(struct match_ctx *m, int src, int tag, int take);
+/* The earliest unexpected message from src that is(e, arg) picks, removed
+ * (a send cancelled before any receive took it), or NULL. */
+struct match_entry *match_drop(struct match_ctx *m, int src,
+			       int (*is)(const struct match_entry *e, const void *arg),
+			       const void *arg);
 
 #endif

@@ -37,6 +37,16 @@
  * made it withdraw sends its next ones eager (p2p_out.eager_left), so a
  * receiver busy elsewhere costs a wait now and then, not every time.
  *
+ * MPI_Cancel of a send on this node: one still queued here is simply
+ * dropped; one posted (any protocol: eager ones too, which completed for
+ * their callers) sends a CANCEL in the next slot, on a context no receive
+ * uses.  The receiver takes slots in order, so by then the message is in
+ * its unexpected list, where the receiver removes it, or matched; it
+ * writes which into the sender's request (rv.cancel), and the send
+ * completes cancelled or as usual.  Nothing on the paths of sends that
+ * are not cancelled changes.  Like MPICH's, the answer needs the receiver
+ * to make progress.
+ *
  * Flow control: the receiver publishes how far it has consumed (slots and
  * ring bytes) in its own memory; a sender rereads that only when its cached
  * copy says the queue is full.  A send that finds no room is queued on its
@@ -79,6 +89,16 @@
 
 /* struct smpi_rndv.claim of such a send. */
 enum { P2P_UNCLAIMED, P2P_CLAIMED, P2P_WITHDRAWN };
+
+/* struct smpi_req.cancel of a send, and the receiver's answer in its
+ * rv.cancel. */
+enum { P2P_CANCEL_NONE, P2P_CANCEL_ASKED, P2P_CANCEL_OVER };
+enum { P2P_CANCEL_WAIT, P2P_CANCEL_REMOVED, P2P_CANCEL_TOO_LATE };
+
+/* The context of a CANCEL slot: no receive's (those are below
+ * 2 * SMPI_MAX_CTX), so no fast path takes it for a message. */
+#define P2P_CTX_CONTROL	0xffffu
+_Static_assert(2 * SMPI_MAX_CTX < P2P_CTX_CONTROL, "contexts fit below the control one");
 
 
 struct p2p_slot {
@@ -345,22 +365,54 @@ static void p2p_pack(char *dst, const struct smpi_req *r, uint64_t len)
 		p2p_copy(dst, r->buf, len);
 }
 
+/* The next slot at o, numbered o->seq + 1; NULL while the queue is full. */
+static inline struct p2p_slot *p2p_slot_next(struct p2p_out *o)
+{
+	uint64_t seq = o->seq + 1;
+
+	if (seq - o->consumed > P2P_NSLOT) {
+		o->consumed = __atomic_load_n(&o->in->consumed, __ATOMIC_ACQUIRE);
+		if (seq - o->consumed > P2P_NSLOT)
+			return NULL;
+	}
+	return &o->in->slot[seq & (P2P_NSLOT - 1)];
+}
+
+/* The CANCEL of the send r, posted in slot r->sseq; 0 when the queue is
+ * full. */
+static int p2p_post_cancel(struct p2p_out *o, struct smpi_req *r)
+{
+	struct p2p_slot *s = p2p_slot_next(o);
+
+	if (!s)
+		return 0;
+	s->u.rndv.req = (uintptr_t)r;
+	s->u.rndv.buf = r->sseq;
+	s->u.rndv.dt = (uint64_t)r->ctx;
+	s->ctx = P2P_CTX_CONTROL;
+	s->kind = P2P_MSG_CANCEL;
+	s->tag = 0;
+	s->len = 0;
+	__atomic_store_n(&s->seq, (uint32_t)++o->seq, __ATOMIC_RELEASE);
+	r->state = SMPI_ST_POSTED;
+	return 1;
+}
+
 /* Writes r's header (and data) into the next slot at its destination;
  * 0 when the queue or the ring has no room.  Messages up to `eager`
  * bytes go eager (synchronous ones never), larger ones rendezvous when
- * rndv is set (r is a whole request), else 0. */
+ * rndv is set (r is a whole request), else 0.  A send being cancelled
+ * posts its CANCEL instead. */
 static int p2p_post(struct p2p_out *o, struct smpi_req *r, uint64_t eager, int rndv)
 {
 	uint64_t seq = o->seq + 1, len = r->count * smpi_type_size(r->type);
 	struct p2p_slot *s;
 	int kind;
 
-	if (seq - o->consumed > P2P_NSLOT) {
-		o->consumed = __atomic_load_n(&o->in->consumed, __ATOMIC_ACQUIRE);
-		if (seq - o->consumed > P2P_NSLOT)
-			return 0;
-	}
-	s = &o->in->slot[seq & (P2P_NSLOT - 1)];
+	if (__builtin_expect(r->cancel == P2P_CANCEL_ASKED, 0))
+		return p2p_post_cancel(o, r);
+	if (!(s = p2p_slot_next(o)))
+		return 0;
 	if (r->mode == SMPI_MODE_SYNC || len > eager) {
 		if (!rndv)
 			return 0;
@@ -400,6 +452,7 @@ static int p2p_post(struct p2p_out *o, struct smpi_req *r, uint64_t eager, int r
 	s->len = len;
 	__atomic_store_n(&s->seq, (uint32_t)seq, __ATOMIC_RELEASE);
 	o->seq = seq;
+	r->sseq = seq;
 	r->state = kind == P2P_MSG_RNDV ? SMPI_ST_POSTED : SMPI_ST_DONE;
 	return 1;
 }
@@ -553,10 +606,12 @@ void p2p_unexp_put(struct p2p_unexp *u)
 }
 
 /* Keeps the message of slot s (data: its payload) as unexpected. */
-static void p2p_keep(struct match_ctx *m, int src, const struct p2p_slot *s, const char *data)
+static void p2p_keep(struct match_ctx *m, int src, uint64_t seq, const struct p2p_slot *s,
+		     const char *data)
 {
 	struct p2p_unexp *u = p2p_unexp_get();
 
+	u->seq = seq;
 	u->m.src = p2p_base + src;
 	u->m.tag = s->tag;
 	u->kind = s->kind;
@@ -577,6 +632,30 @@ static void p2p_keep(struct match_ctx *m, int src, const struct p2p_slot *s, con
 	match_keep(m, &u->m);
 }
 
+static int p2p_is_slot(const struct match_entry *e, const void *seq)
+{
+	const struct p2p_unexp *u = (const struct p2p_unexp *)e;
+
+	return u->kind <= P2P_MSG_RNDV && u->seq == *(const uint64_t *)seq;
+}
+
+/* Slot s of src's inbox cancels src's message in slot s->u.rndv.buf:
+ * removed if no receive has taken it.  The answer goes to the sender's
+ * request. */
+static void p2p_cancel_arrive(int src, const struct p2p_slot *s)
+{
+	struct smpi_req *sr = remote_address(src, (void *)(uintptr_t)s->u.rndv.req);
+	uint64_t seq = s->u.rndv.buf, ctx = s->u.rndv.dt;
+	struct match_ctx *m = ctx < 2 * SMPI_MAX_CTX ? p2p_ctx[ctx] : NULL;
+	struct match_entry *e = m && m->nunexp ?
+		match_drop(m, p2p_base + src, p2p_is_slot, &seq) : NULL;
+
+	if (e)
+		p2p_unexp_put((struct p2p_unexp *)e);
+	__atomic_store_n(&sr->rv.cancel, e ? P2P_CANCEL_REMOVED : P2P_CANCEL_TOO_LATE,
+			 __ATOMIC_RELEASE);
+}
+
 /*
  * The message in slot seq of src's inbox has arrived: it goes to r when
  * given (a receive nothing else competes for, which it matches), else to
@@ -588,6 +667,11 @@ static void p2p_arrive(int src, uint64_t seq, const struct p2p_slot *s, struct s
 	struct p2p_inbox *in = &p2p_box->in[src];
 	const char *data = s->u.data;
 
+	if (__builtin_expect(s->kind == P2P_MSG_CANCEL, 0)) {
+		p2p_cancel_arrive(src, s);
+		__atomic_store_n(&in->consumed, seq, __ATOMIC_RELEASE);
+		return;
+	}
 	if (s->kind == P2P_MSG_EAGER)
 		data = p2p_rings + src * p2p_box->ring_bytes + s->u.off % p2p_box->ring_bytes;
 	if (!r) {
@@ -595,7 +679,7 @@ static void p2p_arrive(int src, uint64_t seq, const struct p2p_slot *s, struct s
 
 		r = (struct smpi_req *)match_arrive(m, p2p_base + src, s->tag);
 		if (!r)
-			p2p_keep(m, src, s, data);
+			p2p_keep(m, src, seq, s, data);
 	}
 	if (r)
 		p2p_deliver(r, src, s->kind, s->tag, s->len, data, &s->u.rndv);
@@ -734,7 +818,7 @@ void smpi_p2p_start(struct smpi_req *r)
 {
 	struct p2p_out *o;
 
-	r->cancelled = 0;
+	r->cancel = P2P_CANCEL_NONE;
 	if (r->peer == MPI_PROC_NULL) {
 		smpi_status_set(&r->status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
 		r->state = SMPI_ST_DONE;
@@ -769,6 +853,7 @@ static __attribute__((noinline)) int p2p_post_now(struct p2p_out *o, const void 
 	r.mode = mode;
 	r.ctx = ctx;
 	r.tag = tag;
+	r.cancel = P2P_CANCEL_NONE;
 	return p2p_post(o, &r, eager, 0);
 }
 
@@ -1039,7 +1124,7 @@ static __attribute__((noinline)) int p2p_recv_wait(void *buf, int64_t count, MPI
 	}
 	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, buf, count, type, peer, tag, comm);
 	r.ctx = ctx;
-	r.cancelled = 0;
+	r.cancel = P2P_CANCEL_NONE;
 	if (s) {
 		p2p_take(src, s, &r);
 	} else {
@@ -1067,12 +1152,34 @@ int smpi_p2p_recv(void *buf, int64_t count, MPI_Datatype type, int peer, int tag
 	return MPI_SUCCESS;
 }
 
+/* A send whose CANCEL is out: done once the receiver answered (it writes
+ * into the request, so not before), cancelled or not; a rendezvous it
+ * took completes as any other. */
+static int p2p_cancel_done(struct smpi_req *r)
+{
+	uint32_t a = __atomic_load_n(&r->rv.cancel, __ATOMIC_ACQUIRE);
+
+	if (a == P2P_CANCEL_WAIT)
+		return 0;
+	r->cancel = P2P_CANCEL_OVER;
+	if (a == P2P_CANCEL_REMOVED || !r->cancel_rndv) {
+		r->status.smpi_cancelled = a == P2P_CANCEL_REMOVED;
+		r->state = SMPI_ST_DONE;
+		return 1;
+	}
+	return __atomic_load_n(&r->rv.done, __ATOMIC_ACQUIRE) ? (r->state = SMPI_ST_DONE, 1) : 0;
+}
+
 int smpi_p2p_done(struct smpi_req *r)
 {
 	if (r->kind != SMPI_REQ_SEND || r->state != SMPI_ST_POSTED || r->net)
 		return 0;
-	if (__atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
-		p2p_help(r);
+	if (r->cancel_rndv || r->cancel != P2P_CANCEL_ASKED) {
+		if (__atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
+			p2p_help(r);
+	}
+	if (__builtin_expect(r->cancel == P2P_CANCEL_ASKED, 0))
+		return p2p_cancel_done(r);
 	if (!__atomic_load_n(&r->rv.done, __ATOMIC_ACQUIRE))
 		return 0;
 	r->state = SMPI_ST_DONE;
@@ -1112,8 +1219,49 @@ void smpi_p2p_orphan(struct smpi_req *r)
 	p2p_orphans = r;
 }
 
+static void p2p_unqueue(struct p2p_out *o, struct smpi_req *r)
+{
+	struct smpi_req **pp = &o->qhead, *prev = NULL;
+
+	while (*pp != r)
+		prev = *pp, pp = &(*pp)->next;
+	*pp = r->next;
+	if (o->qtail == r)
+		o->qtail = prev;
+	if (!o->qhead)
+		p2p_queued--;
+}
+
+/* Once per start; a send across nodes is the engine's and completes, as
+ * does one that withdrew (complete for its caller already). */
+static int p2p_cancel_send(struct smpi_req *r)
+{
+	struct p2p_out *o;
+
+	if (r->cancel != P2P_CANCEL_NONE || r->state == SMPI_ST_IDLE || r->peer == MPI_PROC_NULL ||
+	    r->lpeer < 0 || r->net || r->withdrawn)
+		return 0;
+	o = p2p_peer(r->lpeer);
+	if (r->state == SMPI_ST_QUEUED) {
+		p2p_unqueue(o, r);
+		r->cancel = P2P_CANCEL_OVER;
+		r->status.smpi_cancelled = 1;
+		r->state = SMPI_ST_DONE;
+		return 1;
+	}
+	r->cancel_rndv = r->state == SMPI_ST_POSTED;
+	r->cancel = P2P_CANCEL_ASKED;
+	r->withdraw = 0;
+	r->rv.cancel = P2P_CANCEL_WAIT;
+	if (o->qhead || !p2p_post_cancel(o, r))
+		p2p_queue(o, r);
+	return 1;
+}
+
 int smpi_p2p_cancel(struct smpi_req *r)
 {
+	if (r->kind == SMPI_REQ_SEND)
+		return p2p_cancel_send(r);
 	if (r->kind != SMPI_REQ_RECV || r->state != SMPI_ST_POSTED || r->net)
 		return 0;
 	match_cancel(p2p_match(r->ctx), &r->m);

@@ -17,6 +17,7 @@ enum {
 	P2P_MSG_RNDV,
 	P2P_MSG_NET_EAGER,	/* from another node: data is a malloc'd copy */
 	P2P_MSG_NET_RTS,	/* from another node: fetch it with rts */
+	P2P_MSG_CANCEL,		/* not a message: the sender cancels one (p2p.c) */
 };
 
 /* A rendezvous message: the sender's addresses, as the sender sees them. */
@@ -33,6 +34,7 @@ struct p2p_unexp {
 	int kind, tag;
 	uint64_t len;
 	char *data;		/* inline: idata; eager: a malloc'd copy */
+	uint64_t seq;		/* on-node: the number of its slot */
 	union {
 		struct p2p_rndv rndv;
 		uint64_t rts;	/* P2P_MSG_NET_RTS: the engine's name for it */

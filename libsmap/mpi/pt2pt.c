@@ -172,7 +172,10 @@ static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int
 		return err;
 	if (!request)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
-	if (mode != SMPI_MODE_BUF && dest != MPI_PROC_NULL &&
+	/* Across nodes a send the engine took completes at once (MPI_Cancel
+	 * cannot take it back there); on the node every nonblocking send
+	 * keeps a request of its own, which MPI_Cancel needs. */
+	if (mode != SMPI_MODE_BUF && dest != MPI_PROC_NULL && comm->local[dest] < 0 &&
 	    smpi_p2p_send_now(buf, count, type, dest, tag, comm, comm->ctx, mode)) {
 		*request = &smpi_req_sent;
 		return MPI_SUCCESS;

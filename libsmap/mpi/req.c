@@ -20,6 +20,7 @@ struct smpi_req smpi_req_sent = {
 	.kind = SMPI_REQ_SEND,
 	.live = SMPI_LIVE_REQ,
 	.state = SMPI_ST_DONE,
+	.lpeer = -1,
 	.type = MPI_BYTE,
 	.status = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG },
 };
@@ -417,8 +418,8 @@ int PMPI_Cancel(MPI_Request *request)
 		return smpi_err(NULL, MPI_ERR_REQUEST, "MPI_Cancel", "request is MPI_REQUEST_NULL");
 	if ((err = smpi_req_check(1, request, "MPI_Cancel")))
 		return err;
-	/* A send is never withdrawn: MPI lets it complete instead, and
-	 * MPI_Test_cancelled then says so. */
+	/* A send that cannot be taken back (across nodes, or received
+	 * already) completes instead, and MPI_Test_cancelled says so. */
 	if ((*request)->kind == SMPI_REQ_GREQ)
 		smpi_greq_cancel(*request);
 	else

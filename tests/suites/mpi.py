@@ -27,7 +27,7 @@ PROGRAMS = {
 def cases():
     out = [
         harness.Case("mpi_unit_dt", [harness.build("tests", "mpi_dt_test")], tap=True, min_tap=30),
-        harness.Case("mpi_unit_match", [harness.build("tests", "mpi_match_test")], tap=True, min_tap=15),
+        harness.Case("mpi_unit_match", [harness.build("tests", "mpi_match_test")], tap=True, min_tap=22),
     ]
     for prog, min_tap in sorted(PROGRAMS.items()):
         path = harness.build("user", prog)

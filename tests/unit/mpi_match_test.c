@@ -1,7 +1,8 @@
 /*
  * mpi_match_test.c - host unit tests of MPI message matching
  * (libsmap/mpi/match.c): MPI's ordering rules for posted receives and
- * unexpected messages, wildcards, probe and cancel.
+ * unexpected messages, wildcards, probe, cancel of a receive and the drop
+ * of a cancelled send's unexpected message.
  */
 #include <stdio.h>
 #include "../../libsmap/mpi/match.h"
@@ -101,6 +102,29 @@ static void test_cancel(void)
 	match_destroy(&m);
 }
 
+static int is_entry(const struct match_entry *e, const void *arg)
+{
+	return e == arg;
+}
+
+static void test_drop(void)
+{
+	struct match_ctx m;
+	struct match_entry x, y, z;
+
+	match_init(&m, 3);
+	match_keep(&m, entry(&x, 1, 4));
+	match_keep(&m, entry(&y, 1, 4));
+	match_keep(&m, entry(&z, 2, 4));
+	expect("drop_removes_the_message_picked", &y, match_drop(&m, 1, is_entry, &y));
+	expect("drop_of_a_message_not_there", NULL, match_drop(&m, 1, is_entry, &y));
+	expect("drop_looks_at_its_source_only", NULL, match_drop(&m, 1, is_entry, &z));
+	expect("a_source_receive_skips_the_dropped", &x, match_find(&m, 1, 4, 1));
+	expect("the_source_has_none_left", NULL, match_find(&m, 1, 4, 1));
+	expect("any_source_skips_the_dropped", &z, match_find(&m, MATCH_ANY, 4, 1));
+	match_destroy(&m);
+}
+
 int main(void)
 {
 	test_posted_for_source_matches_first();
@@ -108,5 +132,6 @@ int main(void)
 	test_tags();
 	test_unexpected();
 	test_cancel();
+	test_drop();
 	return failed;
 }

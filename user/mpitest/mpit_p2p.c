@@ -2,7 +2,9 @@
  * mpit_p2p.c - point-to-point conformance: ordering, wildcards, probe,
  * truncation, zero-size and 64 MiB messages, self-sends, the exchanges
  * that rely on eager sends, synchronous, buffered and persistent sends,
- * cancel, PROC_NULL.  Runs on any number of ranks >= 2.
+ * cancel of receives and of sends (every protocol and send mode; cancelled
+ * on the node, delivered whole if not cancelled across nodes), PROC_NULL.
+ * Runs on any number of ranks >= 2.
  */
 #include <stdlib.h>
 #include "mpit.h"
@@ -318,6 +320,129 @@ static void test_cancel(void)
 	mpit_report("p2p_cancel_unmatched_receive");
 }
 
+/* Whether world rank r shares this rank's node (memory). */
+static int same_node(int r)
+{
+	MPI_Comm node;
+	MPI_Group wg, ng;
+	int nr = MPI_UNDEFINED;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+	MPI_Comm_group(MPI_COMM_WORLD, &wg);
+	MPI_Comm_group(node, &ng);
+	MPI_Group_translate_ranks(wg, 1, &r, ng, &nr);
+	MPI_Group_free(&wg);
+	MPI_Group_free(&ng);
+	MPI_Comm_free(&node);
+	return nr != MPI_UNDEFINED;
+}
+
+/* One send of n ints by the even rank of a pair, cancelled before the odd
+ * one receives anything on its tag: cancelled on the node (expect_on),
+ * and then never delivered: a marker sent next on the same tag is what the
+ * receive gets.  A send that was not cancelled arrives whole first. */
+static int cancel_one(int peer, int n, int mode, int persistent, int expect_on)
+{
+	int *b = malloc((n ? n : 1) * sizeof *b), flag = -1, marker = -7, ok = 1, tag = 50 + mode;
+	MPI_Request r;
+	MPI_Status st;
+
+	if (!(rank & 1)) {
+		fill(b, n, n);
+		if (persistent) {
+			MPI_Send_init(b, n, MPI_INT, peer, tag, MPI_COMM_WORLD, &r);
+			MPI_Start(&r);
+		} else if (mode == 1) {
+			MPI_Issend(b, n, MPI_INT, peer, tag, MPI_COMM_WORLD, &r);
+		} else {
+			MPI_Isend(b, n, MPI_INT, peer, tag, MPI_COMM_WORLD, &r);
+		}
+		MPI_Cancel(&r);
+		MPI_Wait(&r, &st);
+		MPI_Test_cancelled(&st, &flag);
+		if (expect_on && !flag)
+			ok = 0;
+		MPI_Send(&flag, 1, MPI_INT, peer, 49, MPI_COMM_WORLD);
+		if (persistent) {
+			/* Restarted after a cancel, it sends as usual. */
+			MPI_Start(&r);
+			MPI_Wait(&r, MPI_STATUS_IGNORE);
+			MPI_Request_free(&r);
+		}
+		MPI_Send(&marker, 1, MPI_INT, peer, tag, MPI_COMM_WORLD);
+	} else {
+		MPI_Recv(&flag, 1, MPI_INT, peer, 49, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		/* The first send unless cancelled, then the restarted one. */
+		for (int k = flag ? 1 : 0; k < 1 + persistent; k++) {
+			MPI_Recv(b, n, MPI_INT, peer, tag, MPI_COMM_WORLD, &st);
+			if (first_bad(b, n, n) >= 0)
+				ok = 0;
+		}
+		MPI_Recv(b, 1, MPI_INT, peer, tag, MPI_COMM_WORLD, &st);
+		if (b[0] != marker)
+			ok = 0;
+	}
+	free(b);
+	return ok;
+}
+
+/* The largest message sent eagerly between nodes (MPI_T), 0 if none. */
+static long net_eager(void)
+{
+	unsigned long long v = 0;
+	int provided, idx, count;
+	MPI_T_cvar_handle h;
+
+	MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+	if (MPI_T_cvar_get_index("smap_net_eager", &idx) == MPI_SUCCESS &&
+	    MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) == MPI_SUCCESS) {
+		MPI_T_cvar_read(h, &v);
+		MPI_T_cvar_handle_free(&h);
+	}
+	MPI_T_finalize();
+	return (long)v;
+}
+
+/* Across nodes a send's cancel is refused, so only sends that complete
+ * on their own (eager) are tried there: a rendezvous would wait for a
+ * receive this test posts only after the wait (docs/mpi.md). */
+static void test_cancel_send(void)
+{
+	int sizes[] = { 0, 1, 100, 3000, 100000, 300000 }, peer = rank ^ 1, on, ok = 1, k, mode;
+	long eager = net_eager();
+	MPI_Request r;
+	MPI_Status st;
+	int x = 5, flag = -1;
+
+	/* Collective: every rank, a partner or not. */
+	on = same_node(peer < size ? peer : rank);
+	if (peer < size) {
+		for (k = 0; k < 6; k++)
+			for (mode = 0; mode < 3; mode++)
+				if ((on || (mode != 1 && sizes[k] * (long)sizeof(int) <= eager)) &&
+				    !cancel_one(peer, sizes[k], mode == 1, mode == 2, on))
+					ok = 0;
+	}
+	mpit_expect_int("unmatched sends cancelled on the node, delivered whole otherwise", 1, ok);
+	/* A send already received completes as sent. */
+	if (peer < size) {
+		if (!(rank & 1))
+			MPI_Isend(&x, 1, MPI_INT, peer, 48, MPI_COMM_WORLD, &r);
+		else
+			MPI_Recv(&x, 1, MPI_INT, peer, 48, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (!(rank & 1)) {
+			MPI_Cancel(&r);
+			MPI_Wait(&r, &st);
+			MPI_Test_cancelled(&st, &flag);
+			mpit_expect_int("a send already received is not cancelled", 0, flag);
+		}
+	} else {
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	mpit_report("p2p_cancel_unmatched_send");
+}
+
 static void test_bsend(void)
 {
 	int bytes = 4 * (100000 * 4 + MPI_BSEND_OVERHEAD), i;
@@ -340,6 +465,17 @@ static void test_bsend(void)
 	}
 	MPI_Buffer_detach(&det, &sz);
 	mpit_expect_int("detach returns the buffer", 1, det == buf);
+	/* One message of n bytes fits n + MPI_BSEND_OVERHEAD exactly. */
+	for (i = 1; i <= 100; i += 33) {
+		MPI_Buffer_attach(buf, i + MPI_BSEND_OVERHEAD);
+		if (rank == 0) {
+			mpit_expect_int("n bytes in n + MPI_BSEND_OVERHEAD", MPI_SUCCESS,
+					MPI_Bsend(b, i, MPI_CHAR, 1, 13, MPI_COMM_WORLD));
+		} else if (rank == 1) {
+			MPI_Recv(b, i, MPI_CHAR, 0, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		}
+		MPI_Buffer_detach(&det, &sz);
+	}
 	free(buf);
 	free(b);
 	mpit_report("p2p_bsend_completes_from_the_attached_buffer");
@@ -375,6 +511,7 @@ int main(int argc, char **argv)
 	test_nonblocking_sets();
 	test_persistent();
 	test_cancel();
+	test_cancel_send();
 	test_bsend();
 	test_sendrecv_ring();
 	MPI_Finalize();
