@@ -281,8 +281,7 @@ int nbc_check(MPI_Comm comm, MPI_Request *request, const char *fn)
 {
 	int err;
 
-	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
-	    (err = smpi_intra_check(comm, fn)))
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
 		return err;
 	if (!request)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");

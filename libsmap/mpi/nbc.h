@@ -74,7 +74,8 @@ void nbc_build_reduce(struct smpi_nbc *s, const void *src, void *dst, int64_t co
 void nbc_build_bcast(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, int root);
 
 /* The checks every nonblocking or persistent call starts with: MPI is
- * running, comm is valid, request is not NULL. */
+ * running, comm is valid (an intercommunicator too: the builders that
+ * have no form for one refuse it), request is not NULL. */
 int nbc_check(MPI_Comm comm, MPI_Request *request, const char *fn);
 
 /*

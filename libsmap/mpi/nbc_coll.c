@@ -11,6 +11,14 @@
  * scatters and all-to-alls as one round of direct messages, which the
  * transport delivers straight between the members' buffers, derived
  * datatypes included.
+ *
+ * On an intercommunicator (MPI 3.1 5.2.2: data goes from one group to the
+ * other) every call is one round of direct messages between the groups:
+ * a schedule runs on one communicator, and the intercommunicator reaches
+ * only the remote group, so the members of a group do not combine their
+ * parts first as the blocking forms (intercoll.c) do through their
+ * leaders.  A reduction's member receives every remote contribution and
+ * folds them in rank order.  Scans have no intercommunicator form.
  */
 #include <stdlib.h>
 #include "nbc.h"
@@ -64,6 +72,15 @@ static int nbc_red(MPI_Comm comm, int count, MPI_Datatype type, MPI_Op op, const
 static void *nbc_block(const void *buf, int64_t i, int64_t count, MPI_Datatype type)
 {
 	return (char *)buf + i * count * smpi_type_extent(type);
+}
+
+/* An intercommunicator's calls take no MPI_IN_PLACE. */
+static int nbc_ic_no_in_place(MPI_Comm ic, const void *sbuf, const void *rbuf, const char *fn)
+{
+	if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE)
+		return smpi_err(ic, MPI_ERR_BUFFER, fn,
+				"MPI_IN_PLACE is not allowed on an intercommunicator");
+	return MPI_SUCCESS;
 }
 
 /* ---- builders: check the arguments, then make the schedule ---- */
@@ -185,20 +202,26 @@ static int b_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *r
 		       int v, const int *rcounts, const int *displs, MPI_Datatype rtype,
 		       MPI_Comm comm, struct smpi_nbc **out, const char *fn)
 {
-	int me = comm->rank, in_place = sbuf == MPI_IN_PLACE, i, err;
+	/* On an intercommunicator the blocks are the remote group's, none
+	 * of them this member's (me -1). */
+	int ic = comm->inter != NULL, me = ic ? -1 : comm->rank, in_place = sbuf == MPI_IN_PLACE;
+	int i, err;
 	struct smpi_nbc *s;
-	void *mine;
+	void *mine = NULL;
 
+	if (ic && (err = nbc_ic_no_in_place(comm, sbuf, rbuf, fn)))
+		return err;
 	if (v && !displs)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "displs is NULL");
 	if ((err = v ? nbc_counts(comm, rcounts, rtype, fn) : nbc_count(comm, rcount, rtype, fn)))
 		return err;
 	if (!in_place && ((err = nbc_count(comm, scount, stype, fn)) ||
-			  (err = nbc_same(comm, scount * smpi_type_size(stype),
-					  (v ? rcounts[me] : rcount) * smpi_type_size(rtype),
-					  fn))))
+			  (!ic && (err = nbc_same(comm, scount * smpi_type_size(stype),
+						  (v ? rcounts[me] : rcount) *
+						  smpi_type_size(rtype), fn)))))
 		return err;
-	mine = v ? nbc_block(rbuf, displs[me], 1, rtype) : nbc_block(rbuf, me, rcount, rtype);
+	if (!ic)
+		mine = v ? nbc_block(rbuf, displs[me], 1, rtype) : nbc_block(rbuf, me, rcount, rtype);
 	s = nbc_new(comm);
 	for (i = 0; i < comm->size; i++) {
 		int c = v ? rcounts[i] : rcount;
@@ -232,11 +255,14 @@ static int b_alltoall(const void *sbuf, const int *scounts, const int *sdispls,
 		      MPI_Datatype rtype, int bytes, MPI_Comm comm, struct smpi_nbc **out,
 		      const char *fn)
 {
-	int p = comm->size, me = comm->rank, in_place = sbuf == MPI_IN_PLACE, i, err;
+	int ic = comm->inter != NULL, p = comm->size, me = ic ? -1 : comm->rank;
+	int in_place = sbuf == MPI_IN_PLACE, i, err;
 	struct smpi_nbc *s;
 	int64_t total = 0, *off;
 	char *packed = NULL;
 
+	if (ic && (err = nbc_ic_no_in_place(comm, sbuf, rbuf, fn)))
+		return err;
 	if (!rcounts || !rdispls || (!in_place && (!scounts || !sdispls)))
 		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of counts or displacements is NULL");
 	if (bytes && (!rtypes || (!in_place && !stypes)))
@@ -301,9 +327,11 @@ static int b_alltoall_eq(const void *sbuf, int scount, MPI_Datatype stype, void 
 
 	if ((err = nbc_count(comm, rcount, rtype, fn)))
 		return err;
+	/* Across an intercommunicator the sizes pair with the remote side's. */
 	if (sbuf != MPI_IN_PLACE &&
 	    ((err = nbc_count(comm, scount, stype, fn)) ||
-	     (err = nbc_same(comm, scount * smpi_type_size(stype), rcount * smpi_type_size(rtype), fn))))
+	     (!comm->inter && (err = nbc_same(comm, scount * smpi_type_size(stype),
+					      rcount * smpi_type_size(rtype), fn)))))
 		return err;
 	a = malloc(4 * p * sizeof *a);
 	if (!a)
@@ -409,7 +437,7 @@ static int b_scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
 	struct smpi_nbc *s;
 	void *partial, *tmp;
 
-	if ((err = nbc_red(comm, count, type, op, fn)))
+	if ((err = smpi_intra_check(comm, fn)) || (err = nbc_red(comm, count, type, op, fn)))
 		return err;
 	s = nbc_new(comm);
 	partial = nbc_tmp(s, count, type);
@@ -446,6 +474,173 @@ static int b_scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
 	return MPI_SUCCESS;
 }
 
+/* ---- on an intercommunicator ---- */
+
+/* MPI_ROOT, MPI_PROC_NULL or a rank of the remote group. */
+static int nbc_ic_root(MPI_Comm ic, int root, const char *fn)
+{
+	if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < ic->size))
+		return MPI_SUCCESS;
+	return smpi_err(ic, MPI_ERR_ROOT, fn, "root %d: MPI_ROOT, MPI_PROC_NULL or a rank of the "
+			"remote group of %d", root, ic->size);
+}
+
+/* Every member of each group has entered once it heard from every member
+ * of the other. */
+static int ic_barrier(MPI_Comm ic, struct smpi_nbc **out)
+{
+	struct smpi_nbc *s = nbc_new(ic);
+
+	for (int i = 0; i < ic->size; i++) {
+		nbc_send(s, NULL, 0, MPI_BYTE, i, 0);
+		nbc_recv(s, NULL, 0, MPI_BYTE, i, 0);
+	}
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+static int ic_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm ic,
+		    struct smpi_nbc **out, const char *fn)
+{
+	struct smpi_nbc *s;
+	int err;
+
+	if ((err = nbc_ic_root(ic, root, fn)) ||
+	    (root != MPI_PROC_NULL && (err = nbc_count(ic, count, type, fn))))
+		return err;
+	s = nbc_new(ic);
+	for (int i = 0; root == MPI_ROOT && i < ic->size; i++)
+		nbc_send(s, buf, count, type, i, 0);
+	if (root >= 0)
+		nbc_recv(s, buf, count, type, root, 0);
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/* Gather(v) and scatter(v): the root's blocks are the remote group's. */
+static int ic_rooted(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		     MPI_Datatype rtype, int v, const int *counts, const int *displs, int root,
+		     int scatter, MPI_Comm ic, struct smpi_nbc **out, const char *fn)
+{
+	MPI_Datatype bt = scatter ? stype : rtype;
+	int bc = scatter ? scount : rcount, err;
+	struct smpi_nbc *s;
+
+	if ((err = nbc_ic_root(ic, root, fn)) || (err = nbc_ic_no_in_place(ic, sbuf, rbuf, fn)))
+		return err;
+	if (root == MPI_ROOT) {
+		if (v && !displs)
+			return smpi_err(ic, MPI_ERR_ARG, fn, "displs is NULL");
+		if ((err = v ? nbc_counts(ic, counts, bt, fn) : nbc_count(ic, bc, bt, fn)))
+			return err;
+	} else if (root >= 0 && (err = scatter ? nbc_count(ic, rcount, rtype, fn)
+					       : nbc_count(ic, scount, stype, fn))) {
+		return err;
+	}
+	s = nbc_new(ic);
+	for (int i = 0; root == MPI_ROOT && i < ic->size; i++) {
+		void *b = v ? nbc_block(scatter ? sbuf : rbuf, displs[i], 1, bt)
+			    : nbc_block(scatter ? sbuf : rbuf, i, bc, bt);
+
+		if (scatter)
+			nbc_send(s, b, v ? counts[i] : bc, bt, i, 0);
+		else
+			nbc_recv(s, b, v ? counts[i] : bc, bt, i, 0);
+	}
+	if (root >= 0 && scatter)
+		nbc_recv(s, rbuf, rcount, rtype, root, 0);
+	else if (root >= 0)
+		nbc_send(s, sbuf, scount, stype, root, 0);
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/* Receives every remote member's count elements (into scratch, the last
+ * one into acc), then folds them into acc in member order, for any op:
+ * acc = x0 op (x1 op (... op x(n-1))). */
+static void ic_fold(struct smpi_nbc *s, MPI_Comm ic, void *acc, int64_t count,
+		    MPI_Datatype type, MPI_Op op)
+{
+	int n = ic->size;
+	void *in = nbc_tmp(s, count * (n - 1), type);
+
+	for (int i = 0; i < n; i++)
+		nbc_recv(s, i == n - 1 ? acc : nbc_block(in, i, count, type), count, type, i, 0);
+	nbc_round(s);
+	for (int i = n - 2; i >= 0; i--)
+		nbc_reduce(s, nbc_block(in, i, count, type), acc, count, type, op);
+}
+
+static int ic_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		     int root, MPI_Comm ic, struct smpi_nbc **out, const char *fn)
+{
+	struct smpi_nbc *s;
+	int err;
+
+	if ((err = nbc_ic_root(ic, root, fn)) || (err = nbc_ic_no_in_place(ic, sbuf, rbuf, fn)) ||
+	    (root != MPI_PROC_NULL && (err = nbc_red(ic, count, type, op, fn))))
+		return err;
+	s = nbc_new(ic);
+	if (root == MPI_ROOT)
+		ic_fold(s, ic, rbuf, count, type, op);
+	else if (root >= 0)
+		nbc_send(s, sbuf, count, type, root, 0);
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/* Each group gets the fold of the other's contributions. */
+static int ic_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+			MPI_Comm ic, struct smpi_nbc **out, const char *fn)
+{
+	struct smpi_nbc *s;
+	int err;
+
+	if ((err = nbc_ic_no_in_place(ic, sbuf, rbuf, fn)) ||
+	    (err = nbc_red(ic, count, type, op, fn)))
+		return err;
+	s = nbc_new(ic);
+	for (int i = 0; i < ic->size; i++)
+		nbc_send(s, sbuf, count, type, i, 0);
+	ic_fold(s, ic, rbuf, count, type, op);
+	*out = s;
+	return MPI_SUCCESS;
+}
+
+/* The fold of the other group's vectors (rcounts summed over this group:
+ * MPI requires the same total of both), this member's piece of it. */
+static int ic_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
+			     MPI_Datatype type, MPI_Op op, MPI_Comm ic, struct smpi_nbc **out,
+			     const char *fn)
+{
+	int n = ic->inter->size, me = ic->inter->rank, err;
+	int64_t total = 0, at = 0;
+	struct smpi_nbc *s;
+	void *acc;
+
+	if ((err = nbc_ic_no_in_place(ic, sbuf, rbuf, fn)) ||
+	    (err = nbc_red(ic, rcounts ? 0 : rcount, type, op, fn)))
+		return err;
+	for (int i = 0; i < n; i++) {
+		int c = rcounts ? rcounts[i] : rcount;
+
+		if (c < 0)
+			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %d is negative", c);
+		if (i < me)
+			at += c;
+		total += c;
+	}
+	s = nbc_new(ic);
+	acc = nbc_tmp(s, total, type);
+	for (int i = 0; i < ic->size; i++)
+		nbc_send(s, sbuf, total, type, i, 0);
+	ic_fold(s, ic, acc, total, type, op);
+	nbc_copy(s, rbuf, rcounts ? rcounts[me] : rcount, type, nbc_block(acc, at, 1, type),
+		 rcounts ? rcounts[me] : rcount, type);
+	*out = s;
+	return MPI_SUCCESS;
+}
+
 /* ---- the calls: MPI_I<name> starts the schedule, MPI_<name>_init keeps it ---- */
 
 /* MPI 4.0's persistent collectives: no info key changes what they do. */
@@ -454,30 +649,45 @@ static int b_scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
 	NBC_ENTRY(pname##_init, (params, MPI_Info info, MPI_Request *request), build, \
 		  (void)info; nbc_persist)
 
-NBC_BOTH(Ibarrier, Barrier, MPI_Comm comm, b_barrier(comm, &s, fn))
+NBC_BOTH(Ibarrier, Barrier, MPI_Comm comm,
+	 comm->inter ? ic_barrier(comm, &s) : b_barrier(comm, &s, fn))
 
 #define BCAST_P void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm
-NBC_BOTH(Ibcast, Bcast, BCAST_P, b_bcast(buf, count, type, root, comm, &s, fn))
+NBC_BOTH(Ibcast, Bcast, BCAST_P,
+	 comm->inter ? ic_bcast(buf, count, type, root, comm, &s, fn)
+		     : b_bcast(buf, count, type, root, comm, &s, fn))
 
 #define GATHER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, int root, MPI_Comm comm
 NBC_BOTH(Igather, Gather, GATHER_P,
-	 b_gather(sbuf, scount, stype, rbuf, rcount, 0, NULL, NULL, rtype, root, comm, &s, fn))
+	 comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, rcount, rtype, 0, NULL, NULL, root, 0,
+				 comm, &s, fn)
+		     : b_gather(sbuf, scount, stype, rbuf, rcount, 0, NULL, NULL, rtype, root, comm,
+				&s, fn))
 
 #define GATHERV_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, \
 	const int rcounts[], const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm
 NBC_BOTH(Igatherv, Gatherv, GATHERV_P,
-	 b_gather(sbuf, scount, stype, rbuf, 0, 1, rcounts, displs, rtype, root, comm, &s, fn))
+	 comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, 0, rtype, 1, rcounts, displs, root, 0,
+				 comm, &s, fn)
+		     : b_gather(sbuf, scount, stype, rbuf, 0, 1, rcounts, displs, rtype, root, comm,
+				&s, fn))
 
 #define SCATTER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, int root, MPI_Comm comm
 NBC_BOTH(Iscatter, Scatter, SCATTER_P,
-	 b_scatter(sbuf, scount, 0, NULL, NULL, stype, rbuf, rcount, rtype, root, comm, &s, fn))
+	 comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, rcount, rtype, 0, NULL, NULL, root, 1,
+				 comm, &s, fn)
+		     : b_scatter(sbuf, scount, 0, NULL, NULL, stype, rbuf, rcount, rtype, root, comm,
+				 &s, fn))
 
 #define SCATTERV_P const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype, \
 	void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm
 NBC_BOTH(Iscatterv, Scatterv, SCATTERV_P,
-	 b_scatter(sbuf, 0, 1, scounts, displs, stype, rbuf, rcount, rtype, root, comm, &s, fn))
+	 comm->inter ? ic_rooted(sbuf, 0, stype, rbuf, rcount, rtype, 1, scounts, displs, root, 1,
+				 comm, &s, fn)
+		     : b_scatter(sbuf, 0, 1, scounts, displs, stype, rbuf, rcount, rtype, root, comm,
+				 &s, fn))
 
 #define ALLGATHER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, MPI_Comm comm
@@ -509,23 +719,28 @@ NBC_BOTH(Ialltoallw, Alltoallw, ALLTOALLW_P,
 
 #define REDUCE_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, \
 	MPI_Comm comm
-NBC_BOTH(Ireduce, Reduce, REDUCE_P, b_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn))
+NBC_BOTH(Ireduce, Reduce, REDUCE_P,
+	 comm->inter ? ic_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn)
+		     : b_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn))
 
 #define ALLREDUCE_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
 NBC_BOTH(Iallreduce, Allreduce, ALLREDUCE_P,
-	 b_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn))
+	 comm->inter ? ic_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn)
+		     : b_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn))
 
 #define RS_P const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
 NBC_BOTH(Ireduce_scatter, Reduce_scatter, RS_P,
-	 rcounts ? b_reduce_scatter(sbuf, rbuf, rcounts, 0, type, op, comm, &s, fn)
-		 : smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts is NULL"))
+	 !rcounts ? smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts is NULL")
+	 : comm->inter ? ic_reduce_scatter(sbuf, rbuf, rcounts, 0, type, op, comm, &s, fn)
+	 : b_reduce_scatter(sbuf, rbuf, rcounts, 0, type, op, comm, &s, fn))
 
 #define RSB_P const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
 NBC_BOTH(Ireduce_scatter_block, Reduce_scatter_block, RSB_P,
-	 b_reduce_scatter(sbuf, rbuf, NULL, rcount, type, op, comm, &s, fn))
+	 comm->inter ? ic_reduce_scatter(sbuf, rbuf, NULL, rcount, type, op, comm, &s, fn)
+		     : b_reduce_scatter(sbuf, rbuf, NULL, rcount, type, op, comm, &s, fn))
 
 #define SCAN_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm

@@ -17,7 +17,7 @@ PROGRAMS = {
     "mpit_nbc": 24,
     "mpit_topo": 9,
     "mpit_info": 5,
-    "mpit_inter": 7,
+    "mpit_inter": 8,
     "mpit_compat": 8,
     "mpit_dtx": 5,
     "mpit_tools": 4,

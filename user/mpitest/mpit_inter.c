@@ -6,7 +6,8 @@
  * Comm_dup and compare, Intercomm_merge with either half high (the order
  * of the merged ranks checked against the halves), a second intercomm
  * built over a reversed peer order, the collectives across (the v and w
- * forms and reduce_scatter too), Comm_split and Comm_create of an
+ * forms and reduce_scatter too), the nonblocking ones all in flight at once
+ * and a persistent one started twice, Comm_split and Comm_create of an
  * intercommunicator, and the errors of collectives and of
  * merge on an intracommunicator; and MPI_Comm_create_group, called by the
  * odd ranks only (the evens make their own with another tag meanwhile).
@@ -86,6 +87,78 @@ static void t_inter_coll(MPI_Comm ic, int color, int lrank)
 	if (color == 0 && lrank == 0)
 		mpit_expect_int("reduce across", world_of(1, half_size(1) - 1), v);
 	bad |= mpit_report("intercomm_collectives");
+}
+
+static int ic_root(int color, int lrank, int from)
+{
+	return color == from ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+}
+
+/* The nonblocking collectives across, started together and completed by
+ * one Waitall; the same results as the blocking ones above. */
+static void t_inter_nbc(MPI_Comm ic, int color, int lrank)
+{
+	int other = 1 - color, rsize = half_size(other), lsize = half_size(color);
+	int bc = color == 0 && lrank == 0 ? 4242 : -1, sum = -1, mx = -1, sc = -1, want = 0, i, j;
+	int all[64], as[64], ar[64], g[64], ss[64], rs[64], rr[64];
+	MPI_Request q[9], p;
+
+	for (i = 0; i < 64; i++) {
+		g[i] = rr[i] = -1;
+		ss[i] = 7 * i;
+		as[i] = 1000 * wrank + i;
+		rs[i] = 100 * wrank + i;
+	}
+	MPI_Ibarrier(ic, &q[0]);
+	MPI_Ibcast(&bc, 1, MPI_INT, ic_root(color, lrank, 0), ic, &q[1]);
+	MPI_Iallreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, ic, &q[2]);
+	MPI_Iallgather(&wrank, 1, MPI_INT, all, 1, MPI_INT, ic, &q[3]);
+	MPI_Ialltoall(as, 1, MPI_INT, ar, 1, MPI_INT, ic, &q[4]);
+	MPI_Igather(&wrank, 1, MPI_INT, g, 1, MPI_INT, ic_root(color, lrank, 1), ic, &q[5]);
+	MPI_Iscatter(ss, 1, MPI_INT, &sc, 1, MPI_INT, ic_root(color, lrank, 0), ic, &q[6]);
+	MPI_Ireduce(&wrank, &mx, 1, MPI_INT, MPI_MAX, ic_root(color, lrank, 0), ic, &q[7]);
+	/* Each group's vectors hold lsize * rsize elements: rcount is the
+	 * other group's size on both sides. */
+	MPI_Ireduce_scatter_block(rs, rr, rsize, MPI_INT, MPI_SUM, ic, &q[8]);
+	MPI_Waitall(9, q, MPI_STATUSES_IGNORE);
+	mpit_expect_int("ibcast across", color == 1 || lrank == 0 ? 4242 : -1, bc);
+	for (i = 0; i < rsize; i++)
+		want += world_of(other, i);
+	mpit_expect_int("iallreduce gives the other group's sum", want, sum);
+	for (i = 0; i < rsize; i++) {
+		mpit_expect_int("iallgather across", world_of(other, i), all[i]);
+		mpit_expect_int("ialltoall across", 1000 * world_of(other, i) + lrank, ar[i]);
+	}
+	for (i = 0; color == 1 && lrank == 0 && i < rsize; i++)
+		mpit_expect_int("igather across", world_of(0, i), g[i]);
+	if (color == 1)
+		mpit_expect_int("iscatter across", 7 * lrank, sc);
+	if (color == 0 && lrank == 0)
+		mpit_expect_int("ireduce across", world_of(1, half_size(1) - 1), mx);
+	for (i = 0; i < rsize; i++) {
+		int k = lrank * rsize + i, w = 0;
+
+		for (j = 0; j < rsize; j++)
+			w += 100 * world_of(other, j) + k;
+		mpit_expect_int("ireduce_scatter_block across", w, rr[i]);
+	}
+	(void)lsize;
+	/* Persistent: started twice. */
+	MPI_Allreduce_init(&wrank, &sum, 1, MPI_INT, MPI_SUM, ic, MPI_INFO_NULL, &p);
+	for (i = 0; i < 2; i++) {
+		sum = -1;
+		MPI_Start(&p);
+		MPI_Wait(&p, MPI_STATUS_IGNORE);
+		mpit_expect_int("persistent allreduce across", want, sum);
+	}
+	MPI_Request_free(&p);
+	MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+	mpit_expect_int("iscan on an intercomm", MPI_ERR_COMM,
+			err_class(MPI_Iscan(&wrank, &sum, 1, MPI_INT, MPI_SUM, ic, &p)));
+	mpit_expect_int("iallreduce in place on an intercomm", MPI_ERR_BUFFER,
+			err_class(MPI_Iallreduce(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_SUM, ic, &p)));
+	MPI_Comm_set_errhandler(ic, MPI_ERRORS_ARE_FATAL);
+	bad |= mpit_report("intercomm_nonblocking_collectives");
 }
 
 /* The v and w forms and reduce_scatter across an intercommunicator, with
@@ -351,6 +424,7 @@ static void t_inter(void)
 	}
 	bad |= mpit_report("intercomm_merge");
 	t_inter_coll(ic, color, lrank);
+	t_inter_nbc(ic, color, lrank);
 	t_inter_vcoll(ic, color, lrank);
 	t_inter_split(ic, color, lrank);
 
