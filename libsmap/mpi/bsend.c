@@ -95,7 +95,7 @@ static struct bsend_blk *bsend_alloc(size_t len)
 	}
 }
 
-int smpi_bsend_copy(struct smpi_req *tmpl, const char *fn)
+int smpi_bsend_copy(struct smpi_req *tmpl, int keep, const char *fn)
 {
 	int64_t bytes = tmpl->count * smpi_type_size(tmpl->type);
 	size_t len = MPI_BSEND_OVERHEAD + bytes;
@@ -125,7 +125,12 @@ int smpi_bsend_copy(struct smpi_req *tmpl, const char *fn)
 			   tmpl->tag, tmpl->comm);
 	r->bbuf = b;
 	smpi_p2p_start(r);
-	smpi_p2p_orphan(r);
+	if (keep && tmpl->inner)
+		smpi_p2p_orphan(tmpl->inner);
+	if (keep)
+		tmpl->inner = r;
+	else
+		smpi_p2p_orphan(r);
 	return MPI_SUCCESS;
 }
 

@@ -372,7 +372,9 @@ struct smpi_req {
 	int persistent, freed;
 	int cancel;		/* a send's MPI_Cancel, once per start (p2p.c) */
 	int cancel_rndv;	/* it was a rendezvous still waiting for its receiver */
-	uint64_t sseq;		/* on-node send: its slot's number at the receiver */
+	uint64_t sseq;		/* a send: its slot's number at an on-node receiver, its
+				 * name (p2pnet.c) across nodes */
+	int rts_served;		/* send across nodes: its fetch has completed */
 	int helped;		/* rendezvous: this sender took its pieces */
 	int withdraw;		/* a send that may still withdraw to a copy (p2p.c) */
 	int withdrawn;		/* it did: complete for its caller, not yet received */
@@ -385,6 +387,7 @@ struct smpi_req {
 	int ctx;		/* comm->ctx, or comm->ctx + SMPI_MAX_CTX inside the library */
 	int lpeer;		/* on-node rank of the peer */
 	void *bbuf;		/* buffered send: the copy in the attached buffer */
+	struct smpi_req *inner;	/* a program's buffered send: the send of its copy */
 	MPI_Status status;
 	int net;		/* in the network engine's hands (p2pnet.c) */
 	void *packed;		/* p2pnet.c: the message packed, for a derived type */
@@ -446,11 +449,11 @@ int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status);
 /*
  * A send that leaves at once, with nothing to complete later (inline and
  * eager messages, when the queue has room): 1, or 0 for a send that needs
- * a request.  Nonblocking calls then return smpi_req_sent.
+ * a request (the library's own sends: a user's nonblocking send keeps a
+ * request, which MPI_Cancel needs).
  */
 int smpi_p2p_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
 		      MPI_Comm comm, int ctx, int mode);
-extern struct smpi_req smpi_req_sent;
 
 /*
  * Blocking send and receive of `count` elements of `type` to or from comm
@@ -475,6 +478,7 @@ static inline void smpi_req_init(struct smpi_req *r, int kind, int mode, const v
 	r->persistent = 0;
 	r->freed = 0;
 	r->cancel = 0;
+	r->inner = NULL;
 	r->buf = buf;
 	r->count = count;
 	r->type = type;
@@ -544,7 +548,9 @@ void smpi_pnet_send_blocking(const void *buf, int64_t count, MPI_Datatype type, 
 void smpi_pnet_deliver(struct smpi_req *r, struct p2p_unexp *u);
 
 /* Buffered sends (bsend.c). */
-int smpi_bsend_copy(struct smpi_req *req, const char *fn);
+/* keep: req is the program's request, which keeps the send of the copy
+ * (req->inner) until it is freed or started again, for MPI_Cancel. */
+int smpi_bsend_copy(struct smpi_req *req, int keep, const char *fn);
 void smpi_bsend_release(struct smpi_req *req);
 
 static inline void smpi_status_set(MPI_Status *st, int src, int tag, int err,

@@ -90,11 +90,6 @@
 /* struct smpi_rndv.claim of such a send. */
 enum { P2P_UNCLAIMED, P2P_CLAIMED, P2P_WITHDRAWN };
 
-/* struct smpi_req.cancel of a send, and the receiver's answer in its
- * rv.cancel. */
-enum { P2P_CANCEL_NONE, P2P_CANCEL_ASKED, P2P_CANCEL_OVER };
-enum { P2P_CANCEL_WAIT, P2P_CANCEL_REMOVED, P2P_CANCEL_TOO_LATE };
-
 /* The context of a CANCEL slot: no receive's (those are below
  * 2 * SMPI_MAX_CTX), so no fast path takes it for a message. */
 #define P2P_CTX_CONTROL	0xffffu
@@ -1174,6 +1169,15 @@ int smpi_p2p_done(struct smpi_req *r)
 {
 	if (r->kind != SMPI_REQ_SEND || r->state != SMPI_ST_POSTED || r->net)
 		return 0;
+	if (__builtin_expect(r->inner != NULL, 0)) {
+		/* A buffered send being cancelled: done with its copy's. */
+		if (!smpi_req_done(r->inner))
+			return 0;
+		r->cancel = P2P_CANCEL_OVER;
+		r->status.smpi_cancelled = r->inner->status.smpi_cancelled;
+		r->state = SMPI_ST_DONE;
+		return 1;
+	}
 	if (r->cancel_rndv || r->cancel != P2P_CANCEL_ASKED) {
 		if (__atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
 			p2p_help(r);
@@ -1232,15 +1236,25 @@ static void p2p_unqueue(struct p2p_out *o, struct smpi_req *r)
 		p2p_queued--;
 }
 
-/* Once per start; a send across nodes is the engine's and completes, as
- * does one that withdrew (complete for its caller already). */
+/* Once per start; across nodes, p2pnet.c's.  A send that withdrew is
+ * complete for its caller already and completes. */
 static int p2p_cancel_send(struct smpi_req *r)
 {
 	struct p2p_out *o;
 
+	/* A buffered send: its copy's send is the one taken back. */
+	if (r->inner) {
+		if (r->cancel != P2P_CANCEL_NONE || !p2p_cancel_send(r->inner))
+			return 0;
+		r->cancel = P2P_CANCEL_ASKED;
+		r->state = SMPI_ST_POSTED;
+		return 1;
+	}
 	if (r->cancel != P2P_CANCEL_NONE || r->state == SMPI_ST_IDLE || r->peer == MPI_PROC_NULL ||
-	    r->lpeer < 0 || r->net || r->withdrawn)
+	    r->withdrawn)
 		return 0;
+	if (r->net || r->lpeer < 0)
+		return smpi_pnet_cancel(r);
 	o = p2p_peer(r->lpeer);
 	if (r->state == SMPI_ST_QUEUED) {
 		p2p_unqueue(o, r);

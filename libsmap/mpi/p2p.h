@@ -34,7 +34,8 @@ struct p2p_unexp {
 	int kind, tag;
 	uint64_t len;
 	char *data;		/* inline: idata; eager: a malloc'd copy */
-	uint64_t seq;		/* on-node: the number of its slot */
+	uint64_t seq;		/* on-node: the number of its slot; across
+				 * nodes: the sender's name for it */
 	union {
 		struct p2p_rndv rndv;
 		uint64_t rts;	/* P2P_MSG_NET_RTS: the engine's name for it */
@@ -42,7 +43,14 @@ struct p2p_unexp {
 	char idata[P2P_INLINE];
 };
 
+/* struct smpi_req.cancel of a send, and the receiver's answer in its
+ * rv.cancel. */
+enum { P2P_CANCEL_NONE, P2P_CANCEL_ASKED, P2P_CANCEL_OVER };
+enum { P2P_CANCEL_WAIT, P2P_CANCEL_REMOVED, P2P_CANCEL_TOO_LATE };
+
 struct match_ctx *p2p_match(int ctx);
+/* MPI_Cancel of a rendezvous send across nodes (p2pnet.c): 1 if asked. */
+int smpi_pnet_cancel(struct smpi_req *r);
 struct p2p_unexp *p2p_unexp_get(void);
 void p2p_unexp_put(struct p2p_unexp *u);
 /* The receive r got n bytes from world rank wsrc: status, done. */

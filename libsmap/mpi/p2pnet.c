@@ -18,6 +18,18 @@
  * order holds because each sender's messages come through one ordered
  * channel.  Derived datatypes are packed (sender) or unpacked (receiver)
  * around the network, which moves contiguous bytes.
+ *
+ * MPI_Cancel of a rendezvous: the sender asks the receiver in a message on
+ * a context no communicator has (the RTS carries the sender's name for
+ * the send: a number it never reuses, where a request's address comes
+ * back for the next send); the receiver, taking its inbox in
+ * order, finds the announce unexpected or matched already.  If unexpected
+ * it drops it and fetches none of it, which completes the sender's RTS
+ * as usual (the engine is then done with the buffer); either way it
+ * answers in another such message.  The send completes once both the
+ * answer and the RTS's end have come, cancelled or not.  An eager send
+ * sent on a request (its name) is asked back the same way: complete for
+ * its caller when it left, it is not again until the answer comes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +57,20 @@ static const void *pnet_pack(const void *buf, int64_t count, MPI_Datatype type, 
 
 static void pnet_inbox(const struct snet_inrec *rec, const void *payload);
 
+/* The contexts of MPI_Cancel's messages: no communicator's (those are
+ * below 2 * SMPI_MAX_CTX). */
+enum { PNET_CTX_CANCEL = 0xfff0, PNET_CTX_ANSWER = 0xfff1 };
+_Static_assert(2 * SMPI_MAX_CTX <= PNET_CTX_CANCEL, "cancel contexts are no communicator's");
+
+struct pnet_cancel {
+	uint64_t req;		/* the sender's request */
+	uint64_t name;		/* the send's name, as its message carried it */
+	uint64_t arg;		/* CANCEL: the message's context; ANSWER: P2P_CANCEL_* */
+};
+
+/* Names of this rank's sends on requests (0: none). */
+static uint64_t pnet_names;
+
 int smpi_pnet_init(void)
 {
 	if (smap_nnodes() < 2 || net_init() < 0)
@@ -58,14 +84,24 @@ static int pnet_eager(uint64_t len, int mode)
 	return mode != SMPI_MODE_SYNC && len <= net_eager_max();
 }
 
+/* name: the sender's for it (its request), or 0 (none: never cancelled). */
 static void pnet_send_eager(const void *buf, int64_t count, MPI_Datatype type, uint64_t len,
-			    uint32_t dst, int tag, int ctx)
+			    uint32_t dst, int tag, int ctx, uint64_t name)
 {
 	void *packed;
 	const void *data = pnet_pack(buf, count, type, len, &packed);
 
-	net_cmd_async(SNOP_MSG, 0, (uint32_t)ctx, dst, data, 0, len, tag, 0, "an MPI message");
+	net_cmd_async(SNOP_MSG, 0, (uint32_t)ctx, dst, data, 0, len, tag, (int64_t)name,
+		      "an MPI message");
 	free(packed);
+}
+
+/* A cancelled send's answer and its RTS's end have both come. */
+static void pnet_cancel_over(struct smpi_req *r)
+{
+	r->cancel = P2P_CANCEL_OVER;
+	r->status.smpi_cancelled = r->rv.cancel == P2P_CANCEL_REMOVED;
+	r->state = SMPI_ST_DONE;
 }
 
 static void pnet_send_done(struct net_op *op)
@@ -76,7 +112,28 @@ static void pnet_send_done(struct net_op *op)
 	r->packed = NULL;
 	if (op->status < 0)
 		r->status.MPI_ERROR = MPI_ERR_OTHER;
-	r->state = SMPI_ST_DONE;
+	r->rts_served = 1;
+	if (r->cancel != P2P_CANCEL_ASKED)
+		r->state = SMPI_ST_DONE;
+	else if (r->rv.cancel != P2P_CANCEL_WAIT)
+		pnet_cancel_over(r);
+}
+
+/* A rendezvous not fetched yet, or an eager send (done for its caller, and
+ * now not until the answer comes). */
+int smpi_pnet_cancel(struct smpi_req *r)
+{
+	struct pnet_cancel c = { (uintptr_t)r, r->sseq, (uint64_t)r->ctx };
+
+	if (r->state == SMPI_ST_POSTED ? r->rts_served : r->state != SMPI_ST_DONE)
+		return 0;
+	r->cancel = P2P_CANCEL_ASKED;
+	r->rv.cancel = P2P_CANCEL_WAIT;
+	r->net = 1;
+	r->state = SMPI_ST_POSTED;
+	net_cmd_async(SNOP_MSG, 0, PNET_CTX_CANCEL, (uint32_t)r->comm->group->world[r->peer], &c, 0,
+		      sizeof(c), 0, 0, "MPI_Cancel");
+	return 1;
 }
 
 void smpi_pnet_send(struct smpi_req *r)
@@ -86,8 +143,11 @@ void smpi_pnet_send(struct smpi_req *r)
 	const void *data;
 
 	r->withdraw = 0;
+	r->rts_served = 0;
+	r->sseq = ++pnet_names;
 	if (pnet_eager(len, r->mode)) {
-		pnet_send_eager(r->buf, r->count, r->type, len, dst, r->tag, r->ctx);
+		pnet_send_eager(r->buf, r->count, r->type, len, dst, r->tag, r->ctx, r->sseq);
+		r->rts_served = 1;	/* no RTS to wait for, if cancelled */
 		r->state = SMPI_ST_DONE;
 		return;
 	}
@@ -97,7 +157,9 @@ void smpi_pnet_send(struct smpi_req *r)
 	memset(&r->nop, 0, sizeof(r->nop));
 	r->nop.done = pnet_send_done;
 	r->nop.arg = r;
-	net_cmd(&r->nop, SNOP_RTS, 0, (uint32_t)r->ctx, dst, data, 0, len, r->tag, 0);
+	/* Its name for the receiver, should MPI_Cancel ask for it back. */
+	net_cmd(&r->nop, SNOP_RTS, 0, (uint32_t)r->ctx, dst, data, 0, len, r->tag,
+		(int64_t)r->sseq);
 }
 
 int smpi_pnet_send_now(const void *buf, int64_t count, MPI_Datatype type, int peer, int tag,
@@ -107,7 +169,7 @@ int smpi_pnet_send_now(const void *buf, int64_t count, MPI_Datatype type, int pe
 
 	if (!pnet_eager(len, mode))
 		return 0;
-	pnet_send_eager(buf, count, type, len, (uint32_t)comm->group->world[peer], tag, ctx);
+	pnet_send_eager(buf, count, type, len, (uint32_t)comm->group->world[peer], tag, ctx, 0);
 	return 1;
 }
 
@@ -188,13 +250,67 @@ void smpi_pnet_deliver(struct smpi_req *r, struct p2p_unexp *u)
 	pnet_take(r, u->kind, u->m.src, u->tag, u->len, u->data, u->rts);
 }
 
+static int pnet_is_sent(const struct match_entry *e, const void *name)
+{
+	const struct p2p_unexp *u = (const struct p2p_unexp *)e;
+
+	return (u->kind == P2P_MSG_NET_RTS || u->kind == P2P_MSG_NET_EAGER) &&
+	       u->seq == *(const uint64_t *)name;
+}
+
+/* World rank src asks for its message back (c: its request and the
+ * context). */
+static void pnet_cancel_asked(uint32_t src, const struct pnet_cancel *c)
+{
+	static char nothing;
+	struct pnet_cancel a = { c->req, c->name, P2P_CANCEL_TOO_LATE };
+	struct match_entry *e = NULL;
+	struct p2p_unexp *u;
+
+	if (c->arg < 2 * SMPI_MAX_CTX && p2p_match((int)c->arg)->nunexp)
+		e = match_drop(p2p_match((int)c->arg), (int)src, pnet_is_sent, &c->name);
+	if (e) {
+		u = (struct p2p_unexp *)e;
+		/* Fetching none of an RTS completes the sender's. */
+		if (u->kind == P2P_MSG_NET_RTS)
+			net_cmd_async(SNOP_GETREQ, 0, 0, src, &nothing, 0, 0, (int64_t)u->rts, 0,
+				      "MPI_Cancel");
+		p2p_unexp_put(u);
+		a.arg = P2P_CANCEL_REMOVED;
+	}
+	net_cmd_async(SNOP_MSG, 0, PNET_CTX_ANSWER, src, &a, 0, sizeof(a), 0, 0, "MPI_Cancel");
+}
+
+/* The answer to this rank's MPI_Cancel of a request still waiting for it. */
+static void pnet_cancel_answer(const struct pnet_cancel *a)
+{
+	struct smpi_req *r = (struct smpi_req *)(uintptr_t)a->req;
+
+	if (!smpi_live(r, SMPI_LIVE_REQ) || r->cancel != P2P_CANCEL_ASKED || r->sseq != a->name ||
+	    (a->arg != P2P_CANCEL_REMOVED && a->arg != P2P_CANCEL_TOO_LATE))
+		return;
+	r->rv.cancel = (uint32_t)a->arg;
+	if (r->rts_served)
+		pnet_cancel_over(r);
+}
+
 static void pnet_inbox(const struct snet_inrec *rec, const void *payload)
 {
 	int kind = rec->op == SNOP_MSG ? P2P_MSG_NET_EAGER : P2P_MSG_NET_RTS;
+	struct pnet_cancel c;
 	struct match_ctx *m;
 	struct smpi_req *r;
 	struct p2p_unexp *u;
 
+	if ((rec->ctx == PNET_CTX_CANCEL || rec->ctx == PNET_CTX_ANSWER) &&
+	    kind == P2P_MSG_NET_EAGER && rec->len == sizeof(c)) {
+		memcpy(&c, payload, sizeof(c));
+		if (rec->ctx == PNET_CTX_CANCEL)
+			pnet_cancel_asked(rec->src, &c);
+		else
+			pnet_cancel_answer(&c);
+		return;
+	}
 	if (rec->ctx >= 2 * SMPI_MAX_CTX)
 		return;
 	m = p2p_match((int)rec->ctx);
@@ -210,6 +326,7 @@ static void pnet_inbox(const struct snet_inrec *rec, const void *payload)
 	u->tag = (int)rec->tag;
 	u->len = rec->len;
 	u->data = NULL;
+	u->seq = (uint64_t)rec->seq;
 	u->rts = rec->id;
 	if (kind == P2P_MSG_NET_EAGER) {
 		u->data = malloc(rec->len ? rec->len : 1);

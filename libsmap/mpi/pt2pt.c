@@ -113,7 +113,7 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	if (dest == MPI_PROC_NULL)
 		return MPI_SUCCESS;
 	smpi_req_init(&r, SMPI_REQ_SEND, SMPI_MODE_BUF, buf, count, type, dest, tag, comm);
-	return smpi_bsend_copy(&r, "MPI_Bsend");
+	return smpi_bsend_copy(&r, 0, "MPI_Bsend");
 }
 
 static int pt_recv_error(MPI_Comm comm, const MPI_Status *st, const char *fn)
@@ -172,17 +172,11 @@ static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int
 		return err;
 	if (!request)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
-	/* Across nodes a send the engine took completes at once (MPI_Cancel
-	 * cannot take it back there); on the node every nonblocking send
-	 * keeps a request of its own, which MPI_Cancel needs. */
-	if (mode != SMPI_MODE_BUF && dest != MPI_PROC_NULL && comm->local[dest] < 0 &&
-	    smpi_p2p_send_now(buf, count, type, dest, tag, comm, comm->ctx, mode)) {
-		*request = &smpi_req_sent;
-		return MPI_SUCCESS;
-	}
+	/* Every nonblocking send keeps a request of its own, which
+	 * MPI_Cancel needs. */
 	r = smpi_req_alloc(SMPI_REQ_SEND, mode, buf, count, type, dest, tag, comm);
 	if (mode == SMPI_MODE_BUF) {
-		err = dest == MPI_PROC_NULL ? 0 : smpi_bsend_copy(r, fn);
+		err = dest == MPI_PROC_NULL ? 0 : smpi_bsend_copy(r, 1, fn);
 		smpi_status_set(&r->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
 		r->state = SMPI_ST_DONE;
 		*request = r;

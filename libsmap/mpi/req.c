@@ -14,17 +14,6 @@
 
 static struct smpi_req *req_free_list;
 
-/* The request of every send that completed as it started: never freed,
- * and Wait, Test and friends find nothing in it but a done send. */
-struct smpi_req smpi_req_sent = {
-	.kind = SMPI_REQ_SEND,
-	.live = SMPI_LIVE_REQ,
-	.state = SMPI_ST_DONE,
-	.lpeer = -1,
-	.type = MPI_BYTE,
-	.status = { .MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG },
-};
-
 struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t count,
 				MPI_Datatype type, int peer, int tag, MPI_Comm comm)
 {
@@ -49,10 +38,12 @@ struct smpi_req *smpi_req_alloc(int kind, int mode, const void *buf, int64_t cou
 
 void smpi_req_free(struct smpi_req *r)
 {
-	if (r == &smpi_req_sent)
-		return;
 	if (r->bbuf)
 		smpi_bsend_release(r);
+	if (r->inner) {
+		smpi_p2p_orphan(r->inner);
+		r->inner = NULL;
+	}
 	if (r->rv.copy) {
 		free((void *)(uintptr_t)r->rv.copy);
 		r->rv.copy = 0;
@@ -458,7 +449,8 @@ int PMPI_Start(MPI_Request *request)
 	else if (r->kind == SMPI_REQ_RECV)
 		smpi_pv.recvs++;
 	if (r->mode == SMPI_MODE_BUF) {
-		err = smpi_bsend_copy(r, "MPI_Start");
+		r->cancel = 0;
+		err = smpi_bsend_copy(r, 1, "MPI_Start");
 		if (err)
 			return err;
 		smpi_status_set(&r->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
