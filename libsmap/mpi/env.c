@@ -60,6 +60,7 @@ static int env_init(const char *fn, char ***argv)
 	smpi_type_init();
 	smpi_op_init();
 	smpi_p2p_init();
+	smpi_nbc_init();
 	smpi_comm_init_world();
 	/* Every rank's queues exist before anyone sends. */
 	smap_barrier();

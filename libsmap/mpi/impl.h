@@ -524,6 +524,8 @@ static inline void smpi_sys_recv(void *buf, int64_t bytes, int source, MPI_Comm 
  */
 extern int smpi_nbc_active;
 void smpi_nbc_progress(void);
+/* Lets the collective engine's waits run progress (nbc.c). */
+void smpi_nbc_init(void);
 void smpi_nbc_start(struct smpi_req *req);
 void smpi_nbc_free(struct smpi_nbc *s);
 /* A communicator's topology goes with it; a duplicate gets a copy (topo.c). */
@@ -552,6 +554,21 @@ void smpi_pnet_deliver(struct smpi_req *r, struct p2p_unexp *u);
  * (req->inner) until it is freed or started again, for MPI_Cancel. */
 int smpi_bsend_copy(struct smpi_req *req, int keep, const char *fn);
 void smpi_bsend_release(struct smpi_req *req);
+
+/* MPI 3.1 3.2.5: a call that hands out one status leaves its MPI_ERROR as
+ * the caller left it, the return value saying the same: the public
+ * functions take it before (smpi_status_error) and put it back after. */
+static inline int smpi_status_error(const MPI_Status *st)
+{
+	return st != MPI_STATUS_IGNORE ? st->MPI_ERROR : 0;
+}
+
+static inline int smpi_status_keep(MPI_Status *st, int kept, int err)
+{
+	if (st != MPI_STATUS_IGNORE)
+		st->MPI_ERROR = kept;
+	return err;
+}
 
 static inline void smpi_status_set(MPI_Status *st, int src, int tag, int err,
 				   int64_t bytes)

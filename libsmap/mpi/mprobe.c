@@ -95,15 +95,30 @@ static int msg_probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message 
 	return msg_take(comm, message, status, &st, fn);
 }
 
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+static int one_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
 	return msg_probe(source, tag, comm, NULL, message, status, 1, "MPI_Mprobe");
+}
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Mprobe(source, tag, comm, message, status));
+}
+
+static int one_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+		       MPI_Status *status)
+{
+	return msg_probe(source, tag, comm, flag, message, status, 0, "MPI_Improbe");
 }
 
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
 		 MPI_Status *status)
 {
-	return msg_probe(source, tag, comm, flag, message, status, 0, "MPI_Improbe");
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Improbe(source, tag, comm, flag, message, status));
 }
 
 /* Receives *message into buf and frees it; *st gets the status. */
@@ -157,8 +172,8 @@ static int msg_recv(void *buf, int count, MPI_Datatype type, MPI_Message *messag
 	return err;
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-	       MPI_Status *status)
+static int one_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+		     MPI_Status *status)
 {
 	MPI_Status st = { .MPI_ERROR = MPI_SUCCESS };
 	int err = msg_recv(buf, count, type, message, &st, "MPI_Mrecv");
@@ -166,6 +181,14 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	return err;
+}
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+	       MPI_Status *status)
+{
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Mrecv(buf, count, type, message, status));
 }
 
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,

@@ -9,7 +9,8 @@
  * allow.  Nothing runs in the background: a schedule moves when its rank
  * is inside MPI.  A blocking collective of the SMARTMAP engine runs
  * progress while it waits too (coll_idle): a member may be waiting for
- * this rank's part of a nonblocking collective before it joins.
+ * this rank's part of a nonblocking collective before it joins, or for
+ * point-to-point progress here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -397,11 +398,21 @@ void smpi_nbc_progress(void)
 	nbc_busy = 0;
 }
 
-/* The collective engine's waits: progress while schedules are pending. */
+/* The collective engine's waits: progress while schedules are pending,
+ * and every 64th turn anyway, so that what a peer waits for meanwhile
+ * moves too (its synchronous send to a receive posted here, its
+ * MPI_Cancel's answer); a wait that ends sooner pays nothing. */
 static void nbc_idle(void)
 {
-	if (smpi_nbc_active)
+	static unsigned turns;
+
+	if (smpi_nbc_active || !(++turns % 64))
 		smpi_progress();
+}
+
+void smpi_nbc_init(void)
+{
+	coll_idle = nbc_idle;
 }
 
 void smpi_nbc_start(struct smpi_req *r)
@@ -414,7 +425,6 @@ void smpi_nbc_start(struct smpi_req *r)
 	s->err = 0;
 	smpi_status_set(&s->status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
 	r->state = SMPI_ST_POSTED;
-	coll_idle = nbc_idle;
 	nbc_busy = 1;
 	done = nbc_advance(s);
 	nbc_busy = busy;

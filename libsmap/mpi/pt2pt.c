@@ -144,8 +144,8 @@ static __attribute__((noinline)) int pt_recv_slow(void *buf, int count, MPI_Data
 	return MPI_SUCCESS;
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-	      MPI_Status *status)
+static int one_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+		    MPI_Status *status)
 {
 	MPI_Status st;
 
@@ -158,6 +158,14 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 	if (smpi_p2p_recv(buf, count, type, source, tag, comm, comm->ctx, status))
 		return pt_recv_error(comm, status, "MPI_Recv");
 	return MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+	      MPI_Status *status)
+{
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Recv(buf, count, type, source, tag, comm, status));
 }
 
 static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -259,9 +267,9 @@ PT_INIT(Rsend, SMPI_REQ_SEND, SMPI_MODE_READY, const)
 PT_INIT(Bsend, SMPI_REQ_SEND, SMPI_MODE_BUF, const)
 PT_INIT(Recv, SMPI_REQ_RECV, SMPI_MODE_STD, )
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-		  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-		  int recvtag, MPI_Comm comm, MPI_Status *status)
+static int one_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+			int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+			int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	struct smpi_req s, r;
 	MPI_Status st;
@@ -301,8 +309,18 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 	return MPI_SUCCESS;
 }
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
-			  int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+		  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+		  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+			  source, recvtag, comm, status));
+}
+
+static int one_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+				int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	int64_t bytes;
 	char *tmp;
@@ -326,7 +344,16 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
 	return err;
 }
 
-int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+			  int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm,
+			  status));
+}
+
+static int one_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Status st;
 	unsigned spins = 0;
@@ -346,7 +373,14 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	return MPI_SUCCESS;
 }
 
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Probe(source, tag, comm, status));
+}
+
+static int one_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
 	MPI_Status st;
 	int err;
@@ -365,6 +399,13 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 	if (*flag && status != MPI_STATUS_IGNORE)
 		*status = st;
 	return MPI_SUCCESS;
+}
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Iprobe(source, tag, comm, flag, status));
 }
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)

@@ -99,19 +99,25 @@ static int req_retire(MPI_Request *h, MPI_Status *st)
 
 /* Retires the complete request *h and reports a failed receive on its
  * communicator, held meanwhile: the request may have been the last
- * reference to a communicator already freed. */
+ * reference to a communicator already freed.  For the calls that hand out
+ * one status: its MPI_ERROR stays as the caller left it (MPI 3.1 3.2.5),
+ * the return value says it. */
 static int req_finish(MPI_Request *h, MPI_Status *st, const char *fn)
 {
 	MPI_Comm comm = (*h)->comm;
-	int err;
+	int err, kept = st != MPI_STATUS_IGNORE ? st->MPI_ERROR : 0;
 
 	if (!(*h)->status.MPI_ERROR) {
 		req_retire(h, st);
+		if (st != MPI_STATUS_IGNORE)
+			st->MPI_ERROR = kept;
 		return MPI_SUCCESS;
 	}
 	smpi_comm_hold(comm);
-	err = smpi_err(comm, req_retire(h, st), fn,
-		       "message truncated: larger than the receive buffer");
+	err = req_retire(h, st);
+	if (st != MPI_STATUS_IGNORE)
+		st->MPI_ERROR = kept;
+	err = smpi_err(comm, err, fn, "message truncated: larger than the receive buffer");
 	smpi_comm_release(comm);
 	return err;
 }
@@ -356,7 +362,7 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 	return err ? smpi_err(NULL, err, "MPI_Testsome", "a request failed; see its status") : 0;
 }
 
-int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+static int one_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
 	int err;
 
@@ -377,6 +383,13 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	if (*flag && status != MPI_STATUS_IGNORE)
 		*status = request->status;
 	return MPI_SUCCESS;
+}
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+	int kept = smpi_status_error(status);
+
+	return smpi_status_keep(status, kept, one_Request_get_status(request, flag, status));
 }
 
 int PMPI_Request_free(MPI_Request *request)
