@@ -55,7 +55,11 @@ int coll_group_create(struct coll_group *parent, int n, const int *members,
  */
 int coll_group_split(struct coll_group *parent, int color, int key,
 		     struct coll_group **out);
-/* Collective over g; the world group is never destroyed (ignored). */
+/* Every member of g calls it once, whenever it likes (MPI_Comm_free may
+ * come before a barrier on one rank and after it on another): it returns
+ * at once, and the group's memory goes once every member has called it
+ * (a later destroy or create frees it).  The world group is never
+ * destroyed (ignored). */
 void coll_group_destroy(struct coll_group *g);
 
 /*

@@ -188,6 +188,40 @@ static int group_rendezvous(struct coll_group *g, int me, int n, const int *node
 	return 0;
 }
 
+/* Groups destroyed here whose blocks a peer may still touch. */
+static struct coll_group *group_dying;
+
+/* Member 0 frees once every member is in, the others once member 0 has
+ * said bye: by then no call on the group runs anywhere, so nobody reads
+ * anybody's state.  1 when g's block (g with it) is freed. */
+static int group_release(struct coll_group *g)
+{
+	if (g->rank == 0) {
+		if (__atomic_load_n(&g->me->gone, __ATOMIC_ACQUIRE) != (uint64_t)g->size - 1)
+			return 0;
+		for (int i = 1; i < g->size; i++)
+			__atomic_store_n(&g->peer[i]->bye, 1, __ATOMIC_RELEASE);
+	} else if (!__atomic_load_n(&g->me->bye, __ATOMIC_ACQUIRE)) {
+		return 0;
+	}
+	free(g->block);
+	return 1;
+}
+
+static void group_reap(void)
+{
+	struct coll_group **pp = &group_dying, *g;
+
+	while ((g = *pp)) {
+		struct coll_group *next = g->dying_next;
+
+		if (group_release(g))
+			*pp = next;
+		else
+			pp = &g->dying_next;
+	}
+}
+
 int coll_group_create(struct coll_group *parent, int n, const int *members,
 		      struct coll_group **out)
 {
@@ -195,6 +229,7 @@ int coll_group_create(struct coll_group *parent, int n, const int *members,
 	struct coll_group *g;
 
 	*out = NULL;
+	group_reap();
 	if (n < 1 || n > pn)
 		return -EINVAL;
 	int node[n];
@@ -260,27 +295,17 @@ int coll_group_split(struct coll_group *parent, int color, int key,
 	return coll_group_create(parent, cnt, list, out);
 }
 
-/* Member 0 frees last and nobody frees before every member is in: by then
- * no call on the group runs anywhere, so nobody reads anybody's state. */
 void coll_group_destroy(struct coll_group *g)
 {
-	unsigned spins = 0;
-
 	if (!g || !g->block)
 		return;
 	if (coll_is_span(g)) {
 		free(g);
 		return;
 	}
-	if (g->rank == 0) {
-		while (__atomic_load_n(&g->me->gone, __ATOMIC_ACQUIRE) != (uint64_t)g->size - 1)
-			coll_spin(&spins);
-		for (int i = 1; i < g->size; i++)
-			__atomic_store_n(&g->peer[i]->bye, 1, __ATOMIC_RELEASE);
-	} else {
+	if (g->rank != 0)
 		__atomic_add_fetch(&g->peer[0]->gone, 1, __ATOMIC_ACQ_REL);
-		while (!__atomic_load_n(&g->me->bye, __ATOMIC_ACQUIRE))
-			coll_spin(&spins);
-	}
-	free(g->block);
+	g->dying_next = group_dying;
+	group_dying = g;
+	group_reap();
 }

@@ -85,6 +85,7 @@ struct coll_group {
 	uint64_t word;			/* the latest described call's check word (check.c) */
 	int word_pending;		/* not in its post line yet: goes with the first step */
 	void *expect_ctx;
+	struct coll_group *dying_next;	/* destroyed, its block not freed yet (group.c) */
 };
 
 /* span.c: the collectives of a group that spans nodes. */

@@ -8,7 +8,7 @@ import harness
 PROGRAMS = {
     "mpit_p2p": 15,
     "mpit_dt": 10,
-    "mpit_coll": 10,
+    "mpit_coll": 11,
     "mpit_env": 12,
     "mpit_prof": 2,
     "mpit_proto": 8,

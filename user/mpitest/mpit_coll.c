@@ -2,7 +2,9 @@
  * mpit_coll.c - collectives on MPI_COMM_WORLD and on a split communicator
  * (halves in reversed order): every predefined op on every type it applies
  * to against a serial reference, MPI_IN_PLACE, the v/w forms, user ops
- * (commutative and not), MINLOC/MAXLOC, a non-contiguous datatype.
+ * (commutative and not), MINLOC/MAXLOC, a non-contiguous datatype; and
+ * MPI_Comm_free called before a barrier on one rank, after it on the
+ * others (it must not wait for them).
  */
 #include <stdlib.h>
 #include "mpit.h"
@@ -397,6 +399,30 @@ static void run_all(MPI_Comm c, const char *cname)
 	test_loc_and_vector(c, cname);
 }
 
+/* The last rank frees its duplicate before a barrier the others free
+ * theirs after; then new communicators work as usual. */
+static void test_free_order(void)
+{
+	MPI_Comm d, e;
+	int one = 1, sum = 0, i;
+
+	for (i = 0; i < 3; i++) {
+		MPI_Comm_dup(MPI_COMM_WORLD, &d);
+		MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, d);
+		if (wrank == wsize - 1)
+			MPI_Comm_free(&d);
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (d != MPI_COMM_NULL)
+			MPI_Comm_free(&d);
+	}
+	MPI_Comm_dup(MPI_COMM_WORLD, &e);
+	sum = 0;
+	MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, e);
+	mpit_expect_int("allreduce on a communicator made after the frees", wsize, sum);
+	MPI_Comm_free(&e);
+	mpit_report("comm_free_in_any_order");
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Comm half;
@@ -408,6 +434,7 @@ int main(int argc, char **argv)
 	MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, -wrank, &half);
 	run_all(half, "split");
 	MPI_Comm_free(&half);
+	test_free_order();
 	MPI_Finalize();
 	return 0;
 }
