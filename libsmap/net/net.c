@@ -20,9 +20,8 @@
 #define NET_INBOX	(2u << 20)
 #define NET_BOUNCE	(2u << 20)
 /* Past this an eager message's two extra copies (into the bounce buffer,
- * out of the inbox) cost more than the rendezvous round trip: host mode's
- * 1 MiB frames measured 4.5 GB/s eager against 3.4-4.2 rendezvous at
- * 256 KiB, 4.6 against 4.8-6.6 at 512 KiB (docs/network.md). */
+ * out of the inbox) cost more than the rendezvous round trip, measured
+ * with host mode's 1 MiB frames (docs/network.md, Protocols). */
 #define NET_EAGER_CAP	(256u << 10)
 _Static_assert(NET_EAGER_CAP <= NET_BOUNCE / 4, "a few eager messages fit the bounce buffer");
 
