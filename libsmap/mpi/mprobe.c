@@ -95,22 +95,12 @@ static int msg_probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message 
 	return msg_take(comm, message, status, &st, fn);
 }
 
-static int one_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
-{
-	return msg_probe(source, tag, comm, NULL, message, status, 1, "MPI_Mprobe");
-}
-
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Mprobe(source, tag, comm, message, status));
-}
-
-static int one_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-		       MPI_Status *status)
-{
-	return msg_probe(source, tag, comm, flag, message, status, 0, "MPI_Improbe");
+	return smpi_status_keep(status, kept, msg_probe(source, tag, comm, NULL, message, status,
+							1, "MPI_Mprobe"));
 }
 
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
@@ -118,7 +108,8 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Improbe(source, tag, comm, flag, message, status));
+	return smpi_status_keep(status, kept, msg_probe(source, tag, comm, flag, message, status,
+							0, "MPI_Improbe"));
 }
 
 /* Receives *message into buf and frees it; *st gets the status. */
@@ -172,7 +163,7 @@ static int msg_recv(void *buf, int count, MPI_Datatype type, MPI_Message *messag
 	return err;
 }
 
-static int one_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+static int mrecv_one(void *buf, int count, MPI_Datatype type, MPI_Message *message,
 		     MPI_Status *status)
 {
 	MPI_Status st = { .MPI_ERROR = MPI_SUCCESS };
@@ -188,7 +179,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Mrecv(buf, count, type, message, status));
+	return smpi_status_keep(status, kept, mrecv_one(buf, count, type, message, status));
 }
 
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,

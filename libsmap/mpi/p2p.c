@@ -1149,11 +1149,23 @@ int smpi_p2p_recv(void *buf, int64_t count, MPI_Datatype type, int peer, int tag
 
 /* A send whose CANCEL is out: done once the receiver answered (it writes
  * into the request, so not before), cancelled or not; a rendezvous it
- * took completes as any other. */
+ * took completes as any other (smpi_p2p_done, once the answer is in).  A
+ * buffered send is done with the send of its copy. */
 static int p2p_cancel_done(struct smpi_req *r)
 {
-	uint32_t a = __atomic_load_n(&r->rv.cancel, __ATOMIC_ACQUIRE);
+	uint32_t a;
 
+	if (r->inner) {
+		if (!smpi_req_done(r->inner))
+			return 0;
+		r->cancel = P2P_CANCEL_OVER;
+		r->status.smpi_cancelled = r->inner->status.smpi_cancelled;
+		r->state = SMPI_ST_DONE;
+		return 1;
+	}
+	if (r->cancel_rndv && __atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
+		p2p_help(r);
+	a = __atomic_load_n(&r->rv.cancel, __ATOMIC_ACQUIRE);
 	if (a == P2P_CANCEL_WAIT)
 		return 0;
 	r->cancel = P2P_CANCEL_OVER;
@@ -1162,28 +1174,17 @@ static int p2p_cancel_done(struct smpi_req *r)
 		r->state = SMPI_ST_DONE;
 		return 1;
 	}
-	return __atomic_load_n(&r->rv.done, __ATOMIC_ACQUIRE) ? (r->state = SMPI_ST_DONE, 1) : 0;
+	return smpi_p2p_done(r);
 }
 
 int smpi_p2p_done(struct smpi_req *r)
 {
 	if (r->kind != SMPI_REQ_SEND || r->state != SMPI_ST_POSTED || r->net)
 		return 0;
-	if (__builtin_expect(r->inner != NULL, 0)) {
-		/* A buffered send being cancelled: done with its copy's. */
-		if (!smpi_req_done(r->inner))
-			return 0;
-		r->cancel = P2P_CANCEL_OVER;
-		r->status.smpi_cancelled = r->inner->status.smpi_cancelled;
-		r->state = SMPI_ST_DONE;
-		return 1;
-	}
-	if (r->cancel_rndv || r->cancel != P2P_CANCEL_ASKED) {
-		if (__atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
-			p2p_help(r);
-	}
 	if (__builtin_expect(r->cancel == P2P_CANCEL_ASKED, 0))
 		return p2p_cancel_done(r);
+	if (__atomic_load_n(&r->rv.help, __ATOMIC_ACQUIRE) && !r->helped)
+		p2p_help(r);
 	if (!__atomic_load_n(&r->rv.done, __ATOMIC_ACQUIRE))
 		return 0;
 	r->state = SMPI_ST_DONE;

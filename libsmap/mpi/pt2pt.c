@@ -144,7 +144,7 @@ static __attribute__((noinline)) int pt_recv_slow(void *buf, int count, MPI_Data
 	return MPI_SUCCESS;
 }
 
-static int one_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+static int recv_one(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
 		    MPI_Status *status)
 {
 	MPI_Status st;
@@ -165,7 +165,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Recv(buf, count, type, source, tag, comm, status));
+	return smpi_status_keep(status, kept, recv_one(buf, count, type, source, tag, comm, status));
 }
 
 static int pt_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -267,7 +267,7 @@ PT_INIT(Rsend, SMPI_REQ_SEND, SMPI_MODE_READY, const)
 PT_INIT(Bsend, SMPI_REQ_SEND, SMPI_MODE_BUF, const)
 PT_INIT(Recv, SMPI_REQ_RECV, SMPI_MODE_STD, )
 
-static int one_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+static int sendrecv_one(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
 			int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
 			int recvtag, MPI_Comm comm, MPI_Status *status)
 {
@@ -315,11 +315,12 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-			  source, recvtag, comm, status));
+	return smpi_status_keep(status, kept,
+				sendrecv_one(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+					     recvcount, recvtype, source, recvtag, comm, status));
 }
 
-static int one_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+static int sendrecv_replace_one(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
 				int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	int64_t bytes;
@@ -349,11 +350,12 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm,
-			  status));
+	return smpi_status_keep(status, kept,
+				sendrecv_replace_one(buf, count, type, dest, sendtag, source,
+						     recvtag, comm, status));
 }
 
-static int one_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+static int probe_one(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	MPI_Status st;
 	unsigned spins = 0;
@@ -377,10 +379,10 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Probe(source, tag, comm, status));
+	return smpi_status_keep(status, kept, probe_one(source, tag, comm, status));
 }
 
-static int one_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+static int iprobe_one(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
 	MPI_Status st;
 	int err;
@@ -405,7 +407,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Iprobe(source, tag, comm, flag, status));
+	return smpi_status_keep(status, kept, iprobe_one(source, tag, comm, flag, status));
 }
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)

@@ -362,7 +362,7 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 	return err ? smpi_err(NULL, err, "MPI_Testsome", "a request failed; see its status") : 0;
 }
 
-static int one_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+static int request_get_status_one(MPI_Request request, int *flag, MPI_Status *status)
 {
 	int err;
 
@@ -389,7 +389,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
 	int kept = smpi_status_error(status);
 
-	return smpi_status_keep(status, kept, one_Request_get_status(request, flag, status));
+	return smpi_status_keep(status, kept, request_get_status_one(request, flag, status));
 }
 
 int PMPI_Request_free(MPI_Request *request)
