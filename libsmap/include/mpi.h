@@ -1134,7 +1134,7 @@ SMPI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintra
 SMPI_API(int, Comm_remote_size, (MPI_Comm comm, int *size))
 SMPI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
 
-/* Matched probes and MPI_Comm_idup (libsmap/mpi/mprobe.c). */
+/* Matched probes (libsmap/mpi/mprobe.c). */
 SMPI_API(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message,
 		       MPI_Status *status))
 SMPI_API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
@@ -1143,7 +1143,10 @@ SMPI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *
 		      MPI_Status *status))
 SMPI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 		       MPI_Request *request))
+/* Nonblocking duplicates (libsmap/mpi/comm.c); the second is MPI 4.0's. */
 SMPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+SMPI_API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+				    MPI_Request *request))
 
 /* Handles as Fortran integers (libsmap/lang, docs/languages.md). */
 #define SMPI_HANDLE_F(N, T) SMPI_API(MPI_Fint, N##_c2f, (MPI_##T handle)) \

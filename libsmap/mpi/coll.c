@@ -118,7 +118,7 @@ static int coll_check(MPI_Comm comm, const char *fn)
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
 	    (err = smpi_intra_check(comm, fn)))
 		return err;
-	if (!comm->coll)
+	if (!smpi_comm_coll(comm))
 		return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
 				"the communicator spans %d nodes; collectives across nodes are not implemented yet",
 				smap_nnodes());
@@ -201,8 +201,7 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 	int err;
 
 	COLL_INTER(comm, smpi_icoll_barrier(comm));
-	if ((err = smpi_check_init("MPI_Barrier")) || (err = smpi_comm_check(comm, "MPI_Barrier")) ||
-	    (err = smpi_intra_check(comm, "MPI_Barrier")))
+	if ((err = coll_check(comm, "MPI_Barrier")))
 		return err;
 	if (comm->whole) {
 		smap_barrier();

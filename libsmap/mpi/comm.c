@@ -3,17 +3,17 @@
  *
  * A communicator is a group, a context id and the maps between its ranks
  * and this node's ranks (what the transport and remote_address() take).
- * Context ids are agreed on by the parent's members: rank 0 of the parent
- * collects every member's free set on the library's own context, picks the
- * lowest id free everywhere and sends it back (with the split table for
- * Comm_split).  The collective engine's group is made with the communicator.
+ * Context ids are agreed on by the new communicator's members (ctxid.c),
+ * which never wait on each other's other agreements, so MPI_Comm_idup is
+ * nonblocking.  The collective engine's group is made with the
+ * communicator, or - after MPI_Comm_idup, whose completion runs inside
+ * progress, where no member may wait for another - at its first
+ * collective (smpi_comm_coll).
  */
 #include <stdlib.h>
 #include <string.h>
-#include "impl.h"
+#include "nbc.h"
 #include "../coll/coll.h"
-
-#define COMM_MASK_WORDS	(SMPI_MAX_CTX / 64)
 
 /* The predefined communicators' handles are never freed: their one
  * reference is never dropped. */
@@ -21,8 +21,6 @@ struct smpi_comm smpi_comm_world = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_
 				     .predefined = 1, .refs = 1, .name = "MPI_COMM_WORLD" };
 struct smpi_comm smpi_comm_self = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_fatal,
 				    .predefined = 1, .refs = 1, .ctx = 1, .name = "MPI_COMM_SELF" };
-
-static uint64_t comm_ctx_free[COMM_MASK_WORDS];
 
 struct comm_keyval {
 	MPI_Comm_copy_attr_function *copy;
@@ -33,11 +31,6 @@ struct comm_keyval {
 
 static struct comm_keyval *comm_keys;
 static int comm_nkeys;
-
-static void comm_ctx_take(int ctx)
-{
-	comm_ctx_free[ctx / 64] &= ~(1ULL << (ctx % 64));
-}
 
 static int comm_fill(struct smpi_comm *c, struct smpi_group *g, int ctx)
 {
@@ -67,7 +60,7 @@ static int comm_fill(struct smpi_comm *c, struct smpi_group *g, int ctx)
 		else
 			c->from_local[c->local[i]] = i;
 	}
-	comm_ctx_take(ctx);
+	smpi_ctx_take(ctx);
 	return 0;
 }
 
@@ -113,8 +106,7 @@ void smpi_comm_init_world(void)
 
 	if (!w)
 		smpi_fatal("MPI_Init: no memory for MPI_COMM_WORLD");
-	for (i = 0; i < COMM_MASK_WORDS; i++)
-		comm_ctx_free[i] = ~0ULL;
+	smpi_ctx_init();
 	for (i = 0; i < n; i++)
 		w[i] = i;
 	if (comm_fill(&smpi_comm_world, smpi_group_new(n, w), 0) < 0 ||
@@ -160,57 +152,46 @@ int smpi_rank_check(MPI_Comm comm, int rank, int any_ok, const char *fn)
 	return MPI_SUCCESS;
 }
 
-/*
- * Run by every member of parent: rank 0 gathers each member's free context
- * ids and `mine` (ints per member), picks a context, and returns it with
- * the gathered table (all[n * nmine]) to everybody.
- */
-static int comm_agree(MPI_Comm parent, const int *mine, int nmine, int *all, const char *fn)
+/* Every member of parent gets each member's `mine` (nmine ints, in rank
+ * order, in all[n * nmine]), on the library's own context. */
+static void comm_allgather_ints(MPI_Comm parent, const int *mine, int nmine, int *all)
 {
-	size_t rec = COMM_MASK_WORDS * sizeof(uint64_t) + nmine * sizeof(int);
-	int n = parent->size, ctx = -1, i, w;
-	char *buf, *tab;
+	int64_t rec = (int64_t)nmine * (int64_t)sizeof(int);
 
-	buf = malloc(rec * n + sizeof(int));
-	if (!buf)
-		smpi_fatal("%s: no memory to agree on a context id", fn);
-	tab = buf + sizeof(int);
-	memcpy(tab + rec * parent->rank, comm_ctx_free, COMM_MASK_WORDS * sizeof(uint64_t));
-	memcpy(tab + rec * parent->rank + COMM_MASK_WORDS * sizeof(uint64_t), mine,
-	       nmine * sizeof(int));
+	memcpy(all + parent->rank * nmine, mine, (size_t)rec);
 	if (parent->rank == 0) {
-		uint64_t m[COMM_MASK_WORDS];
-
-		for (i = 1; i < n; i++)
-			smpi_sys_recv(tab + rec * i, rec, i, parent);
-		memcpy(m, comm_ctx_free, sizeof m);
-		for (i = 1; i < n; i++)
-			for (w = 0; w < COMM_MASK_WORDS; w++)
-				m[w] &= ((uint64_t *)(tab + rec * i))[w];
-		for (w = 0; w < COMM_MASK_WORDS && ctx < 0; w++)
-			if (m[w])
-				ctx = w * 64 + __builtin_ctzll(m[w]);
-		*(int *)buf = ctx;
-		for (i = 1; i < n; i++)
-			smpi_sys_send(buf, rec * n + sizeof(int), i, parent);
+		for (int i = 1; i < parent->size; i++)
+			smpi_sys_recv(all + i * nmine, rec, i, parent);
+		for (int i = 1; i < parent->size; i++)
+			smpi_sys_send(all, rec * parent->size, i, parent);
 	} else {
-		smpi_sys_send(tab + rec * parent->rank, rec, 0, parent);
-		smpi_sys_recv(buf, rec * n + sizeof(int), 0, parent);
-		ctx = *(int *)buf;
+		smpi_sys_send(mine, rec, 0, parent);
+		smpi_sys_recv(all, rec * parent->size, 0, parent);
 	}
-	for (i = 0; i < n; i++)
-		memcpy(all + i * nmine, tab + rec * i + COMM_MASK_WORDS * sizeof(uint64_t),
-		       nmine * sizeof(int));
-	free(buf);
-	if (ctx < 0)
-		return -smpi_err(parent, MPI_ERR_INTERN, fn, "all %d context ids are in use",
-				 SMPI_MAX_CTX);
-	return ctx;
 }
 
-/* A new communicator of the world ranks w[0..n) (this rank among them). */
-static int comm_make(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *out,
-		     const char *fn)
+static int comm_no_ctx(MPI_Comm comm, const char *fn)
+{
+	return smpi_err(comm, MPI_ERR_INTERN, fn, "all %d context ids are in use", SMPI_MAX_CTX);
+}
+
+/* Run by every member of parent: the members' `mine` (comm_allgather_ints)
+ * and a context id they agree on, taken here (-error when none is free). */
+static int comm_agree(MPI_Comm parent, const int *mine, int nmine, int *all, const char *fn)
+{
+	struct smpi_ctx_voters v = { 0 };
+	int ctx;
+
+	if (nmine)
+		comm_allgather_ints(parent, mine, nmine, all);
+	ctx = smpi_ctx_agree(nbc_new(parent), &v);
+	return ctx < 0 ? -comm_no_ctx(parent, fn) : ctx;
+}
+
+/* A new communicator of the world ranks w[0..n) (this rank among them);
+ * later: its collective engine group waits for its first collective. */
+static int comm_new(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *out, int later,
+		    const char *fn)
 {
 	struct smpi_comm *c = calloc(1, sizeof *c);
 	struct smpi_group *g = smpi_group_new(n, w);
@@ -220,9 +201,26 @@ static int comm_make(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *ou
 	c->live = SMPI_LIVE_COMM;
 	c->refs = 1;
 	c->errh = smpi_errh_ref(parent->errh);
-	comm_coll_group(c);
+	c->coll_later = later;
+	if (!later)
+		comm_coll_group(c);
 	*out = c;
 	return MPI_SUCCESS;
+}
+
+static int comm_make(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *out,
+		     const char *fn)
+{
+	return comm_new(parent, n, w, ctx, out, 0, fn);
+}
+
+struct coll_group *smpi_comm_coll(MPI_Comm c)
+{
+	if (c->coll_later) {
+		c->coll_later = 0;
+		comm_coll_group(c);
+	}
+	return c->coll;
 }
 
 static int comm_copy_attrs(MPI_Comm from, MPI_Comm to)
@@ -272,22 +270,6 @@ static void comm_sys_sendrecv(const void *sbuf, int64_t slen, void *rbuf, int64_
 	smpi_req_wait(&r);
 }
 
-/* The lowest context id free in both masks, or -1. */
-static int comm_ctx_pick(const uint64_t *a, const uint64_t *b)
-{
-	for (int w = 0; w < COMM_MASK_WORDS; w++)
-		if (a[w] & b[w])
-			return w * 64 + __builtin_ctzll(a[w] & b[w]);
-	return -1;
-}
-
-/* The local group's free context ids, every member's ANDed. */
-static void comm_ctx_local(MPI_Comm local, uint64_t *m)
-{
-	memcpy(m, comm_ctx_free, COMM_MASK_WORDS * sizeof(uint64_t));
-	PMPI_Allreduce(MPI_IN_PLACE, m, COMM_MASK_WORDS, MPI_UINT64_T, MPI_BAND, local);
-}
-
 /* A private communicator of local's group (a context id of its own). */
 static MPI_Comm comm_private(MPI_Comm local, const char *fn)
 {
@@ -317,33 +299,33 @@ static void inter_make(MPI_Comm inter, MPI_Comm errh_from, int rsize, const int 
 	*out = c;
 }
 
+/* Who agrees on a context id for a new intercommunicator of ic's groups:
+ * each local group through its leader, the leaders over ic. */
+static void inter_voters(MPI_Comm ic, struct smpi_ctx_voters *v)
+{
+	memset(v, 0, sizeof *v);
+	v->xcomm = ic;
+	v->xctx = ic->ctx + SMPI_MAX_CTX;
+	v->xtag = nbc_tag_next(ic);
+}
+
 /* Both groups of ic agree on a context id; the leaders also swap `n`
  * ints (mine, theirs), which every local member gets. */
 static int inter_agree(MPI_Comm ic, const int *mine, int *theirs, int n, const char *fn)
 {
 	MPI_Comm l = ic->inter;
-	size_t bytes = COMM_MASK_WORDS * sizeof(uint64_t) + n * sizeof(int);
-	uint64_t *m = malloc(bytes), *r = malloc(bytes);
-	int ctx = -1;
+	struct smpi_ctx_voters v;
+	int ctx;
 
-	if (!m || !r)
-		smpi_fatal("%s: no memory to agree on a context id", fn);
-	comm_ctx_local(l, m);
-	if (l->rank == 0) {
-		memcpy(m + COMM_MASK_WORDS, mine, n * sizeof(int));
-		comm_sys_sendrecv(m, bytes, r, bytes, 0, ic);
-		ctx = comm_ctx_pick(m, r);
-		memcpy(theirs, r + COMM_MASK_WORDS, n * sizeof(int));
-	}
-	PMPI_Bcast(&ctx, 1, MPI_INT, 0, l);
-	if (n)
+	inter_voters(ic, &v);
+	ctx = smpi_ctx_agree(nbc_new(l), &v);
+	if (n) {
+		if (l->rank == 0)
+			comm_sys_sendrecv(mine, (int64_t)n * (int64_t)sizeof(int), theirs,
+					  (int64_t)n * (int64_t)sizeof(int), 0, ic);
 		PMPI_Bcast(theirs, n, MPI_INT, 0, l);
-	free(m);
-	free(r);
-	if (ctx < 0)
-		return -smpi_err(ic, MPI_ERR_INTERN, fn, "all %d context ids are in use",
-				 SMPI_MAX_CTX);
-	return ctx;
+	}
+	return ctx < 0 ? -comm_no_ctx(ic, fn) : ctx;
 }
 
 static int inter_dup(MPI_Comm ic, MPI_Comm *newcomm)
@@ -367,8 +349,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 			  int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	const char *fn = "MPI_Intercomm_create";
-	uint64_t m[COMM_MASK_WORDS + 1], r[COMM_MASK_WORDS + 1];
-	int err, ctx = -1, rsize = 0, *rworld;
+	struct smpi_ctx_voters v = { 0 };
+	int err, ctx, lsize, rsize = 0, *rworld, *order;
 	MPI_Comm l;
 
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(local_comm, fn)) ||
@@ -388,18 +370,27 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 		return smpi_err(local_comm, MPI_ERR_RANK, fn, "remote_leader is MPI_PROC_NULL");
 	if (!(l = comm_private(local_comm, fn)))
 		return MPI_ERR_INTERN;
-	comm_ctx_local(l, m);
+	/* The leaders agree for their groups, then swap their groups' sizes
+	 * and members, on peer_comm with the caller's tag. */
+	if (!(order = malloc(l->size * sizeof(int))))
+		smpi_fatal("%s: no memory for a group of %d", fn, l->size);
+	for (int i = 0; i < l->size; i++)
+		order[i] = i == 0 ? local_leader : i <= local_leader ? i - 1 : i;
+	v.n = l->size;
+	v.rank = order;
 	if (l->rank == local_leader) {
-		/* The leaders swap their groups' sizes and free contexts, then
-		 * their members, on peer_comm with the caller's tag. */
-		m[COMM_MASK_WORDS] = (uint64_t)l->size;
-		PMPI_Sendrecv(m, sizeof m, MPI_BYTE, remote_leader, tag, r, sizeof r, MPI_BYTE,
-			      remote_leader, tag, peer_comm, MPI_STATUS_IGNORE);
-		rsize = (int)r[COMM_MASK_WORDS];
-		ctx = comm_ctx_pick(m, r);
+		v.xcomm = peer_comm;
+		v.xpeer = remote_leader;
+		v.xctx = peer_comm->ctx;
+		v.xtag = tag;
 	}
+	ctx = smpi_ctx_agree(nbc_new(l), &v);
+	free(order);
+	lsize = l->size;
+	if (l->rank == local_leader)
+		PMPI_Sendrecv(&lsize, 1, MPI_INT, remote_leader, tag, &rsize, 1, MPI_INT,
+			      remote_leader, tag, peer_comm, MPI_STATUS_IGNORE);
 	PMPI_Bcast(&rsize, 1, MPI_INT, local_leader, l);
-	PMPI_Bcast(&ctx, 1, MPI_INT, local_leader, l);
 	if (!(rworld = malloc(rsize * sizeof(int))))
 		smpi_fatal("%s: no memory for a remote group of %d", fn, rsize);
 	if (l->rank == local_leader)
@@ -409,8 +400,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 	if (ctx < 0) {
 		free(rworld);
 		smpi_comm_release(l);
-		return smpi_err(local_comm, MPI_ERR_INTERN, fn, "all %d context ids are in use",
-				SMPI_MAX_CTX);
+		return comm_no_ctx(local_comm, fn);
 	}
 	inter_make(l, local_comm, rsize, rworld, ctx, newintercomm, fn);
 	free(rworld);
@@ -501,6 +491,123 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	return comm_copy_attrs(comm, *newcomm);
 }
 
+/*
+ * MPI_Comm_idup: the agreement is a schedule whose last step makes the
+ * communicator, with its collective engine group left for its first
+ * collective.  An intercommunicator's takes two agreements, one after the
+ * other: its local group's new communicator, then its own context id.
+ */
+struct comm_idup {
+	MPI_Comm parent;	/* held until done */
+	MPI_Comm *out;
+	MPI_Comm l;		/* an intercommunicator's new local group */
+	int xtag;		/* its leaders' tag on parent */
+	MPI_Info info;		/* MPI_Comm_idup_with_info's, kept */
+};
+
+static void idup_end(struct smpi_nbc *s, struct comm_idup *d, MPI_Comm c)
+{
+	int err = MPI_SUCCESS;
+
+	if (c) {
+		*d->out = c;
+		if (!d->parent->inter)
+			c->topo = smpi_topo_dup(d->parent->topo);
+		c->info = d->info;
+		err = comm_copy_attrs(d->parent, c);
+	} else {
+		smpi_info_drop(&d->info);
+		err = comm_no_ctx(d->parent, "MPI_Comm_idup");
+	}
+	if (err)
+		nbc_fail(s, err);
+	smpi_comm_release(d->parent);
+}
+
+static void idup_intra_done(struct smpi_nbc *s, int ctx, void *arg)
+{
+	struct comm_idup *d = arg;
+	MPI_Comm p = d->parent, c = NULL;
+
+	if (ctx >= 0)
+		comm_new(p, p->size, p->group->world, ctx, &c, 1, "MPI_Comm_idup");
+	idup_end(s, d, c);
+}
+
+static void idup_inter_done(struct smpi_nbc *s, int ctx, void *arg)
+{
+	struct comm_idup *d = arg;
+	MPI_Comm c = NULL;
+
+	if (ctx >= 0)
+		inter_make(d->l, d->parent, d->parent->size, d->parent->group->world, ctx, &c,
+			   "MPI_Comm_idup");
+	else
+		smpi_comm_release(d->l);
+	idup_end(s, d, c);
+}
+
+static void idup_local_done(struct smpi_nbc *s, int ctx, void *arg)
+{
+	struct comm_idup *d = arg;
+	MPI_Comm lc = d->parent->inter;
+	struct smpi_ctx_voters v = { 0 };
+
+	if (ctx < 0) {
+		idup_end(s, d, NULL);
+		return;
+	}
+	comm_new(lc, lc->size, lc->group->world, ctx, &d->l, 1, "MPI_Comm_idup");
+	v.xcomm = d->parent;
+	v.xctx = d->parent->ctx + SMPI_MAX_CTX;
+	v.xtag = d->xtag;
+	smpi_ctx_agree_build(s, &v, idup_inter_done, d);
+}
+
+static int comm_idup(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request,
+		     const char *fn)
+{
+	struct smpi_ctx_voters v = { 0 };
+	MPI_Info kept = NULL;
+	struct comm_idup *d;
+	struct smpi_nbc *s;
+	int err;
+
+	if ((err = nbc_check(comm, request, fn)))
+		return err;
+	if (!newcomm)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "newcomm pointer is NULL");
+	if ((err = smpi_info_keep(&kept, info, fn)))
+		return err;
+	*newcomm = MPI_COMM_NULL;
+	s = nbc_new(comm->inter ? comm->inter : comm);
+	d = nbc_tmp(s, sizeof *d, MPI_BYTE);
+	d->parent = comm;
+	d->out = newcomm;
+	d->l = NULL;
+	d->info = kept;
+	smpi_comm_hold(comm);
+	if (comm->inter) {
+		d->xtag = nbc_tag_next(comm);
+		smpi_ctx_agree_build(s, &v, idup_local_done, d);
+	} else {
+		smpi_ctx_agree_build(s, &v, idup_intra_done, d);
+	}
+	nbc_post(s, request);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	return comm_idup(comm, MPI_INFO_NULL, newcomm, request, "MPI_Comm_idup");
+}
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+			     MPI_Request *request)
+{
+	return comm_idup(comm, info, newcomm, request, "MPI_Comm_idup_with_info");
+}
+
 struct comm_member {
 	int color, key, rank;
 };
@@ -541,10 +648,14 @@ static int inter_sub(MPI_Comm ic, MPI_Comm sub, const int *mine, int n, int rn,
 	PMPI_Bcast(theirs, rn, MPI_INT, 0, l);
 	k = pick(theirs, rn, arg, rworld, ic);
 	*newcomm = MPI_COMM_NULL;
-	if (ctx >= 0 && sub && k > 0)
+	if (ctx >= 0 && sub && k > 0) {
 		inter_make(sub, ic, k, rworld, ctx, newcomm, fn);
-	else if (sub)
-		smpi_comm_release(sub);
+	} else {
+		if (ctx >= 0)
+			smpi_ctx_release(ctx);
+		if (sub)
+			smpi_comm_release(sub);
+	}
 	free(theirs);
 	return ctx < 0 ? -ctx : MPI_SUCCESS;
 }
@@ -647,6 +758,9 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 			w[i] = comm->group->world[m[i].rank];
 		comm_make(comm, n, w, ctx, newcomm, "MPI_Comm_split");
 	} else {
+		/* Taken by every member: those left out have no use for it. */
+		if (ctx >= 0)
+			smpi_ctx_release(ctx);
 		*newcomm = MPI_COMM_NULL;
 	}
 	free(all);
@@ -689,6 +803,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if (ctx < 0)
 		return -ctx;
 	if (group->rank == MPI_UNDEFINED) {
+		smpi_ctx_release(ctx);
 		*newcomm = MPI_COMM_NULL;
 		return MPI_SUCCESS;
 	}
@@ -696,17 +811,15 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 
 /*
- * Collective over the group's members only: the first of them gathers
- * every member's free context ids (on comm's library context, with the
- * caller's tag, so that creations on overlapping groups do not mix),
- * picks the lowest free everywhere and hands it back.
+ * Collective over the group's members only: they agree on a context id on
+ * comm's library context, with the caller's tag, so that creations on
+ * overlapping groups do not mix.
  */
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
 	const char *fn = "MPI_Comm_create_group";
-	uint64_t m[COMM_MASK_WORDS], r[COMM_MASK_WORDS];
-	int err, ctx = -1, *rank, lead = 0, me = -1;
-	MPI_Status st;
+	struct smpi_ctx_voters v = { 0 };
+	int err, ctx, *rank;
 
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
 	    (err = smpi_intra_check(comm, fn)))
@@ -730,33 +843,13 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 			return smpi_err(comm, MPI_ERR_GROUP, fn,
 					"world rank %d of the group is not in the communicator", w);
 		}
-		if (w == smap_world_rank())
-			me = i;
-		if (i == 0)
-			lead = rank[0];
 	}
-	memcpy(m, comm_ctx_free, sizeof m);
-	if (me == 0) {
-		for (int i = 1; i < group->size; i++) {
-			smpi_p2p_recv(r, sizeof r, MPI_BYTE, rank[i], tag, comm,
-				      comm->ctx + SMPI_MAX_CTX, &st);
-			for (int w = 0; w < COMM_MASK_WORDS; w++)
-				m[w] &= r[w];
-		}
-		ctx = comm_ctx_pick(m, m);
-		for (int i = 1; i < group->size; i++)
-			smpi_p2p_send(&ctx, sizeof ctx, MPI_BYTE, rank[i], tag, comm,
-				      comm->ctx + SMPI_MAX_CTX, SMPI_MODE_STD);
-	} else {
-		smpi_p2p_send(m, sizeof m, MPI_BYTE, lead, tag, comm, comm->ctx + SMPI_MAX_CTX,
-			      SMPI_MODE_STD);
-		smpi_p2p_recv(&ctx, sizeof ctx, MPI_BYTE, lead, tag, comm, comm->ctx + SMPI_MAX_CTX,
-			      &st);
-	}
+	v.n = group->size;
+	v.rank = rank;
+	ctx = smpi_ctx_agree(nbc_new_tagged(comm, tag), &v);
 	free(rank);
 	if (ctx < 0)
-		return smpi_err(comm, MPI_ERR_INTERN, fn, "all %d context ids are in use",
-				SMPI_MAX_CTX);
+		return comm_no_ctx(comm, fn);
 	return comm_make(comm, group->size, group->world, ctx, newcomm, fn);
 }
 
@@ -797,7 +890,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 
 void smpi_comm_destroy(MPI_Comm c)
 {
-	comm_ctx_free[c->ctx / 64] |= 1ULL << (c->ctx % 64);
+	smpi_ctx_release(c->ctx);
 	if (c->inter)
 		smpi_comm_release(c->inter);
 	smpi_errh_release(c->errh);
@@ -1069,6 +1162,8 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 }
 
 SMPI_ALIAS(Comm_dup)
+SMPI_ALIAS(Comm_idup)
+SMPI_ALIAS(Comm_idup_with_info)
 SMPI_ALIAS(Comm_split)
 SMPI_ALIAS(Comm_split_type)
 SMPI_ALIAS(Comm_create)

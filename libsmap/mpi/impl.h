@@ -162,6 +162,7 @@ struct smpi_comm {
 	struct coll_group *coll;	/* the collective engine's view */
 	char name[MPI_MAX_OBJECT_NAME];
 	unsigned nbc_seq;	/* schedules made on it so far (nbc.c) */
+	int coll_later;		/* coll is made at its first collective */
 	struct smpi_topo *topo;	/* its topology, or NULL (topo.c) */
 	MPI_Info info;		/* a copy of the info set on it, or NULL (info.c) */
 	/* An intercommunicator: group, size and the rank maps are the remote
@@ -532,6 +533,15 @@ void smpi_nbc_free(struct smpi_nbc *s);
 void smpi_topo_free(struct smpi_topo *t);
 struct smpi_topo *smpi_topo_dup(const struct smpi_topo *t);
 int smpi_topo_kind(const struct smpi_topo *t);
+
+/* The collective engine's view of c, made now if it was left for later
+ * (MPI_Comm_idup): collective, so called where all members call. */
+struct coll_group *smpi_comm_coll(MPI_Comm c);
+
+/* Context ids free on this rank (ctxid.c); agreeing on one is nbc.h's. */
+void smpi_ctx_init(void);
+void smpi_ctx_take(int ctx);
+void smpi_ctx_release(int ctx);
 
 /* The collective engine's group of a communicator spanning nodes, over
  * point-to-point on its library context (coll_span.c). */

@@ -1,6 +1,5 @@
 /*
- * mprobe.c - matched probes (MPI_Mprobe, Improbe, Mrecv, Imrecv) and
- * MPI_Comm_idup.
+ * mprobe.c - matched probes (MPI_Mprobe, Improbe, Mrecv, Imrecv).
  *
  * A matched probe must take the message it reports out of matching, so
  * that no other receive can have it.  Here the probe receives it at once,
@@ -207,24 +206,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
 	return err;
 }
 
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
-{
-	int err;
-
-	if (!request)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_idup", "request pointer is NULL");
-	/* The dup is made now, collectively; the request is complete. */
-	if ((err = PMPI_Comm_dup(comm, newcomm)))
-		return err;
-	*request = smpi_req_alloc(SMPI_REQ_RECV, SMPI_MODE_STD, NULL, 0, MPI_BYTE, MPI_ANY_SOURCE,
-				  MPI_ANY_TAG, comm);
-	smpi_status_set(&(*request)->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
-	(*request)->state = SMPI_ST_DONE;
-	return MPI_SUCCESS;
-}
-
 SMPI_ALIAS(Mprobe)
 SMPI_ALIAS(Improbe)
 SMPI_ALIAS(Mrecv)
 SMPI_ALIAS(Imrecv)
-SMPI_ALIAS(Comm_idup)

@@ -23,11 +23,14 @@
 #define NBC_TAG0	2
 #define NBC_SEQS	(1u << 29)
 
-enum { NBC_SEND, NBC_RECV, NBC_COPY, NBC_REDUCE, NBC_END };
+enum { NBC_SEND, NBC_RECV, NBC_COPY, NBC_REDUCE, NBC_CALL, NBC_END };
 
 struct nbc_step {
 	int what;
 	int peer, tag;
+	MPI_Comm comm;		/* SEND, RECV on another route (nbc_send_on), or NULL */
+	int ctx;
+	void (*call)(struct smpi_nbc *s, void *arg);	/* CALL, with dst */
 	const void *src;	/* SEND, COPY, REDUCE */
 	void *dst;		/* RECV, COPY, REDUCE */
 	int64_t count, scount;
@@ -97,13 +100,37 @@ static struct smpi_nbc *nbc_make(MPI_Comm comm)
 	return s;
 }
 
+int nbc_tag_next(MPI_Comm comm)
+{
+	return NBC_TAG0 + 2 * (int)(comm->nbc_seq++ % NBC_SEQS);
+}
+
 struct smpi_nbc *nbc_new(MPI_Comm comm)
 {
 	struct smpi_nbc *s = nbc_make(comm);
 
 	s->ctx = comm->ctx + SMPI_MAX_CTX;
-	s->tag = NBC_TAG0 + 2 * (int)(comm->nbc_seq++ % NBC_SEQS);
+	s->tag = nbc_tag_next(comm);
 	return s;
+}
+
+struct smpi_nbc *nbc_new_tagged(MPI_Comm comm, int tag)
+{
+	struct smpi_nbc *s = nbc_make(comm);
+
+	s->ctx = comm->ctx + SMPI_MAX_CTX;
+	s->tag = tag;
+	return s;
+}
+
+MPI_Comm smpi_nbc_comm(const struct smpi_nbc *s)
+{
+	return s->comm;
+}
+
+int smpi_nbc_tag(const struct smpi_nbc *s)
+{
+	return s->tag;
 }
 
 struct smpi_nbc *nbc_new_p2p(MPI_Comm comm)
@@ -158,6 +185,46 @@ void nbc_recv(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, i
 	      int sub)
 {
 	nbc_msg(s, NBC_RECV, buf, count, type, peer, sub);
+}
+
+void nbc_send_on(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatype type, int peer,
+		 MPI_Comm comm, int ctx, int tag)
+{
+	struct nbc_step *st;
+
+	nbc_msg(s, NBC_SEND, buf, count, type, peer, 0);
+	st = &s->step[s->n - 1];
+	st->comm = comm;
+	st->ctx = ctx;
+	st->tag = tag;
+	smpi_comm_hold(comm);
+}
+
+void nbc_recv_on(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, int peer,
+		 MPI_Comm comm, int ctx, int tag)
+{
+	struct nbc_step *st;
+
+	nbc_msg(s, NBC_RECV, buf, count, type, peer, 0);
+	st = &s->step[s->n - 1];
+	st->comm = comm;
+	st->ctx = ctx;
+	st->tag = tag;
+	smpi_comm_hold(comm);
+}
+
+void nbc_call(struct smpi_nbc *s, void (*fn)(struct smpi_nbc *s, void *arg), void *arg)
+{
+	struct nbc_step *st = nbc_add(s, NBC_CALL);
+
+	st->call = fn;
+	st->dst = arg;
+}
+
+void nbc_fail(struct smpi_nbc *s, int err)
+{
+	if (!s->err)
+		s->err = err;
 }
 
 void nbc_recv_status(struct smpi_nbc *s)
@@ -293,19 +360,21 @@ int nbc_check(MPI_Comm comm, MPI_Request *request, const char *fn)
 
 static void nbc_start_msg(struct smpi_nbc *s, struct nbc_step *st)
 {
+	MPI_Comm comm = st->comm ? st->comm : s->comm;
+	int ctx = st->comm ? st->ctx : s->ctx;
 	struct smpi_req *r;
 
 	if (st->what == NBC_SEND) {
-		if (smpi_p2p_send_now(st->src, st->count, st->type, st->peer, st->tag, s->comm,
-				      s->ctx, SMPI_MODE_STD))
+		if (smpi_p2p_send_now(st->src, st->count, st->type, st->peer, st->tag, comm, ctx,
+				      SMPI_MODE_STD))
 			return;
 		r = smpi_req_alloc(SMPI_REQ_SEND, SMPI_MODE_STD, st->src, st->count, st->type,
-				   st->peer, st->tag, s->comm);
+				   st->peer, st->tag, comm);
 	} else {
 		r = smpi_req_alloc(SMPI_REQ_RECV, SMPI_MODE_STD, st->dst, st->count, st->type,
-				   st->peer, st->tag, s->comm);
+				   st->peer, st->tag, comm);
 	}
-	r->ctx = s->ctx;
+	r->ctx = ctx;
 	smpi_p2p_start(r);
 	st->req = r;
 }
@@ -325,9 +394,14 @@ static void nbc_end_msg(struct smpi_nbc *s, struct nbc_step *st)
 	st->req = NULL;
 }
 
-static void nbc_local(struct nbc_step *st)
+/* Step i of s: a call may add rounds to s, which moves its steps. */
+static void nbc_local(struct smpi_nbc *s, int i)
 {
-	if (st->what == NBC_COPY)
+	struct nbc_step *st = &s->step[i];
+
+	if (st->what == NBC_CALL)
+		st->call(s, st->dst);
+	else if (st->what == NBC_COPY)
 		smpi_type_copy(st->dst, st->count, st->type, st->src, st->scount, st->stype);
 	else if (st->what == NBC_REDUCE)
 		PMPI_Reduce_local(st->src, st->dst, (int)st->count, st->type, st->op);
@@ -350,7 +424,7 @@ static int nbc_advance(struct smpi_nbc *s)
 				nbc_end_msg(s, st);
 			}
 			for (i = s->cur; s->step[i].what != NBC_END; i++)
-				nbc_local(&s->step[i]);
+				nbc_local(s, i);
 			s->cur = i + 1;
 			s->posted = 0;
 		}
@@ -444,8 +518,10 @@ void smpi_nbc_free(struct smpi_nbc *s)
 	for (i = 0; i < s->n; i++) {
 		struct nbc_step *st = &s->step[i];
 
-		if (st->what == NBC_END)
+		if (st->what == NBC_END || st->what == NBC_CALL)
 			continue;
+		if (st->comm)
+			smpi_comm_release(st->comm);
 		smpi_type_release(st->type);
 		if (st->what == NBC_COPY)
 			smpi_type_release(st->stype);

@@ -23,6 +23,12 @@ struct smpi_nbc;
  * next of comm's sequence of collective calls, so every member must create
  * its schedules on comm in the same order, as MPI requires of the calls. */
 struct smpi_nbc *nbc_new(MPI_Comm comm);
+/* A schedule on comm's library context under a tag the caller chose
+ * (creating a communicator from a group: not every member of comm is in
+ * it, so comm's sequence cannot move), and the next tag of comm's
+ * sequence, for messages a schedule sends on another route. */
+struct smpi_nbc *nbc_new_tagged(MPI_Comm comm, int tag);
+int nbc_tag_next(MPI_Comm comm);
 /* A schedule of the user's own messages on comm (MPI_Isendrecv). */
 struct smpi_nbc *nbc_new_p2p(MPI_Comm comm);
 
@@ -36,6 +42,16 @@ void nbc_send(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatype t
 	      int sub);
 void nbc_recv(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, int peer,
 	      int sub);
+/* The same on another route: rank peer of comm, on context ctx, tag tag
+ * (the schedule holds comm until it is freed). */
+void nbc_send_on(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatype type, int peer,
+		 MPI_Comm comm, int ctx, int tag);
+void nbc_recv_on(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, int peer,
+		 MPI_Comm comm, int ctx, int tag);
+/* A local step that runs fn(s, arg): it may add rounds at the end of s
+ * (when its round is the last), or fail s with an MPI error class. */
+void nbc_call(struct smpi_nbc *s, void (*fn)(struct smpi_nbc *s, void *arg), void *arg);
+void nbc_fail(struct smpi_nbc *s, int err);
 /* The round's receive whose status the request reports (MPI_Isendrecv). */
 void nbc_recv_status(struct smpi_nbc *s);
 /* dst gets count elements of stype at src, as rcount elements of rtype. */
@@ -96,6 +112,32 @@ int nbc_check(MPI_Comm comm, MPI_Request *request, const char *fn);
 		return MPI_SUCCESS; \
 	} \
 	SMPI_ALIAS(cname)
+
+/* The communicator a schedule runs on, and its tag. */
+MPI_Comm smpi_nbc_comm(const struct smpi_nbc *s);
+int smpi_nbc_tag(const struct smpi_nbc *s);
+
+/*
+ * Agreeing on a new context id (ctxid.c).  The voters are the members
+ * rank[0..n) of the schedule's communicator (all of it when rank is NULL),
+ * rank[0] leading; when xcomm is set (on the leader), the leader also
+ * combines with the other group's leader, rank xpeer of xcomm, on context
+ * xctx with tag xtag (new intercommunicators).  The id is taken on every
+ * voter when they agree; a voter with no use for it releases it.
+ */
+struct smpi_ctx_voters {
+	int n;
+	const int *rank;
+	MPI_Comm xcomm;
+	int xpeer, xctx, xtag;
+};
+
+/* Adds the agreement to s; done(s, ctx, arg) runs in its last round, with
+ * -1 when no id is free on every voter, and may add rounds to s. */
+void smpi_ctx_agree_build(struct smpi_nbc *s, const struct smpi_ctx_voters *v,
+			  void (*done)(struct smpi_nbc *s, int ctx, void *arg), void *arg);
+/* Blocking: runs the agreement on the new schedule s; the id, or -1. */
+int smpi_ctx_agree(struct smpi_nbc *s, const struct smpi_ctx_voters *v);
 
 /* Reductions: MPI_SUCCESS or what `fn` reports for op on type (coll.c). */
 int smpi_red_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn);

@@ -141,7 +141,7 @@ static void win_allgather(MPI_Comm comm, const void *mine, void *all, size_t byt
 {
 	int i;
 
-	if (comm->coll) {
+	if (smpi_comm_coll(comm)) {
 		coll_allgather(comm->coll, mine, all, bytes);
 		return;
 	}

@@ -3,7 +3,9 @@
  * order keys were first set, delete, dup, free, MPI_INFO_ENV), the info of
  * communicators and windows, matched probes (Mprobe, Improbe, Mrecv,
  * Imrecv, MPI_MESSAGE_NO_PROC, a message taken by Mprobe that a later
- * receive cannot have, a derived type, truncation) and MPI_Comm_idup; with
+ * receive cannot have, a derived type, truncation) and MPI_Comm_idup
+ * (nonblocking: joined late, crossed, beside a dup, of an
+ * intercommunicator, with info); with
  * the errors each call names.
  */
 #include <stdlib.h>
@@ -215,6 +217,114 @@ static void t_idup(void)
 	bad |= mpit_report("comm_idup");
 }
 
+/* What only a nonblocking idup survives: rank 0 joins after the others
+ * wait for it elsewhere; two idups in opposite orders on two ranks; a
+ * blocking dup of the same parent while idups are pending. */
+static void t_idup_nonblocking(void)
+{
+	MPI_Comm d[2], c[2], e[8], dup;
+	MPI_Request r[8];
+	MPI_Info info, got;
+	int i, v = -1, sum = -1, flag = 0, first = wrank % 2;
+	char val[16] = "";
+
+	if (wrank == 0) {
+		for (i = 1; i < wsize; i++)
+			MPI_Recv(&v, 1, MPI_INT, i, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Comm_idup(MPI_COMM_WORLD, &c[0], &r[0]);
+	} else {
+		MPI_Comm_idup(MPI_COMM_WORLD, &c[0], &r[0]);
+		MPI_Ssend(&wrank, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+	}
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, c[0]);
+	mpit_expect_int("allreduce on an idup rank 0 joined last", wsize * (wsize - 1) / 2, sum);
+	MPI_Comm_free(&c[0]);
+
+	MPI_Comm_dup(MPI_COMM_WORLD, &d[0]);
+	MPI_Comm_dup(MPI_COMM_WORLD, &d[1]);
+	MPI_Comm_idup(d[first], &c[first], &r[0]);
+	MPI_Comm_idup(d[!first], &c[!first], &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	/* Distinct contexts: a message on c[1] does not match a receive on c[0]. */
+	if (wsize > 1 && wrank < 2) {
+		int peer = !wrank, a = -1, b = -1, x = 10 + wrank, y = 20 + wrank;
+
+		MPI_Sendrecv(&x, 1, MPI_INT, peer, 0, &a, 1, MPI_INT, peer, 0, c[1],
+			     MPI_STATUS_IGNORE);
+		MPI_Sendrecv(&y, 1, MPI_INT, peer, 0, &b, 1, MPI_INT, peer, 0, c[0],
+			     MPI_STATUS_IGNORE);
+		mpit_expect_int("message on the first of two crossed idups", 10 + peer, a);
+		mpit_expect_int("message on the second of two crossed idups", 20 + peer, b);
+	}
+	for (i = 0; i < 2; i++) {
+		MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, c[i]);
+		mpit_expect_int("allreduce on crossed idups", wsize * (wsize - 1) / 2, sum);
+		MPI_Comm_free(&c[i]);
+		MPI_Comm_free(&d[i]);
+	}
+
+	for (i = 0; i < 8; i++)
+		MPI_Comm_idup(MPI_COMM_WORLD, &e[i], &r[i]);
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+	MPI_Waitall(8, r, MPI_STATUSES_IGNORE);
+	for (i = 0; i < 8; i++) {
+		MPI_Comm_compare(dup, e[i], &v);
+		mpit_expect_int("8 idups and a dup in flight together", MPI_CONGRUENT, v);
+		MPI_Barrier(e[i]);
+		MPI_Comm_free(&e[i]);
+	}
+	MPI_Comm_free(&dup);
+
+	MPI_Info_create(&info);
+	MPI_Info_set(info, "smap_test_hint", "yes");
+	MPI_Comm_idup_with_info(MPI_COMM_WORLD, info, &c[0], &r[0]);
+	MPI_Info_free(&info);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	MPI_Comm_get_info(c[0], &got);
+	MPI_Info_get(got, "smap_test_hint", sizeof val - 1, val, &flag);
+	mpit_expect_int("idup_with_info keeps the hint", 1, flag && !strcmp(val, "yes"));
+	MPI_Info_free(&got);
+	MPI_Comm_free(&c[0]);
+	bad |= mpit_report("comm_idup_nonblocking");
+}
+
+/* An intercommunicator's idup, its leaders joining after the others. */
+static void t_idup_inter(void)
+{
+	MPI_Comm local, ic, dup;
+	MPI_Request r;
+	int low = wrank < wsize / 2, lrank, rsize = -1, v = -1, sum = -1;
+
+	if (wsize < 2)
+		return;
+	MPI_Comm_split(MPI_COMM_WORLD, low, wrank, &local);
+	MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, low ? wsize / 2 : 0, 5, &ic);
+	MPI_Comm_rank(local, &lrank);
+	if (lrank == 0) {
+		MPI_Comm_remote_size(ic, &rsize);
+		for (int i = 1; i < rsize; i++)
+			MPI_Recv(&v, 1, MPI_INT, i, 8, ic, MPI_STATUS_IGNORE);
+		MPI_Comm_idup(ic, &dup, &r);
+	} else {
+		MPI_Comm_idup(ic, &dup, &r);
+		MPI_Ssend(&lrank, 1, MPI_INT, 0, 8, ic);
+	}
+	MPI_Wait(&r, MPI_STATUS_IGNORE);
+	MPI_Comm_remote_size(dup, &rsize);
+	mpit_expect_int("idup of an intercommunicator: remote size", low ? wsize - wsize / 2 : wsize / 2,
+			rsize);
+	MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, dup);
+	/* An intercommunicator's allreduce gives each group the other's sum. */
+	mpit_expect_int("allreduce on an intercommunicator's idup",
+			low ? (wsize / 2 + wsize - 1) * (wsize - wsize / 2) / 2
+			    : (wsize / 2 - 1) * (wsize / 2) / 2, sum);
+	MPI_Comm_free(&dup);
+	MPI_Comm_free(&ic);
+	MPI_Comm_free(&local);
+	bad |= mpit_report("comm_idup_inter");
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -225,6 +335,8 @@ int main(int argc, char **argv)
 	t_mprobe();
 	t_mprobe_errors();
 	t_idup();
+	t_idup_nonblocking();
+	t_idup_inter();
 	MPI_Finalize();
 	return bad;
 }
