@@ -50,7 +50,9 @@ void core_init(void)
 		/* Moves the image: no static variable may be written before. */
 		host_init(&ji, &image_end);
 		core.host = 1;
-		core.spin_limit = (ji.cpu == ~0u && ji.nranks > 1) ?
+		/* Unpinned, the job's processes share the host's CPUs: every
+		 * node's ranks are processes here (host mode across nodes). */
+		core.spin_limit = (ji.cpu == ~0u && ji.nranks * ji.nnodes > 1) ?
 			CORE_SPIN_SHARED : CORE_SPIN_ALONE;
 	}
 	core.ji = ji;
