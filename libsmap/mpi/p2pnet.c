@@ -238,6 +238,8 @@ static void pnet_take(struct smpi_req *r, int kind, int src, int tag, uint64_t l
 	r->status.MPI_SOURCE = src;	/* world rank until p2p_complete */
 	r->status.MPI_TAG = tag;
 	r->status.MPI_ERROR = err;
+	/* A receive that met the RTS as it started is pending until then. */
+	r->state = SMPI_ST_POSTED;
 	r->net = 1;
 	memset(&r->nop, 0, sizeof(r->nop));
 	r->nop.done = pnet_recv_done;

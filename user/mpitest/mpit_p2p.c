@@ -1,6 +1,7 @@
 /*
  * mpit_p2p.c - point-to-point conformance: ordering, wildcards, probe,
- * truncation, zero-size and 64 MiB messages, self-sends, the exchanges
+ * truncation, zero-size and 64 MiB messages, self-sends, receives posted
+ * after their message came, the exchanges
  * that rely on eager sends, synchronous, buffered and persistent sends,
  * cancel of receives and of sends (every protocol and send mode, on the
  * node and across), PROC_NULL.
@@ -177,6 +178,57 @@ static void test_large(void)
 	}
 	free(b);
 	mpit_report("p2p_64_mib_message");
+}
+
+/* A receive posted after its message arrived (the Barrier lets it come):
+ * every protocol, named and any source, nonblocking, persistent and
+ * blocking, from rank 0 to the last rank (another node in a job of
+ * several).  A receive that met a rendezvous message as it started once
+ * completed at once across nodes, without the data. */
+static void test_receive_after_arrival(void)
+{
+	int sizes[] = { 1, 1024, 100000, 1 << 18 }, k, mode, to = size - 1;
+
+	for (k = 0; k < 4; k++)
+		for (mode = 0; mode < 5; mode++) {
+			int n = sizes[k], *b = malloc((size_t)n * sizeof *b), got = -1, bad;
+			int src = mode & 1 ? MPI_ANY_SOURCE : 0;
+			MPI_Request r = MPI_REQUEST_NULL;
+			MPI_Status st;
+
+			if (rank == 0) {
+				fill(b, n, k + mode);
+				MPI_Isend(b, n, MPI_INT, to, 30 + mode, MPI_COMM_WORLD, &r);
+			} else if (rank == to && mode >= 2 && mode < 4) {
+				MPI_Recv_init(b, n, MPI_INT, src, MPI_ANY_TAG, MPI_COMM_WORLD, &r);
+			}
+			MPI_Barrier(MPI_COMM_WORLD);
+			if (rank == to) {
+				memset(b, 0, (size_t)n * sizeof *b);
+				if (mode == 4) {
+					MPI_Recv(b, n, MPI_INT, src, 30 + mode, MPI_COMM_WORLD, &st);
+				} else {
+					if (mode < 2)
+						MPI_Irecv(b, n, MPI_INT, src, 30 + mode, MPI_COMM_WORLD,
+							  &r);
+					else
+						MPI_Start(&r);
+					MPI_Wait(&r, &st);
+				}
+				if (mode >= 2 && mode < 4)
+					MPI_Request_free(&r);
+				MPI_Get_count(&st, MPI_INT, &got);
+				if ((bad = first_bad(b, n, k + mode)) >= 0 || got != n ||
+				    st.MPI_SOURCE != 0 || st.MPI_TAG != 30 + mode)
+					mpit_fail("%d ints received after they came, mode %d: element %d,"
+						  " count %d, source %d, tag %d", n, mode, bad, got,
+						  st.MPI_SOURCE, st.MPI_TAG);
+			}
+			if (rank == 0)
+				MPI_Wait(&r, MPI_STATUS_IGNORE);
+			free(b);
+		}
+	mpit_report("p2p_receive_after_arrival");
 }
 
 /* A rank sends to itself before receiving: eager sizes, and any size
@@ -475,6 +527,7 @@ int main(int argc, char **argv)
 	test_zero_and_proc_null();
 	test_large();
 	test_self();
+	test_receive_after_arrival();
 	test_eager_exchange();
 	test_ssend();
 	test_nonblocking_sets();
