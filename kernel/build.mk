@@ -20,6 +20,10 @@ $(B)/kernel/%.o: kernel/%.c | $(B)/.deps-build
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c -o $@ $<
 
+# The engine's accumulate combines floating elements: SSE, on the engine's
+# CPU only (kernel/net/acc.c).
+$(B)/kernel/net/acc.o: KERNEL_CFLAGS := $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS))
+
 $(B)/arch/%.o: arch/%.c | $(B)/.deps-build
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

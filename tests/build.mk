@@ -13,8 +13,8 @@ $(UNIT_DIR)/test_multiboot: kernel/multiboot.c
 $(UNIT_DIR)/test_cmdline: kernel/cmdline.c
 $(UNIT_DIR)/test_elf: kernel/elf.c
 $(UNIT_DIR)/test_smartmap: UNIT_CFLAGS += -Ilibsmap/include -Iarch/x86_64/include
-$(UNIT_DIR)/test_net: kernel/net/engine.c kernel/lib/crc32c.c arch/x86_64/crc32c.c kernel/net/engine.h kernel/net/proto.h \
-	kernel/uapi/smapos_net.h
+$(UNIT_DIR)/test_net: kernel/net/engine.c kernel/net/acc.c kernel/lib/crc32c.c arch/x86_64/crc32c.c \
+	kernel/net/engine.h kernel/net/acc.h kernel/net/proto.h kernel/uapi/smapos_net.h
 $(UNIT_DIR)/test_net: UNIT_CFLAGS += -Ikernel/uapi
 
 $(UNIT_DIR)/test_%: tests/unit/test_%.c tests/unit/unit.h | $(B)/.deps-build

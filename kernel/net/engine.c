@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "acc.h"
 #include "engine.h"
 #include "proto.h"
 #include "smapos_net.h"
@@ -167,6 +168,7 @@ static const char *cmd_name(uint8_t op)
 	case SNOP_RTS: return "rendezvous send";
 	case SNOP_GETREQ: return "get";
 	case SNOP_PUT: return "put";
+	case SNOP_ACC: return "accumulate";
 	case SNOP_AMO: return "atomic";
 	default: return "command";
 	}
@@ -657,6 +659,18 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0))
 			err = -EFAULT;
 		break;
+	case SNOP_ACC: {
+		/* A stream like a put's; its chunks are multiples of 64 bytes,
+		 * so no element straddles two. */
+		unsigned w = eng_acc_width(cmd->amo);
+
+		o->kind = OK_PUT;
+		if (!w || cmd->len % w || cmd->raddr % w)
+			err = -EINVAL;
+		else if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0))
+			err = -EFAULT;
+		break;
+	}
 	case SNOP_AMO:
 		o->kind = OK_AMO;
 		break;
@@ -845,15 +859,19 @@ static int serve_get(struct eng *e, unsigned node, const struct snet_op *w)
 	return 0;
 }
 
+/* A chunk of a PUT or an ACC stream. */
 static int take_put(struct eng *e, unsigned node, const struct snet_op *w, const void *body,
 		    uint32_t blen)
 {
 	int l = local_of(e, w->dst);
-	bool last = w->flags & SNOP_F_LAST;
+	bool last = w->flags & SNOP_F_LAST, acc = w->op == SNOP_ACC;
+	unsigned width = acc ? eng_acc_width(w->amo) : 1;
 	void *p;
 
-	if (w->off == 0 && (l < 0 || (w->len && !rank_ptr(e, (unsigned)l, w->addr, w->len, 1))))
-		return answer(e, node, SNOP_ERR, w, l < 0 ? -EINVAL : -EFAULT) ? 0 : -EAGAIN;
+	if (w->off == 0 && (l < 0 || !width || w->addr % width || w->len % width))
+		return answer(e, node, SNOP_ERR, w, -EINVAL) ? 0 : -EAGAIN;
+	if (w->off == 0 && w->len && !rank_ptr(e, (unsigned)l, w->addr, w->len, 1))
+		return answer(e, node, SNOP_ERR, w, -EFAULT) ? 0 : -EAGAIN;
 	if (l < 0)
 		return 0;	/* the error went with the first chunk */
 	p = blen ? (void *)rank_ptr(e, (unsigned)l, w->addr + w->off, blen, 1) : NULL;
@@ -861,7 +879,9 @@ static int take_put(struct eng *e, unsigned node, const struct snet_op *w, const
 		return 0;	/* the error went with the first chunk */
 	if (last && e->nfree == 0)
 		return -EAGAIN;
-	if (blen && p != body)
+	if (acc)
+		eng_acc_apply(w->amo, p, body, blen);
+	else if (blen && p != body && !acc)
 		memcpy(p, body, blen);
 	if (last)
 		answer(e, node, SNOP_ACKOP, w, 0);
@@ -938,7 +958,7 @@ static void take_answer(struct eng *e, unsigned node, const struct snet_op *w)
 static int ended_answer(struct eng *e, unsigned node, const struct snet_op *w)
 {
 	bool ask = w->op == SNOP_RTS || w->op == SNOP_GETREQ || w->op == SNOP_AMO ||
-		   (w->op == SNOP_PUT && w->off == 0);
+		   ((w->op == SNOP_PUT || w->op == SNOP_ACC) && w->off == 0);
 
 	return !ask || answer(e, node, SNOP_ERR, w, -ESRCH) ? 0 : -EAGAIN;
 }
@@ -968,6 +988,7 @@ static int deliver(struct eng *e, unsigned node, const struct snet_op *wp, const
 		take_getdata(e, node, &w, payload, plen);
 		return 0;
 	case SNOP_PUT:
+	case SNOP_ACC:
 		return take_put(e, node, &w, payload, plen);
 	case SNOP_AMO:
 		return take_amo(e, node, &w);

@@ -74,7 +74,24 @@ enum snet_opcode {
 	SNOP_AMOREPLY = 7,	/* old value of an AMO: arg[0] */
 	SNOP_ACKOP = 8,		/* a PUT stream's last chunk landed: completes id */
 	SNOP_ERR = 9,		/* the target refused id: arg[0] = -errno */
+	SNOP_ACC = 10,		/* combine payload elements into addr + off in dst (amo: SNACC_CODE) */
 };
+
+/*
+ * ACC element codes: the type of the elements and the operation that
+ * combines an origin element x into a target element y, each element
+ * atomically (as the expressions of libsmap/mpi/op.c: MAX is "if x > y,
+ * y = x").  Floating types take SUM, PROD, MAX, MIN and REPLACE only.
+ */
+enum snet_acc_type {
+	SNACC_I8, SNACC_U8, SNACC_I16, SNACC_U16, SNACC_I32, SNACC_U32, SNACC_I64, SNACC_U64,
+	SNACC_F32, SNACC_F64, SNACC_NTYPES
+};
+enum snet_acc_op {
+	SNACC_SUM, SNACC_PROD, SNACC_MAX, SNACC_MIN, SNACC_BAND, SNACC_BOR, SNACC_BXOR,
+	SNACC_LAND, SNACC_LOR, SNACC_LXOR, SNACC_REPLACE, SNACC_NOPS
+};
+#define SNACC_CODE(type, op)	((uint8_t)((type) << 4 | (op)))
 
 /* AMO kinds (snet_op.amo); size in the top bit: 4-byte words when set. */
 enum snet_amo {
@@ -89,12 +106,12 @@ enum snet_amo {
 };
 #define SNAMO_32	0x80u
 
-#define SNOP_F_LAST	0x1u	/* PUT/GETDATA: last chunk of the stream */
+#define SNOP_F_LAST	0x1u	/* PUT/ACC/GETDATA: last chunk of the stream */
 #define SNOP_F_NOTIFY	0x2u	/* PUT: acknowledge the stream with ACKOP */
 
 struct snet_op {
 	uint8_t op;		/* enum snet_opcode */
-	uint8_t amo;		/* enum snet_amo | SNAMO_32 */
+	uint8_t amo;		/* AMO: enum snet_amo | SNAMO_32; ACC: SNACC_CODE */
 	uint8_t flags;		/* SNOP_F_* */
 	uint8_t reserved;
 	uint32_t ctx;		/* MSG/RTS: matching context (communicator) */

@@ -139,6 +139,12 @@ uint64_t smpi_win_word(MPI_Win win, int i, uint64_t *w, uint8_t kind, uint64_t v
  * or before returning when wait is set: then 0 or the engine's -errno. */
 int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Datatype otype,
 		      char *at, int64_t tcount, MPI_Datatype ttype, int get, int wait);
+/* An accumulate (op, no fetch) of those elements through member i's
+ * engine, each element atomic at the target, done as a put is: 0, -1 when
+ * the target refused it (wait set), 1 when the engine has no such
+ * operation and the caller must walk the elements. */
+int smpi_win_net_acc(MPI_Win win, int i, const void *obuf, int64_t ocount, MPI_Datatype otype,
+		     char *at, int64_t tcount, MPI_Datatype ttype, MPI_Op op, int wait);
 /* One accumulate element of `width` bytes at t in member i (not on this
  * node): atomic with what origins on member i's node do to it. */
 /* The accumulate lock of member i on another node (win_rma.c's, taken

@@ -11,13 +11,18 @@
  * around the op; a 1- or 2-byte one a compare-and-swap loop on the aligned
  * 4-byte word that holds it (atomic with the byte instructions on-node
  * origins use); anything else takes the same stripe lock in the target's
- * memory that on-node origins take.  Lock words and PSCW counters are
- * 64-bit words reached the same way (smpi_win_word).
+ * memory that on-node origins take.  An accumulate of more than one
+ * element without a fetch, on integer or floating elements the target's
+ * engine can combine itself, goes as one stream (SNOP_ACC) that the engine
+ * applies element by element with those same instructions
+ * (kernel/net/acc.c), so it costs what a put costs.  Lock words and PSCW
+ * counters are 64-bit words reached the same way (smpi_win_word).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "win.h"
 #include "../coll/coll.h"
+#include "../../kernel/net/acc.h"
 
 static _Noreturn void win_net_fail(MPI_Win win, int i, int status)
 {
@@ -57,39 +62,43 @@ uint64_t smpi_win_word(MPI_Win win, int i, uint64_t *w, uint8_t kind, uint64_t v
 	}
 }
 
-/* 0, or (wait) the engine's -errno. */
-static int win_net_op(MPI_Win win, int i, void *local, uintptr_t remote, uint64_t n, int get,
-		      int wait)
+/* 0, or (wait) the engine's -errno: a get, put or accumulate (opc; amo:
+ * the accumulate's element code) of n bytes. */
+static int win_net_op(MPI_Win win, int i, void *local, uintptr_t remote, uint64_t n, uint8_t opc,
+		      uint8_t amo, int wait)
 {
+	static const char *const what[] = { [SNOP_GETREQ] = "MPI_Get", [SNOP_PUT] = "MPI_Put",
+					    [SNOP_ACC] = "MPI_Accumulate" };
 	struct net_op op = { 0 };
 	uint32_t dst = (uint32_t)win->peer[i].world;
 
 	if (!n)
 		return 0;
 	if (!wait) {
-		net_cmd_async(get ? SNOP_GETREQ : SNOP_PUT, 0, 0, dst, local, remote, n, 0, 0,
-			      get ? "MPI_Get" : "MPI_Put");
+		net_cmd_async(opc, amo, 0, dst, local, remote, n, 0, 0, what[opc]);
 		return 0;
 	}
-	net_cmd(&op, get ? SNOP_GETREQ : SNOP_PUT, 0, 0, dst, local, remote, n, 0, 0);
+	net_cmd(&op, opc, amo, 0, dst, local, remote, n, 0, 0);
 	return net_wait(&op);
 }
 
 static void win_net_must(MPI_Win win, int i, void *local, uintptr_t remote, uint64_t n, int get)
 {
-	int rc = win_net_op(win, i, local, remote, n, get, 1);
+	int rc = win_net_op(win, i, local, remote, n, get ? SNOP_GETREQ : SNOP_PUT, 0, 1);
 
 	if (rc < 0)
 		win_net_fail(win, i, rc);
 }
 
-int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Datatype otype,
-		      char *at, int64_t tcount, MPI_Datatype ttype, int get, int wait)
+/* smpi_win_net_move, or an accumulate when opc is SNOP_ACC. */
+static int win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Datatype otype,
+			char *at, int64_t tcount, MPI_Datatype ttype, uint8_t opc, uint8_t amo,
+			int wait)
 {
 	uint64_t bytes = tcount * smpi_type_size(ttype), done = 0;
 	char *o = obuf, *packed = NULL;
+	int get = opc == SNOP_GETREQ, rc = 0;
 	struct dt_cursor c;
-	int rc = 0;
 
 	if (!bytes)
 		return 0;
@@ -103,7 +112,7 @@ int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Dataty
 		wait = 1;
 	}
 	if (dt_is_dense(ttype->dt)) {
-		rc = win_net_op(win, i, o, (uintptr_t)at, bytes, get, wait);
+		rc = win_net_op(win, i, o, (uintptr_t)at, bytes, opc, amo, wait);
 	} else {
 		/* One operation per contiguous run of the target's layout. */
 		dt_cursor_init(&c, ttype->dt, at, tcount);
@@ -114,7 +123,7 @@ int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Dataty
 				break;
 			if (n > bytes - done)
 				n = bytes - done;
-			win_net_op(win, i, o + done, (uintptr_t)c.p, n, get, 0);
+			win_net_op(win, i, o + done, (uintptr_t)c.p, n, opc, amo, 0);
 			done += n;
 			dt_skip(&c, n);
 		}
@@ -127,6 +136,59 @@ int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Dataty
 		free(packed);
 	}
 	return rc;
+}
+
+int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Datatype otype,
+		      char *at, int64_t tcount, MPI_Datatype ttype, int get, int wait)
+{
+	return win_net_move(win, i, obuf, ocount, otype, at, tcount, ttype,
+			    get ? SNOP_GETREQ : SNOP_PUT, 0, wait);
+}
+
+/* The engine's element type for a kind (-1: none it can combine). */
+static int win_acc_type(int kind)
+{
+	switch (kind) {
+	case SMPI_K_CHAR: case SMPI_K_SCHAR: case SMPI_K_I8: return SNACC_I8;
+	case SMPI_K_UCHAR: case SMPI_K_BYTE: case SMPI_K_BOOL: case SMPI_K_U8: return SNACC_U8;
+	case SMPI_K_SHORT: case SMPI_K_I16: return SNACC_I16;
+	case SMPI_K_USHORT: case SMPI_K_U16: return SNACC_U16;
+	case SMPI_K_INT: case SMPI_K_WCHAR: case SMPI_K_I32: return SNACC_I32;
+	case SMPI_K_UINT: case SMPI_K_U32: return SNACC_U32;
+	case SMPI_K_LONG: case SMPI_K_LLONG: case SMPI_K_I64: case SMPI_K_AINT:
+	case SMPI_K_OFFSET: case SMPI_K_COUNT: return SNACC_I64;
+	case SMPI_K_ULONG: case SMPI_K_ULLONG: case SMPI_K_U64: return SNACC_U64;
+	case SMPI_K_FLOAT: return SNACC_F32;
+	case SMPI_K_DOUBLE: return SNACC_F64;
+	}
+	return -1;
+}
+
+int smpi_win_net_acc(MPI_Win win, int i, const void *obuf, int64_t ocount, MPI_Datatype otype,
+		     char *at, int64_t tcount, MPI_Datatype ttype, MPI_Op op, int wait)
+{
+	static const MPI_Op ops[SNACC_NOPS] = {
+		[SNACC_SUM] = MPI_SUM, [SNACC_PROD] = MPI_PROD, [SNACC_MAX] = MPI_MAX,
+		[SNACC_MIN] = MPI_MIN, [SNACC_BAND] = MPI_BAND, [SNACC_BOR] = MPI_BOR,
+		[SNACC_BXOR] = MPI_BXOR, [SNACC_LAND] = MPI_LAND, [SNACC_LOR] = MPI_LOR,
+		[SNACC_LXOR] = MPI_LXOR, [SNACC_REPLACE] = MPI_REPLACE
+	};
+	int type = win_acc_type(ttype->kind), o = 0;
+	unsigned width;
+	uint8_t code;
+
+	while (o < SNACC_NOPS && ops[o] != op)
+		o++;
+	if (type < 0 || o == SNACC_NOPS || !dt_is_dense(ttype->dt))
+		return 1;
+	code = SNACC_CODE(type, o);
+	width = eng_acc_width(code);
+	/* Elements no single instruction reaches (misaligned) take the
+	 * element path and its stripe locks. */
+	if (!width || (uintptr_t)at % width)
+		return 1;
+	return win_net_move(win, i, (void *)obuf, ocount, otype, at, tcount, ttype, SNOP_ACC, code,
+			    wait) < 0 ? -1 : 0;
 }
 
 /* The stripe lock of element t in member i's memory (as on-node origins

@@ -432,6 +432,24 @@ static void rma_acc_runs(MPI_Win win, int rank, char *at, const void *obuf, int 
 		rma_stripe_unlock(l);
 }
 
+/* smpi_win_net_acc under the target's accumulate lock, as rma_acc_runs
+ * takes it: an accumulate of several elements is whole to the others of
+ * several elements (MPI promises atomicity per element only, but linked
+ * lists built with accumulates of MPI_BYTE runs, as MPICH's tests build
+ * them, rely on it).  The unlock follows the stream on the same channel,
+ * so the target has applied it by then. */
+static int rma_acc_stream(MPI_Win win, int rank, const void *obuf, int ocount,
+			  MPI_Datatype otype, char *at, int tcount, MPI_Datatype ttype, MPI_Op op,
+			  int wait)
+{
+	uint64_t *l = win->acc[rank] & WIN_ACC_EXCL ? NULL : smpi_win_net_acc_lock(win, rank);
+	int r = smpi_win_net_acc(win, rank, obuf, ocount, otype, at, tcount, ttype, op, wait);
+
+	if (l)
+		smpi_win_net_acc_unlock(win, rank, l);
+	return r;
+}
+
 /* Accumulate and the fetching forms (fetch: rbuf/rcount/rtype are used). */
 static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf, int rcount,
 		   MPI_Datatype rtype, int rank, MPI_Aint disp, int tcount, MPI_Datatype ttype,
@@ -484,9 +502,19 @@ static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf,
 		rma_elems(ttype, tcount, &n, &size, &span);
 		if ((err = rma_target(win, rank, disp, tcount, ttype, &at, fn)))
 			return err;
+		/* Elements of another node that its engine can combine: one
+		 * stream, as a put (a dynamic window's target judges the range). */
+		if (!fetch && n > 1 && smpi_win_remote(win, rank) &&
+		    (err = rma_acc_stream(win, rank, obuf, ocount, otype, at, tcount, ttype, op,
+					  req != NULL ||
+					  win->flavor == MPI_WIN_FLAVOR_DYNAMIC)) <= 0) {
+			if (err < 0)
+				return smpi_win_err(win, MPI_ERR_RMA_RANGE, fn,
+						    "address 0x%lx (+%lld bytes) is not in rank %d's memory",
+						    (unsigned long)disp, (long long)tbytes, rank);
 		/* One predefined element (Fetch_and_op's shape): no layouts to walk. */
-		if (n == 1 && ttype->predefined && (op == MPI_NO_OP || otype->predefined) &&
-		    (!fetch || rtype->predefined))
+		} else if (n == 1 && ttype->predefined && (op == MPI_NO_OP || otype->predefined) &&
+			   (!fetch || rtype->predefined))
 			rma_element(win, rank, at, span, obuf,
 				    fetch ? rbuf : NULL, op, kind);
 		else

@@ -474,6 +474,60 @@ static void test_amo(const char *name)
 	CHECK(nm, ev && ev->value == 3 * (int64_t)n && *word == 42, "cas");
 }
 
+/* Accumulate streams from two nodes into one rank's memory: every element
+ * combined exactly once (duplicated and lost frames included), floats too;
+ * codes and alignments the engine cannot serve refused. */
+static void test_acc(const char *name)
+{
+	char nm[112];
+	enum { N = 3000, ROUNDS = 12 };
+	int32_t *sum = (int32_t *)at(1, 1, DATA2);
+	double *max = (double *)at(1, 1, DATA2 + 4 * N);
+	int32_t *a = (int32_t *)at(0, 0, DATA), *b = (int32_t *)at(2, 1, DATA);
+	double *d = (double *)at(0, 0, DATA + 4 * N);
+	struct snet_ev *ev;
+	int ok = 1, good = 1;
+
+	for (unsigned i = 0; i < N; i++) {
+		sum[i] = (int32_t)i;
+		max[i] = -1.0;
+		a[i] = 1;
+		b[i] = -3;
+		d[i] = 0.5 * (i % 11);
+	}
+	for (unsigned k = 0; k < ROUNDS; k++) {
+		post(0, 0, SNOP_ACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(1, 1), uaddr(DATA),
+		     uaddr(DATA2), 4 * N, 0, 0, k);
+		post(2, 1, SNOP_ACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(1, 1), uaddr(DATA),
+		     uaddr(DATA2), 4 * N, 0, 0, k);
+	}
+	post(0, 0, SNOP_ACC, SNACC_CODE(SNACC_F64, SNACC_MAX), world(1, 1), uaddr(DATA + 4 * N),
+	     uaddr(DATA2 + 4 * N), 8 * N, 0, 0, 99);
+	for (unsigned k = 0; k <= ROUNDS; k++) {
+		ev = event(0, 0, 4000000);
+		ok &= ev && ev->status == 0;
+		if (k < ROUNDS) {
+			ev = event(2, 1, 4000000);
+			ok &= ev && ev->status == 0;
+		}
+	}
+	for (unsigned i = 0; i < N; i++)
+		good &= sum[i] == (int32_t)i - 2 * ROUNDS && max[i] == 0.5 * (i % 11);
+	snprintf(nm, sizeof(nm), "%s: accumulate streams from two nodes combine each element once",
+		 name);
+	CHECK(nm, ok && good, "ok %d good %d", ok, good);
+	post(0, 0, SNOP_ACC, SNACC_CODE(SNACC_F64, SNACC_BAND), world(1, 1), uaddr(DATA),
+	     uaddr(DATA2), 64, 0, 0, 100);
+	ev = event(0, 0, 1000);
+	snprintf(nm, sizeof(nm), "%s: an accumulate with no such operation is refused", name);
+	CHECK(nm, ev && ev->status == -EINVAL, "status %d", ev ? ev->status : 999);
+	post(0, 0, SNOP_ACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(1, 1), uaddr(DATA),
+	     uaddr(DATA2 + 2), 64, 0, 0, 101);
+	ev = event(0, 0, 1000);
+	snprintf(nm, sizeof(nm), "%s: a misaligned accumulate is refused", name);
+	CHECK(nm, ev && ev->status == -EINVAL, "status %d", ev ? ev->status : 999);
+}
+
 /* A put, then a flag set by an atomic: when the flag is seen, the data is
  * there (OpenSHMEM's put-with-signal relies on it). */
 static void test_order(void)
@@ -724,6 +778,7 @@ int main(void)
 	test_put_get();
 	test_errors();
 	test_amo("clean wire");
+	test_acc("clean wire");
 	test_order();
 	test_flow();
 
@@ -737,6 +792,7 @@ int main(void)
 	unsigned long lost = frames_lost;
 	drop_pm = 20;
 	test_amo("2% loss, dups, reordering, corruption");
+	test_acc("2% loss, dups, reordering, corruption");
 	CHECK("the faulty wire really lost frames", lost > 50, "lost %lu", lost);
 	drop_pm = dup_pm = corrupt_pm = jitter_us = 0;
 	CHECK("a wire that corrupts gets every payload checked", frames_headcrc == 0,

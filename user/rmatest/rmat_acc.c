@@ -2,7 +2,8 @@
  * rmat_acc.c - accumulates: every predefined op on every type it applies
  * to against a serial reference; sums from all ranks on one element that
  * must add up exactly for every path (integers, floats, long double, the
- * complex types, misaligned elements); Fetch_and_op tickets that must be
+ * complex types, misaligned elements), and runs of them from all ranks at
+ * once (sum, max, bitwise or); Fetch_and_op tickets that must be
  * unique; Compare_and_swap with one winner and as a mutual-exclusion lock;
  * swaps with MPI_REPLACE that lose no value; MPI_NO_OP reads; MINLOC and
  * MAXLOC on the pair types; a strided target; the request forms.
@@ -242,6 +243,79 @@ static void test_sums_add_up(void)
 		mpit_expect_int("long long sum", np * K, got.l);
 	}
 	mpit_report("rma_accumulate_sums_from_all_ranks_add_up_exactly");
+}
+
+/* Runs of elements from every rank at once, each run one call: on another
+ * node, one stream the target's engine combines element by element; sums,
+ * maxima and bitwise ors must come out exact, whoever got there first. */
+#define RUN	3000
+
+static void test_run_sums_add_up(void)
+{
+	int *ia = malloc(RUN * sizeof *ia), *im = malloc(RUN * sizeof *im);
+	double *da = malloc(RUN * sizeof *da);
+	short *so = malloc(RUN * sizeof *so);
+	char *base;
+	MPI_Win w;
+	int i, k, bad = 0;
+	size_t bytes = RUN * (2 * sizeof(int) + sizeof(double) + sizeof(short));
+
+	MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &w);
+	MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, w);
+	memset(base, 0, bytes);
+	MPI_Win_unlock(me, w);
+	for (i = 0; i < RUN; i++) {
+		ia[i] = i % 7 + 1;
+		da[i] = 0.5 * (i % 5 + 1);
+		im[i] = (i * 31 + me * 17) % 1000;
+		so[i] = (short)(1 << ((i + me) % 15));
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_lock_all(0, w);
+	for (k = 0; k < K / 30; k++) {
+		MPI_Accumulate(ia, RUN, MPI_INT, 0, 0, RUN, MPI_INT, MPI_SUM, w);
+		MPI_Accumulate(da, RUN, MPI_DOUBLE, 0, RUN * sizeof(int), RUN, MPI_DOUBLE, MPI_SUM,
+			       w);
+		MPI_Accumulate(im, RUN, MPI_INT, 0, RUN * (sizeof(int) + sizeof(double)), RUN,
+			       MPI_INT, MPI_MAX, w);
+		MPI_Accumulate(so, RUN, MPI_SHORT, 0, RUN * (2 * sizeof(int) + sizeof(double)), RUN,
+			       MPI_SHORT, MPI_BOR, w);
+	}
+	MPI_Win_unlock_all(w);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (me == 0) {
+		MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w);
+		for (i = 0; i < RUN && !bad; i++) {
+			int s, m = 0;
+			double d;
+			short o = 0;
+
+			memcpy(&s, base + i * sizeof(int), sizeof s);
+			memcpy(&d, base + RUN * sizeof(int) + i * sizeof(double), sizeof d);
+			for (int r = 0; r < np; r++) {
+				if ((i * 31 + r * 17) % 1000 > m)
+					m = (i * 31 + r * 17) % 1000;
+				o = (short)(o | 1 << ((i + r) % 15));
+			}
+			bad = s != np * (K / 30) * ia[i] || d != np * (K / 30) * da[i];
+			memcpy(&s, base + RUN * (sizeof(int) + sizeof(double)) + i * sizeof(int),
+			       sizeof s);
+			bad |= s != m;
+			memcpy(&s, base + RUN * (2 * sizeof(int) + sizeof(double)) + i * sizeof(short),
+			       sizeof(short));
+			bad |= (short)s != o;
+			if (bad)
+				mpit_fail("element %d of the runs: int sum, double sum, int max or short "
+					  "or is wrong", i);
+		}
+		MPI_Win_unlock(0, w);
+	}
+	MPI_Win_free(&w);
+	free(ia);
+	free(im);
+	free(da);
+	free(so);
+	mpit_report("rma_accumulate_runs_from_all_ranks_add_up_exactly");
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -563,6 +637,7 @@ int main(int argc, char **argv)
 	test_every_op_and_type();
 	MPI_Win_allocate(AT_SIZE, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &abase, &aw);
 	test_sums_add_up();
+	test_run_sums_add_up();
 	test_fetch_and_op_tickets();
 	test_compare_and_swap();
 	test_replace_swaps();

@@ -207,6 +207,34 @@ static void nodes_report(const char *name)
 		printf("ok %s\n", name);
 }
 
+/* Runs of doubles accumulated from every rank: across nodes the target's
+ * engine combines them (in the kernel, the one place it uses SSE). */
+static void nodes_runs(void)
+{
+	double src[64], *base, want, max;
+	MPI_Win w;
+	int i, bad = -1;
+
+	MPI_Win_allocate(128 * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
+			 &base, &w);
+	for (i = 0; i < 128; i++)
+		base[i] = i < 64 ? 0 : -1;
+	for (i = 0; i < 64; i++)
+		src[i] = 0.25 * i + me;
+	MPI_Win_fence(0, w);
+	MPI_Accumulate(src, 64, MPI_DOUBLE, 0, 0, 64, MPI_DOUBLE, MPI_SUM, w);
+	MPI_Accumulate(src, 64, MPI_DOUBLE, np - 1, 64, 64, MPI_DOUBLE, MPI_MAX, w);
+	MPI_Win_fence(0, w);
+	for (i = 0; i < 64 && bad < 0; i++) {
+		want = 0.25 * i * np + np * (np - 1) / 2.0;
+		max = 0.25 * i + np - 1;
+		if ((me == 0 && base[i] != want) || (me == np - 1 && base[64 + i] != max))
+			bad = i;
+	}
+	mpit_expect_int("first wrong element of accumulated runs of doubles (-1: none)", -1, bad);
+	MPI_Win_free(&w);
+}
+
 static void nodes_window(void)
 {
 	int one = 1, old = -1, cmp, mine = me + 1, got = -1;
@@ -236,6 +264,7 @@ static void nodes_window(void)
 		mpit_expect_int("compare-and-swap by exactly one rank", 1,
 				buf[2] >= 1 && buf[2] <= np);
 	MPI_Win_free(&win);
+	nodes_runs();
 	nodes_report("rma_window_across_nodes_moves_data");
 }
 
