@@ -23,14 +23,16 @@ unsigned eng_acc_width(uint8_t code)
 	if (type >= SNACC_NTYPES || op >= SNACC_NOPS)
 		return 0;
 	if (type >= SNACC_F32 && op != SNACC_SUM && op != SNACC_PROD && op != SNACC_MAX &&
-	    op != SNACC_MIN && op != SNACC_REPLACE)
+	    op != SNACC_MIN && op != SNACC_REPLACE && op != SNACC_NOOP)
 		return 0;
 	return acc_width[type];
 }
 
+/* ob ends as the element's value from before. */
 #define ACC_CAS(T, B, EXPR) do { \
-	B ob = __atomic_load_n(p, __ATOMIC_RELAXED), nb; \
+	B nb; \
 	T y; \
+	ob = __atomic_load_n(p, __ATOMIC_RELAXED); \
 	do { \
 		memcpy(&y, &ob, sizeof y); \
 		EXPR; \
@@ -44,41 +46,48 @@ unsigned eng_acc_width(uint8_t code)
 	case SNACC_PROD: ACC_CAS(T, B, y = x * y); break; \
 	case SNACC_MAX: ACC_CAS(T, B, if (x > y) y = x); break; \
 	case SNACC_MIN: ACC_CAS(T, B, if (x < y) y = x); break; \
-	case SNACC_REPLACE: __atomic_store_n(p, xb, __ATOMIC_SEQ_CST); break;
+	case SNACC_REPLACE: ob = __atomic_exchange_n(p, xb, __ATOMIC_SEQ_CST); break; \
+	case SNACC_NOOP: ob = __atomic_load_n(p, __ATOMIC_SEQ_CST); break;
 
 #define ACC_INT(NAME, T, B) \
-static void acc_##NAME(unsigned op, char *d, const char *s, uint64_t n) \
+static void acc_##NAME(unsigned op, char *d, const char *s, uint64_t n, char *old) \
 { \
 	for (uint64_t i = 0; i < n; i++) { \
-		B *p = (B *)(d + i * sizeof(B)), xb; \
-		T x; \
-		memcpy(&x, s + i * sizeof(T), sizeof x); \
+		B *p = (B *)(d + i * sizeof(B)), xb = 0, ob = 0; \
+		T x = 0; \
+		if (op != SNACC_NOOP) \
+			memcpy(&x, s + i * sizeof(T), sizeof x); \
 		memcpy(&xb, &x, sizeof xb); \
 		switch (op) { \
 		ACC_COMMON(T, B) \
-		case SNACC_SUM: __atomic_fetch_add(p, xb, __ATOMIC_SEQ_CST); break; \
-		case SNACC_BAND: __atomic_fetch_and(p, xb, __ATOMIC_SEQ_CST); break; \
-		case SNACC_BOR: __atomic_fetch_or(p, xb, __ATOMIC_SEQ_CST); break; \
-		case SNACC_BXOR: __atomic_fetch_xor(p, xb, __ATOMIC_SEQ_CST); break; \
+		case SNACC_SUM: ob = __atomic_fetch_add(p, xb, __ATOMIC_SEQ_CST); break; \
+		case SNACC_BAND: ob = __atomic_fetch_and(p, xb, __ATOMIC_SEQ_CST); break; \
+		case SNACC_BOR: ob = __atomic_fetch_or(p, xb, __ATOMIC_SEQ_CST); break; \
+		case SNACC_BXOR: ob = __atomic_fetch_xor(p, xb, __ATOMIC_SEQ_CST); break; \
 		case SNACC_LAND: ACC_CAS(T, B, y = x && y); break; \
 		case SNACC_LOR: ACC_CAS(T, B, y = x || y); break; \
 		case SNACC_LXOR: ACC_CAS(T, B, y = !x != !y); break; \
 		} \
+		if (old) \
+			memcpy(old + i * sizeof(B), &ob, sizeof ob); \
 	} \
 }
 
 #define ACC_FLOAT(NAME, T, B) \
-static void acc_##NAME(unsigned op, char *d, const char *s, uint64_t n) \
+static void acc_##NAME(unsigned op, char *d, const char *s, uint64_t n, char *old) \
 { \
 	for (uint64_t i = 0; i < n; i++) { \
-		B *p = (B *)(d + i * sizeof(B)), xb; \
-		T x; \
-		memcpy(&x, s + i * sizeof(T), sizeof x); \
+		B *p = (B *)(d + i * sizeof(B)), xb = 0, ob = 0; \
+		T x = 0; \
+		if (op != SNACC_NOOP) \
+			memcpy(&x, s + i * sizeof(T), sizeof x); \
 		memcpy(&xb, &x, sizeof xb); \
 		switch (op) { \
 		ACC_COMMON(T, B) \
 		case SNACC_SUM: ACC_CAS(T, B, y = x + y); break; \
 		} \
+		if (old) \
+			memcpy(old + i * sizeof(B), &ob, sizeof ob); \
 	} \
 }
 
@@ -93,14 +102,14 @@ ACC_INT(u64, uint64_t, uint64_t)
 ACC_FLOAT(f32, float, uint32_t)
 ACC_FLOAT(f64, double, uint64_t)
 
-static void (*const acc_fn[SNACC_NTYPES])(unsigned, char *, const char *, uint64_t) = {
+static void (*const acc_fn[SNACC_NTYPES])(unsigned, char *, const char *, uint64_t, char *) = {
 	acc_i8, acc_u8, acc_i16, acc_u16, acc_i32, acc_u32, acc_i64, acc_u64, acc_f32, acc_f64
 };
 
-void eng_acc_apply(uint8_t code, void *dst, const void *src, uint64_t bytes)
+void eng_acc_apply(uint8_t code, void *dst, const void *src, uint64_t bytes, void *old)
 {
 	unsigned w = eng_acc_width(code);
 
 	if (w)
-		acc_fn[code >> 4](code & 15, dst, src, bytes / w);
+		acc_fn[code >> 4](code & 15, dst, src, bytes / w, old);
 }

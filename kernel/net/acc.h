@@ -9,7 +9,8 @@
 /* The element size of an ACC code (proto.h), or 0 when it is not one. */
 unsigned eng_acc_width(uint8_t code);
 /* Combines bytes / width origin elements at src into dst, each atomically;
- * dst is aligned to the width. */
-void eng_acc_apply(uint8_t code, void *dst, const void *src, uint64_t bytes);
+ * dst is aligned to the width.  old, if not NULL, gets each element's value
+ * from before (src is not read for SNACC_NOOP). */
+void eng_acc_apply(uint8_t code, void *dst, const void *src, uint64_t bytes, void *old);
 
 #endif

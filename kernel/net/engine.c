@@ -30,6 +30,8 @@
  * its peers, so two nodes can never wait on each other. */
 #define ENG_RESERVE	512
 #define ENG_MAX_RANKS	512
+/* Buffers for the old values FACC answers carry until acknowledged. */
+#define ENG_FACC_BUFS	64
 #define ENG_NONE	0xffffu
 
 #define RTO_INIT	20000u		/* us */
@@ -43,7 +45,8 @@ enum op_kind {
 	OK_PUT,		/* PUT stream; done on ACKOP */
 	OK_AMO,		/* done on AMOREPLY */
 	OK_SERVE,	/* GETDATA stream answering a peer */
-	OK_ANSWER,	/* one frame (AMOREPLY, ACKOP, ERR): done when acknowledged */
+	OK_ANSWER,	/* one frame (AMOREPLY, ACKOP, ERR, FACCREPLY): done when acknowledged */
+	OK_FACC,	/* done on FACCREPLY */
 };
 
 enum op_state {
@@ -60,7 +63,7 @@ struct eop {
 	uint8_t issuer;		/* an event is owed to lrank */
 	uint8_t maylose;	/* SNET_CMD_MAYLOSE: the node leaving is no failure */
 	uint16_t node;		/* the peer */
-	uint16_t reserved2;
+	uint16_t fbuf;		/* OK_ANSWER: its payload's facc buffer + 1, or 0 */
 	uint32_t lrank;		/* local rank: issuer, or target of a SERVE */
 	uint32_t inflight;	/* frames sent and not yet acknowledged */
 	int32_t failed;		/* the peer's error, while frames are still out */
@@ -69,6 +72,7 @@ struct eop {
 	uint64_t len;
 	uint64_t sent;		/* bytes put on the wire */
 	uint64_t rts;		/* OK_SERVE: handle of the RTS it serves, or 0 */
+	uint64_t result;	/* OK_FACC: where the old values go in lrank's memory */
 	struct snet_op w;	/* what goes on the wire */
 };
 
@@ -125,6 +129,8 @@ struct eng {
 	struct chan ch[ENG_MAX_NODES];
 	struct erank rk[ENG_MAX_RANKS];
 	struct eop op[ENG_NOPS];
+	uint64_t facc_used;	/* bit i: facc[i] holds an answer's payload */
+	uint8_t facc[ENG_FACC_BUFS][SNET_FACC_MAX];
 };
 
 size_t eng_size(void)
@@ -169,6 +175,7 @@ static const char *cmd_name(uint8_t op)
 	case SNOP_GETREQ: return "get";
 	case SNOP_PUT: return "put";
 	case SNOP_ACC: return "accumulate";
+	case SNOP_FACC: return "fetching accumulate";
 	case SNOP_AMO: return "atomic";
 	default: return "command";
 	}
@@ -182,6 +189,7 @@ static const char *op_name(const struct eop *o)
 	case OK_GET: return "get";
 	case OK_PUT: return "put";
 	case OK_AMO: return "atomic";
+	case OK_FACC: return "fetching accumulate";
 	case OK_SERVE: return "rendezvous reply";
 	default: return "acknowledgement";
 	}
@@ -261,6 +269,9 @@ static struct eop *op_lookup(struct eng *e, uint64_t h, unsigned node, uint8_t k
 
 static void op_free(struct eng *e, struct eop *o)
 {
+	if (o->fbuf)
+		e->facc_used &= ~(1ull << (o->fbuf - 1));
+	o->fbuf = 0;
 	o->state = OS_FREE;
 	o->next = e->free_head;
 	e->free_head = op_index(e, o);
@@ -319,7 +330,8 @@ static void op_complete(struct eng *e, struct eop *o, int status, int64_t value,
 {
 	struct chan *c = &e->ch[o->node];
 
-	if (o->kind == OK_RTS || o->kind == OK_GET || o->kind == OK_PUT || o->kind == OK_AMO) {
+	if (o->kind == OK_RTS || o->kind == OK_GET || o->kind == OK_PUT || o->kind == OK_AMO ||
+	    o->kind == OK_FACC) {
 		if (c->waiting)
 			c->waiting--;
 	}
@@ -503,11 +515,25 @@ static bool op_send(struct eng *e, struct eop *o, uint64_t now)
 		o->state = OS_SENT;
 		return true;
 	}
+	case OK_FACC: {
+		uint32_t n = (o->w.amo & 15) == SNACC_NOOP ? 0 : (uint32_t)o->len;
+		const void *p = n ? rank_ptr(e, o->lrank, o->laddr, n, 0) : NULL;
+
+		if (n && !p) {
+			op_complete(e, o, -EFAULT, 0, 0);
+			return true;
+		}
+		if (!send_data(e, o->node, &o->w, p, n, o, now))
+			return false;
+		o->state = OS_SENT;
+		return true;
+	}
 	case OK_RTS:
 	case OK_GET:
 	case OK_AMO:
 	case OK_ANSWER:
-		if (!send_data(e, o->node, &o->w, NULL, 0, o, now))
+		if (!send_data(e, o->node, &o->w, o->fbuf ? e->facc[o->fbuf - 1] : NULL,
+			       o->fbuf ? (uint32_t)o->w.len : 0, o, now))
 			return false;
 		o->state = OS_SENT;
 		return true;
@@ -668,6 +694,19 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		if (!w || cmd->len % w || cmd->raddr % w)
 			err = -EINVAL;
 		else if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0))
+			err = -EFAULT;
+		break;
+	}
+	case SNOP_FACC: {
+		unsigned w = eng_acc_width(cmd->amo);
+
+		o->kind = OK_FACC;
+		o->result = (uint64_t)cmd->arg[0];
+		if (!w || !cmd->len || cmd->len > SNET_FACC_MAX || cmd->len % w || cmd->raddr % w)
+			err = -EINVAL;
+		else if (((cmd->amo & 15) != SNACC_NOOP &&
+			  !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0)) ||
+			 !rank_ptr(e, lrank, o->result, cmd->len, 1))
 			err = -EFAULT;
 		break;
 	}
@@ -880,7 +919,7 @@ static int take_put(struct eng *e, unsigned node, const struct snet_op *w, const
 	if (last && e->nfree == 0)
 		return -EAGAIN;
 	if (acc)
-		eng_acc_apply(w->amo, p, body, blen);
+		eng_acc_apply(w->amo, p, body, blen, NULL);
 	else if (blen && p != body && !acc)
 		memcpy(p, body, blen);
 	if (last)
@@ -907,6 +946,57 @@ static int take_amo(struct eng *e, unsigned node, const struct snet_op *w)
 	return 0;
 }
 
+/* A fetching accumulate: applied once a buffer and an answer are sure, so
+ * a frame sent again (-EAGAIN) is never applied twice. */
+static int take_facc(struct eng *e, unsigned node, const struct snet_op *w, const void *body,
+		     uint32_t blen)
+{
+	int l = local_of(e, w->dst);
+	unsigned width = eng_acc_width(w->amo), b;
+	bool noop = (w->amo & 15) == SNACC_NOOP;
+	struct eop *o;
+	void *p;
+
+	if (l < 0 || !width || !w->len || w->len > SNET_FACC_MAX || w->len % width ||
+	    w->addr % width || (!noop && blen != w->len))
+		return answer(e, node, SNOP_ERR, w, -EINVAL) ? 0 : -EAGAIN;
+	p = (void *)rank_ptr(e, (unsigned)l, w->addr, w->len, 1);
+	if (!p)
+		return answer(e, node, SNOP_ERR, w, -EFAULT) ? 0 : -EAGAIN;
+	if (e->facc_used == ~0ull)
+		return -EAGAIN;
+	b = (unsigned)__builtin_ctzll(~e->facc_used);
+	o = op_alloc(e, true);
+	if (!o)
+		return -EAGAIN;
+	e->facc_used |= 1ull << b;
+	eng_acc_apply(w->amo, p, body, w->len, e->facc[b]);
+	o->kind = OK_ANSWER;
+	o->fbuf = (uint16_t)(b + 1);
+	o->node = (uint16_t)node;
+	o->w.op = SNOP_FACCREPLY;
+	o->w.src = w->dst;
+	o->w.dst = w->src;
+	o->w.id = w->id;
+	o->w.len = w->len;
+	enqueue(e, o);
+	return 0;
+}
+
+static void take_faccreply(struct eng *e, unsigned node, const struct snet_op *w,
+			   const void *body, uint32_t blen)
+{
+	struct eop *o = op_lookup(e, w->id, (uint16_t)node, OK_FACC);
+	void *p;
+
+	if (!o || o->state != OS_SENT || blen != o->len)
+		return;
+	p = (void *)rank_ptr(e, o->lrank, o->result, blen, 1);
+	if (p)
+		memcpy(p, body, blen);
+	op_complete(e, o, p ? 0 : -EFAULT, 0, blen);
+}
+
 static void take_getdata(struct eng *e, unsigned node, const struct snet_op *w, const void *body,
 			 uint32_t blen)
 {
@@ -926,7 +1016,7 @@ static void take_getdata(struct eng *e, unsigned node, const struct snet_op *w, 
 
 static void take_answer(struct eng *e, unsigned node, const struct snet_op *w)
 {
-	static const uint8_t kinds[] = { OK_GET, OK_PUT, OK_AMO, OK_RTS };
+	static const uint8_t kinds[] = { OK_GET, OK_PUT, OK_AMO, OK_RTS, OK_FACC };
 	struct eop *o = NULL;
 
 	if (w->op == SNOP_ACKOP) {
@@ -958,6 +1048,7 @@ static void take_answer(struct eng *e, unsigned node, const struct snet_op *w)
 static int ended_answer(struct eng *e, unsigned node, const struct snet_op *w)
 {
 	bool ask = w->op == SNOP_RTS || w->op == SNOP_GETREQ || w->op == SNOP_AMO ||
+		   w->op == SNOP_FACC ||
 		   ((w->op == SNOP_PUT || w->op == SNOP_ACC) && w->off == 0);
 
 	return !ask || answer(e, node, SNOP_ERR, w, -ESRCH) ? 0 : -EAGAIN;
@@ -992,6 +1083,11 @@ static int deliver(struct eng *e, unsigned node, const struct snet_op *wp, const
 		return take_put(e, node, &w, payload, plen);
 	case SNOP_AMO:
 		return take_amo(e, node, &w);
+	case SNOP_FACC:
+		return take_facc(e, node, &w, payload, plen);
+	case SNOP_FACCREPLY:
+		take_faccreply(e, node, &w, payload, plen);
+		return 0;
 	case SNOP_AMOREPLY:
 	case SNOP_ACKOP:
 	case SNOP_ERR:

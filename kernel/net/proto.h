@@ -75,13 +75,20 @@ enum snet_opcode {
 	SNOP_ACKOP = 8,		/* a PUT stream's last chunk landed: completes id */
 	SNOP_ERR = 9,		/* the target refused id: arg[0] = -errno */
 	SNOP_ACC = 10,		/* combine payload elements into addr + off in dst (amo: SNACC_CODE) */
+	SNOP_FACC = 11,		/* the same in one frame of len <= SNET_FACC_MAX (no payload for
+				 * SNACC_NOOP), answered with the elements' old values */
+	SNOP_FACCREPLY = 12,	/* payload: the old values of a FACC */
 };
+
+/* Bytes of elements one fetching accumulate (FACC) may cover. */
+#define SNET_FACC_MAX	256
 
 /*
  * ACC element codes: the type of the elements and the operation that
  * combines an origin element x into a target element y, each element
  * atomically (as the expressions of libsmap/mpi/op.c: MAX is "if x > y,
- * y = x").  Floating types take SUM, PROD, MAX, MIN and REPLACE only.
+ * y = x").  Floating types take SUM, PROD, MAX, MIN, REPLACE and NOOP only;
+ * NOOP (a fetch's atomic read) changes nothing.
  */
 enum snet_acc_type {
 	SNACC_I8, SNACC_U8, SNACC_I16, SNACC_U16, SNACC_I32, SNACC_U32, SNACC_I64, SNACC_U64,
@@ -89,7 +96,7 @@ enum snet_acc_type {
 };
 enum snet_acc_op {
 	SNACC_SUM, SNACC_PROD, SNACC_MAX, SNACC_MIN, SNACC_BAND, SNACC_BOR, SNACC_BXOR,
-	SNACC_LAND, SNACC_LOR, SNACC_LXOR, SNACC_REPLACE, SNACC_NOPS
+	SNACC_LAND, SNACC_LOR, SNACC_LXOR, SNACC_REPLACE, SNACC_NOOP, SNACC_NOPS
 };
 #define SNACC_CODE(type, op)	((uint8_t)((type) << 4 | (op)))
 

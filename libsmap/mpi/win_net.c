@@ -15,7 +15,9 @@
  * element without a fetch, on integer or floating elements the target's
  * engine can combine itself, goes as one stream (SNOP_ACC) that the engine
  * applies element by element with those same instructions
- * (kernel/net/acc.c), so it costs what a put costs.  Lock words and PSCW
+ * (kernel/net/acc.c), so it costs what a put costs; a fetching one goes in
+ * frames of up to SNET_FACC_MAX bytes that the engine answers with the old
+ * values (SNOP_FACC), 32 at a time in flight.  Lock words and PSCW
  * counters are 64-bit words reached the same way (smpi_win_word).
  */
 #include <stdlib.h>
@@ -164,31 +166,65 @@ static int win_acc_type(int kind)
 	return -1;
 }
 
-int smpi_win_net_acc(MPI_Win win, int i, const void *obuf, int64_t ocount, MPI_Datatype otype,
-		     char *at, int64_t tcount, MPI_Datatype ttype, MPI_Op op, int wait)
+/* The engine's element code for op on elements of kind at `at`, or -1. */
+static int win_acc_code(MPI_Op op, int kind, const char *at)
 {
 	static const MPI_Op ops[SNACC_NOPS] = {
 		[SNACC_SUM] = MPI_SUM, [SNACC_PROD] = MPI_PROD, [SNACC_MAX] = MPI_MAX,
 		[SNACC_MIN] = MPI_MIN, [SNACC_BAND] = MPI_BAND, [SNACC_BOR] = MPI_BOR,
 		[SNACC_BXOR] = MPI_BXOR, [SNACC_LAND] = MPI_LAND, [SNACC_LOR] = MPI_LOR,
-		[SNACC_LXOR] = MPI_LXOR, [SNACC_REPLACE] = MPI_REPLACE
+		[SNACC_LXOR] = MPI_LXOR, [SNACC_REPLACE] = MPI_REPLACE, [SNACC_NOOP] = MPI_NO_OP
 	};
-	int type = win_acc_type(ttype->kind), o = 0;
+	int type = win_acc_type(kind), o = 0;
 	unsigned width;
-	uint8_t code;
 
 	while (o < SNACC_NOPS && ops[o] != op)
 		o++;
-	if (type < 0 || o == SNACC_NOPS || !dt_is_dense(ttype->dt))
-		return 1;
-	code = SNACC_CODE(type, o);
-	width = eng_acc_width(code);
+	if (type < 0 || o == SNACC_NOPS)
+		return -1;
+	width = eng_acc_width(SNACC_CODE(type, o));
 	/* Elements no single instruction reaches (misaligned) take the
 	 * element path and its stripe locks. */
-	if (!width || (uintptr_t)at % width)
+	return width && (uintptr_t)at % width == 0 ? SNACC_CODE(type, o) : -1;
+}
+
+int smpi_win_net_acc(MPI_Win win, int i, const void *obuf, int64_t ocount, MPI_Datatype otype,
+		     char *at, int64_t tcount, MPI_Datatype ttype, MPI_Op op, int wait)
+{
+	int code = win_acc_code(op, ttype->kind, at);
+
+	if (code < 0 || !dt_is_dense(ttype->dt))
 		return 1;
-	return win_net_move(win, i, (void *)obuf, ocount, otype, at, tcount, ttype, SNOP_ACC, code,
-			    wait) < 0 ? -1 : 0;
+	return win_net_move(win, i, (void *)obuf, ocount, otype, at, tcount, ttype, SNOP_ACC,
+			    (uint8_t)code, wait) < 0 ? -1 : 0;
+}
+
+int smpi_win_net_facc(MPI_Win win, int i, const void *obuf, void *rbuf, char *at, uint64_t bytes,
+		      int kind, MPI_Op op)
+{
+	enum { BATCH = 32 };
+	struct net_op ops[BATCH];
+	int code = win_acc_code(op, kind, at), n = 0, rc = 0;
+	uint64_t off = 0;
+
+	if (code < 0)
+		return 1;
+	while (off < bytes) {
+		uint64_t len = bytes - off < SNET_FACC_MAX ? bytes - off : SNET_FACC_MAX;
+
+		memset(&ops[n], 0, sizeof ops[n]);
+		net_cmd(&ops[n], SNOP_FACC, (uint8_t)code, 0, (uint32_t)win->peer[i].world,
+			op == MPI_NO_OP ? NULL : (const char *)obuf + off, (uintptr_t)at + off, len,
+			(int64_t)(uintptr_t)((char *)rbuf + off), 0);
+		off += len;
+		if (++n == BATCH || off == bytes) {
+			for (int k = 0; k < n; k++)
+				if (net_wait(&ops[k]) < 0)
+					rc = -1;
+			n = 0;
+		}
+	}
+	return rc;
 }
 
 /* The stripe lock of element t in member i's memory (as on-node origins

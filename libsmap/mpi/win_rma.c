@@ -450,6 +450,24 @@ static int rma_acc_stream(MPI_Win win, int rank, const void *obuf, int ocount,
 	return r;
 }
 
+/* The fetching form, on dense buffers only (1: walk the elements). */
+static int rma_facc_stream(MPI_Win win, int rank, const void *obuf, MPI_Datatype otype,
+			   void *rbuf, MPI_Datatype rtype, char *at, MPI_Datatype ttype,
+			   int64_t bytes, MPI_Op op)
+{
+	uint64_t *l;
+	int r;
+
+	if (!dt_is_dense(ttype->dt) || !dt_is_dense(rtype->dt) ||
+	    (op != MPI_NO_OP && !dt_is_dense(otype->dt)))
+		return 1;
+	l = win->acc[rank] & WIN_ACC_EXCL ? NULL : smpi_win_net_acc_lock(win, rank);
+	r = smpi_win_net_facc(win, rank, obuf, rbuf, at, (uint64_t)bytes, ttype->kind, op);
+	if (l)
+		smpi_win_net_acc_unlock(win, rank, l);
+	return r;
+}
+
 /* Accumulate and the fetching forms (fetch: rbuf/rcount/rtype are used). */
 static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf, int rcount,
 		   MPI_Datatype rtype, int rank, MPI_Aint disp, int tcount, MPI_Datatype ttype,
@@ -508,6 +526,13 @@ static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf,
 		    (err = rma_acc_stream(win, rank, obuf, ocount, otype, at, tcount, ttype, op,
 					  req != NULL ||
 					  win->flavor == MPI_WIN_FLAVOR_DYNAMIC)) <= 0) {
+			if (err < 0)
+				return smpi_win_err(win, MPI_ERR_RMA_RANGE, fn,
+						    "address 0x%lx (+%lld bytes) is not in rank %d's memory",
+						    (unsigned long)disp, (long long)tbytes, rank);
+		} else if (fetch && n > 1 && smpi_win_remote(win, rank) &&
+			   (err = rma_facc_stream(win, rank, obuf, otype, rbuf, rtype, at, ttype,
+						  tbytes, op)) <= 0) {
 			if (err < 0)
 				return smpi_win_err(win, MPI_ERR_RMA_RANGE, fn,
 						    "address 0x%lx (+%lld bytes) is not in rank %d's memory",

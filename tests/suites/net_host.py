@@ -47,7 +47,7 @@ def cases():
         host("net_host_compat_2x2", 2, 2, "mpit_compat", tap=True, min_tap=8),
         host("net_host_inter_3x1_drop2", 3, 1, "mpit_inter", ["--drop", "2"], tap=True,
              min_tap=7),
-        host("net_host_rma_acc_2x2", 2, 2, "rmat_acc", tap=True, min_tap=13),
+        host("net_host_rma_acc_2x2", 2, 2, "rmat_acc", tap=True, min_tap=14),
     ] + [host("net_host_%s_%s" % (p, shape), k, n, p, extra, tap=True, min_tap=k * c)
          for p, c in sorted(SHMEM_CHECKS.items())
          for shape, k, n, extra in (("2x2", 2, 2, []), ("3x1_drop2", 3, 1, ["--drop", "2"]))]

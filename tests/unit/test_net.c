@@ -528,6 +528,61 @@ static void test_acc(const char *name)
 	CHECK(nm, ev && ev->status == -EINVAL, "status %d", ev ? ev->status : 999);
 }
 
+/* Fetching accumulates from two nodes on the same 8 counters: each returns
+ * the values from before it, so the old values of counter 0 are every
+ * ticket once; a NOOP reads without writing; too long is refused. */
+static void test_facc(const char *name)
+{
+	char nm[112];
+	enum { N = 8, EACH = 100 };
+	int32_t *ctr = (int32_t *)at(1, 0, DATA2);
+	int32_t *one0 = (int32_t *)at(0, 1, DATA), *one2 = (int32_t *)at(2, 0, DATA);
+	static unsigned char seen[2 * EACH];
+	int ok = 1, uniq = 1, same = 1;
+
+	memset(seen, 0, sizeof(seen));
+	for (unsigned i = 0; i < N; i++) {
+		ctr[i] = 0;
+		one0[i] = one2[i] = 1;
+	}
+	for (unsigned k = 0; k < EACH; k++) {
+		post(0, 1, SNOP_FACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(1, 0), uaddr(DATA),
+		     uaddr(DATA2), 4 * N, (int64_t)uaddr(DATA + 64 + 32 * k), 0, k);
+		post(2, 0, SNOP_FACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(1, 0), uaddr(DATA),
+		     uaddr(DATA2), 4 * N, (int64_t)uaddr(DATA + 64 + 32 * k), 0, k);
+	}
+	for (unsigned k = 0; k < EACH; k++) {
+		struct snet_ev *a = event(0, 1, 4000000), *b = event(2, 0, 4000000);
+
+		ok &= a && b && !a->status && !b->status && a->len == 4 * N;
+	}
+	for (unsigned src = 0; src < 2 && ok; src++)
+		for (unsigned k = 0; k < EACH; k++) {
+			const int32_t *old = (const int32_t *)at(src ? 2 : 0, src ? 0 : 1,
+								 DATA + 64 + 32 * k);
+
+			for (unsigned i = 1; i < N; i++)
+				same &= old[i] == old[0];
+			if (old[0] < 0 || old[0] >= 2 * EACH || seen[old[0]]++)
+				uniq = 0;
+		}
+	snprintf(nm, sizeof(nm), "%s: fetching accumulates hand out each old value once", name);
+	CHECK(nm, ok && uniq && same && ctr[0] == 2 * EACH && ctr[N - 1] == 2 * EACH,
+	      "ok %d uniq %d same %d counter %d", ok, uniq, same, ctr[0]);
+	post(0, 1, SNOP_FACC, SNACC_CODE(SNACC_F64, SNACC_NOOP), world(1, 0), 0, uaddr(DATA2),
+	     4 * N, (int64_t)uaddr(DATA2), 0, 500);
+	struct snet_ev *ev = event(0, 1, 4000000);
+	snprintf(nm, sizeof(nm), "%s: a fetch-only accumulate reads and leaves the target", name);
+	CHECK(nm, ev && !ev->status && ((int32_t *)at(0, 1, DATA2))[0] == 2 * EACH &&
+		  ctr[0] == 2 * EACH, "status %d", ev ? ev->status : 999);
+	post(0, 1, SNOP_FACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(1, 0), uaddr(DATA),
+	     uaddr(DATA2), SNET_FACC_MAX + 4, (int64_t)uaddr(DATA2), 0, 501);
+	ev = event(0, 1, 1000);
+	snprintf(nm, sizeof(nm), "%s: a fetching accumulate over %d bytes is refused", name,
+		 SNET_FACC_MAX);
+	CHECK(nm, ev && ev->status == -EINVAL, "status %d", ev ? ev->status : 999);
+}
+
 /* A put, then a flag set by an atomic: when the flag is seen, the data is
  * there (OpenSHMEM's put-with-signal relies on it). */
 static void test_order(void)
@@ -779,6 +834,7 @@ int main(void)
 	test_errors();
 	test_amo("clean wire");
 	test_acc("clean wire");
+	test_facc("clean wire");
 	test_order();
 	test_flow();
 
@@ -793,6 +849,7 @@ int main(void)
 	drop_pm = 20;
 	test_amo("2% loss, dups, reordering, corruption");
 	test_acc("2% loss, dups, reordering, corruption");
+	test_facc("2% loss, dups, reordering, corruption");
 	CHECK("the faulty wire really lost frames", lost > 50, "lost %lu", lost);
 	drop_pm = dup_pm = corrupt_pm = jitter_us = 0;
 	CHECK("a wire that corrupts gets every payload checked", frames_headcrc == 0,

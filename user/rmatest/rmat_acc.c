@@ -4,7 +4,8 @@
  * must add up exactly for every path (integers, floats, long double, the
  * complex types, misaligned elements), and runs of them from all ranks at
  * once (sum, max, bitwise or); Fetch_and_op tickets that must be
- * unique; Compare_and_swap with one winner and as a mutual-exclusion lock;
+ * unique, and Get_accumulate runs whose tickets must be whole and unique;
+ * Compare_and_swap with one winner and as a mutual-exclusion lock;
  * swaps with MPI_REPLACE that lose no value; MPI_NO_OP reads; MINLOC and
  * MAXLOC on the pair types; a strided target; the request forms.
  */
@@ -356,6 +357,49 @@ static void test_fetch_and_op_tickets(void)
 	mpit_report("rma_fetch_and_op_tickets_are_unique");
 }
 
+/* Get_accumulate of runs: each call's old values are one ticket across a
+ * whole run of 40 counters (calls of several elements are whole to each
+ * other), and the tickets of all calls are unique. */
+static void test_get_accumulate_runs(void)
+{
+	enum { W = 40 };
+	long long one[W], old[W], t[K / 10], *all, *base;
+	MPI_Win w;
+	int k, i;
+
+	MPI_Win_allocate(W * sizeof(long long), sizeof(long long), MPI_INFO_NULL, MPI_COMM_WORLD,
+			 &base, &w);
+	MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, w);
+	memset(base, 0, W * sizeof(long long));
+	MPI_Win_unlock(me, w);
+	for (i = 0; i < W; i++)
+		one[i] = 1;
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_lock_all(0, w);
+	for (k = 0; k < K / 10; k++) {
+		MPI_Get_accumulate(one, W, MPI_LONG_LONG, old, W, MPI_LONG_LONG, 0, 0, W,
+				   MPI_LONG_LONG, MPI_SUM, w);
+		MPI_Win_flush(0, w);
+		for (i = 1; i < W; i++)
+			if (old[i] != old[0]) {
+				mpit_fail("a Get_accumulate of %d counters saw %lld and %lld", W, old[0],
+					  old[i]);
+				break;
+			}
+		t[k] = old[0];
+	}
+	MPI_Win_unlock_all(w);
+	all = gather_sorted(t, K / 10);
+	for (k = 0; all && k < np * (K / 10); k++)
+		if (all[k] != k) {
+			mpit_fail("run ticket %d: expected %d, got %lld", k, k, all[k]);
+			break;
+		}
+	free(all);
+	MPI_Win_free(&w);
+	mpit_report("rma_get_accumulate_runs_are_whole_and_unique");
+}
+
 static void test_compare_and_swap(void)
 {
 	int mine = me + 1, zero = 0, res = -1, final, k, got, v;
@@ -639,6 +683,7 @@ int main(int argc, char **argv)
 	test_sums_add_up();
 	test_run_sums_add_up();
 	test_fetch_and_op_tickets();
+	test_get_accumulate_runs();
 	test_compare_and_swap();
 	test_replace_swaps();
 	test_request_forms();
