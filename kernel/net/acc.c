@@ -49,7 +49,20 @@ unsigned eng_acc_width(uint8_t code)
 	case SNACC_REPLACE: ob = __atomic_exchange_n(p, xb, __ATOMIC_SEQ_CST); break; \
 	case SNACC_NOOP: ob = __atomic_load_n(p, __ATOMIC_SEQ_CST); break;
 
-#define ACC_INT(NAME, T, B) \
+/* The operations of integers only, and the sum each kind does its way. */
+#define ACC_INT_OPS(T, B) \
+	case SNACC_SUM: ob = __atomic_fetch_add(p, xb, __ATOMIC_SEQ_CST); break; \
+	case SNACC_BAND: ob = __atomic_fetch_and(p, xb, __ATOMIC_SEQ_CST); break; \
+	case SNACC_BOR: ob = __atomic_fetch_or(p, xb, __ATOMIC_SEQ_CST); break; \
+	case SNACC_BXOR: ob = __atomic_fetch_xor(p, xb, __ATOMIC_SEQ_CST); break; \
+	case SNACC_LAND: ACC_CAS(T, B, y = x && y); break; \
+	case SNACC_LOR: ACC_CAS(T, B, y = x || y); break; \
+	case SNACC_LXOR: ACC_CAS(T, B, y = !x != !y); break;
+
+#define ACC_FLOAT_OPS(T, B) \
+	case SNACC_SUM: ACC_CAS(T, B, y = x + y); break;
+
+#define ACC_FN(NAME, T, B, OPS) \
 static void acc_##NAME(unsigned op, char *d, const char *s, uint64_t n, char *old) \
 { \
 	for (uint64_t i = 0; i < n; i++) { \
@@ -60,47 +73,23 @@ static void acc_##NAME(unsigned op, char *d, const char *s, uint64_t n, char *ol
 		memcpy(&xb, &x, sizeof xb); \
 		switch (op) { \
 		ACC_COMMON(T, B) \
-		case SNACC_SUM: ob = __atomic_fetch_add(p, xb, __ATOMIC_SEQ_CST); break; \
-		case SNACC_BAND: ob = __atomic_fetch_and(p, xb, __ATOMIC_SEQ_CST); break; \
-		case SNACC_BOR: ob = __atomic_fetch_or(p, xb, __ATOMIC_SEQ_CST); break; \
-		case SNACC_BXOR: ob = __atomic_fetch_xor(p, xb, __ATOMIC_SEQ_CST); break; \
-		case SNACC_LAND: ACC_CAS(T, B, y = x && y); break; \
-		case SNACC_LOR: ACC_CAS(T, B, y = x || y); break; \
-		case SNACC_LXOR: ACC_CAS(T, B, y = !x != !y); break; \
+		OPS(T, B) \
 		} \
 		if (old) \
 			memcpy(old + i * sizeof(B), &ob, sizeof ob); \
 	} \
 }
 
-#define ACC_FLOAT(NAME, T, B) \
-static void acc_##NAME(unsigned op, char *d, const char *s, uint64_t n, char *old) \
-{ \
-	for (uint64_t i = 0; i < n; i++) { \
-		B *p = (B *)(d + i * sizeof(B)), xb = 0, ob = 0; \
-		T x = 0; \
-		if (op != SNACC_NOOP) \
-			memcpy(&x, s + i * sizeof(T), sizeof x); \
-		memcpy(&xb, &x, sizeof xb); \
-		switch (op) { \
-		ACC_COMMON(T, B) \
-		case SNACC_SUM: ACC_CAS(T, B, y = x + y); break; \
-		} \
-		if (old) \
-			memcpy(old + i * sizeof(B), &ob, sizeof ob); \
-	} \
-}
-
-ACC_INT(i8, int8_t, uint8_t)
-ACC_INT(u8, uint8_t, uint8_t)
-ACC_INT(i16, int16_t, uint16_t)
-ACC_INT(u16, uint16_t, uint16_t)
-ACC_INT(i32, int32_t, uint32_t)
-ACC_INT(u32, uint32_t, uint32_t)
-ACC_INT(i64, int64_t, uint64_t)
-ACC_INT(u64, uint64_t, uint64_t)
-ACC_FLOAT(f32, float, uint32_t)
-ACC_FLOAT(f64, double, uint64_t)
+ACC_FN(i8, int8_t, uint8_t, ACC_INT_OPS)
+ACC_FN(u8, uint8_t, uint8_t, ACC_INT_OPS)
+ACC_FN(i16, int16_t, uint16_t, ACC_INT_OPS)
+ACC_FN(u16, uint16_t, uint16_t, ACC_INT_OPS)
+ACC_FN(i32, int32_t, uint32_t, ACC_INT_OPS)
+ACC_FN(u32, uint32_t, uint32_t, ACC_INT_OPS)
+ACC_FN(i64, int64_t, uint64_t, ACC_INT_OPS)
+ACC_FN(u64, uint64_t, uint64_t, ACC_INT_OPS)
+ACC_FN(f32, float, uint32_t, ACC_FLOAT_OPS)
+ACC_FN(f64, double, uint64_t, ACC_FLOAT_OPS)
 
 static void (*const acc_fn[SNACC_NTYPES])(unsigned, char *, const char *, uint64_t, char *) = {
 	acc_i8, acc_u8, acc_i16, acc_u16, acc_i32, acc_u32, acc_i64, acc_u64, acc_f32, acc_f64

@@ -187,12 +187,12 @@ void nbc_recv(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, i
 	nbc_msg(s, NBC_RECV, buf, count, type, peer, sub);
 }
 
-void nbc_send_on(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatype type, int peer,
-		 MPI_Comm comm, int ctx, int tag)
+static void nbc_msg_on(struct smpi_nbc *s, int what, const void *buf, int64_t count,
+		       MPI_Datatype type, int peer, MPI_Comm comm, int ctx, int tag)
 {
 	struct nbc_step *st;
 
-	nbc_msg(s, NBC_SEND, buf, count, type, peer, 0);
+	nbc_msg(s, what, buf, count, type, peer, 0);
 	st = &s->step[s->n - 1];
 	st->comm = comm;
 	st->ctx = ctx;
@@ -200,17 +200,16 @@ void nbc_send_on(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatyp
 	smpi_comm_hold(comm);
 }
 
+void nbc_send_on(struct smpi_nbc *s, const void *buf, int64_t count, MPI_Datatype type, int peer,
+		 MPI_Comm comm, int ctx, int tag)
+{
+	nbc_msg_on(s, NBC_SEND, buf, count, type, peer, comm, ctx, tag);
+}
+
 void nbc_recv_on(struct smpi_nbc *s, void *buf, int64_t count, MPI_Datatype type, int peer,
 		 MPI_Comm comm, int ctx, int tag)
 {
-	struct nbc_step *st;
-
-	nbc_msg(s, NBC_RECV, buf, count, type, peer, 0);
-	st = &s->step[s->n - 1];
-	st->comm = comm;
-	st->ctx = ctx;
-	st->tag = tag;
-	smpi_comm_hold(comm);
+	nbc_msg_on(s, NBC_RECV, buf, count, type, peer, comm, ctx, tag);
 }
 
 void nbc_call(struct smpi_nbc *s, void (*fn)(struct smpi_nbc *s, void *arg), void *arg)
