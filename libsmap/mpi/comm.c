@@ -26,7 +26,7 @@ struct comm_keyval {
 	MPI_Comm_copy_attr_function *copy;
 	MPI_Comm_delete_attr_function *del;
 	void *extra;
-	int used;
+	int used;	/* not freed: the program may name it */
 };
 
 static struct comm_keyval *comm_keys;
@@ -864,7 +864,6 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 int PMPI_Comm_free(MPI_Comm *comm)
 {
 	struct smpi_comm *c;
-	struct smpi_attr *a;
 	int err;
 
 	if (!comm)
@@ -874,8 +873,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 	c = *comm;
 	if (c->predefined)
 		return smpi_err(c, MPI_ERR_COMM, "MPI_Comm_free", "%s cannot be freed", c->name);
-	while ((a = c->attrs))
-		PMPI_Comm_delete_attr(c, a->key);
+	smpi_comm_attrs_clear(c);
 	if (c->coll)
 		coll_group_destroy(c->coll);
 	c->coll = NULL;
@@ -1141,9 +1139,29 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag)
 	return MPI_SUCCESS;
 }
 
+/* Keyvals are never reused, so an attribute's keyval still says how to
+ * delete it after the program freed the keyval (MPI 3.1 6.7.2: freeing
+ * one leaves the attributes that use it until they are deleted). */
+static void comm_attr_delete(MPI_Comm comm, struct smpi_attr **pp)
+{
+	struct smpi_attr *a = *pp;
+	struct comm_keyval *k = &comm_keys[a->key];
+
+	*pp = a->next;
+	if (k->del)
+		k->del(comm, a->key, a->val, k->extra);
+	free(a);
+}
+
+void smpi_comm_attrs_clear(MPI_Comm comm)
+{
+	while (comm->attrs)
+		comm_attr_delete(comm, &comm->attrs);
+}
+
 int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
-	struct smpi_attr **pp, *a;
+	struct smpi_attr **pp;
 	int err;
 
 	if ((err = smpi_comm_check(comm, "MPI_Comm_delete_attr")) ||
@@ -1151,13 +1169,10 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 		return err;
 	for (pp = &comm->attrs; *pp && (*pp)->key != keyval; pp = &(*pp)->next)
 		;
-	if (!(a = *pp))
+	if (!*pp)
 		return smpi_err(comm, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr",
 				"no attribute for keyval %d", keyval);
-	*pp = a->next;
-	if (comm_keys[keyval].del)
-		comm_keys[keyval].del(comm, keyval, a->val, comm_keys[keyval].extra);
-	free(a);
+	comm_attr_delete(comm, pp);
 	return MPI_SUCCESS;
 }
 

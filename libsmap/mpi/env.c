@@ -116,9 +116,7 @@ int PMPI_Finalize(void)
 		return err;
 	/* As if MPI_COMM_SELF were freed first: its attributes' delete
 	 * callbacks run before anything else goes, the latest set first. */
-	while (MPI_COMM_SELF->attrs)
-		if ((err = PMPI_Comm_delete_attr(MPI_COMM_SELF, MPI_COMM_SELF->attrs->key)))
-			return err;
+	smpi_comm_attrs_clear(MPI_COMM_SELF);
 	smpi_p2p_finalize();
 	/* No rank leaves while a peer may still read its memory. */
 	smap_barrier();

@@ -537,6 +537,9 @@ int smpi_topo_kind(const struct smpi_topo *t);
 /* The collective engine's view of c, made now if it was left for later
  * (MPI_Comm_idup): collective, so called where all members call. */
 struct coll_group *smpi_comm_coll(MPI_Comm c);
+/* Deletes comm's attributes, the latest set first, their keyvals freed
+ * or not (MPI_Comm_free, and MPI_COMM_SELF's at MPI_Finalize). */
+void smpi_comm_attrs_clear(MPI_Comm comm);
 
 /* Context ids free on this rank (ctxid.c); agreeing on one is nbc.h's. */
 void smpi_ctx_init(void);

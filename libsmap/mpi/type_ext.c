@@ -122,8 +122,11 @@ struct smpi_type_attr {
 	void *val;
 };
 
+/* A freed keyval's slot is taken again only once no attribute uses it:
+ * until then it still says how to delete them (MPI 3.1 6.7.2). */
 static struct {
-	int used;
+	int used;	/* not freed: the program may name it */
+	int attached;	/* attributes that use it */
 	MPI_Type_copy_attr_function *copy;
 	MPI_Type_delete_attr_function *del;
 	void *extra;
@@ -143,7 +146,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
 	if (!keyval)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_keyval", "keyval pointer is NULL");
 	for (int k = 0; k < TYPE_KEYS; k++)
-		if (!type_keys[k].used) {
+		if (!type_keys[k].used && !type_keys[k].attached) {
 			type_keys[k].used = 1;
 			type_keys[k].copy = copy_fn;
 			type_keys[k].del = delete_fn;
@@ -168,25 +171,35 @@ int PMPI_Type_free_keyval(int *keyval)
 	return MPI_SUCCESS;
 }
 
+/* The attribute at *p goes if its delete callback agrees (its error
+ * otherwise), its keyval freed or not. */
+static int type_attr_delete(MPI_Datatype type, struct smpi_type_attr **p)
+{
+	struct smpi_type_attr *a = *p;
+	int key = a->key, err;
+
+	if (type_keys[key].del && (err = type_keys[key].del(type, key, a->val, type_keys[key].extra)))
+		return err;
+	*p = a->next;
+	type_keys[key].attached--;
+	free(a);
+	return MPI_SUCCESS;
+}
+
 int PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
 {
 	const char *fn = "MPI_Type_delete_attr";
-	struct smpi_type_attr **p, *a;
+	struct smpi_type_attr **p;
 	int err;
 
 	if ((err = type_live_check(type, fn)) || (err = type_key_check(keyval, fn)))
 		return err;
 	for (p = &type->attrs; *p && (*p)->key != keyval; p = &(*p)->next)
 		;
-	if (!(a = *p))
+	if (!*p)
 		return smpi_err(NULL, MPI_ERR_KEYVAL, fn, "keyval %d is not set on the datatype",
 				keyval);
-	if (type_keys[keyval].del &&
-	    (err = type_keys[keyval].del(type, keyval, a->val, type_keys[keyval].extra)))
-		return err;
-	*p = a->next;
-	free(a);
-	return MPI_SUCCESS;
+	return type_attr_delete(type, p);
 }
 
 int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void *attribute_val)
@@ -209,6 +222,7 @@ int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void *attribute_val)
 	a->val = attribute_val;
 	a->next = type->attrs;
 	type->attrs = a;
+	type_keys[keyval].attached++;
 	return MPI_SUCCESS;
 }
 
@@ -251,11 +265,12 @@ int smpi_type_copy_attrs(MPI_Datatype from, MPI_Datatype to)
 void smpi_type_drop_extras(MPI_Datatype type)
 {
 	while (type->attrs)
-		if (PMPI_Type_delete_attr(type, type->attrs->key)) {
+		if (type_attr_delete(type, &type->attrs)) {
 			/* A delete callback failed: the attribute goes anyway. */
 			struct smpi_type_attr *a = type->attrs;
 
 			type->attrs = a->next;
+			type_keys[a->key].attached--;
 			free(a);
 		}
 	if (type->args) {

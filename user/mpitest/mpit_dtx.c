@@ -202,6 +202,19 @@ static void t_attrs(void)
 	MPI_Type_free(&a);
 	MPI_Type_free_keyval(&key);
 	mpit_expect_int("free_keyval", MPI_KEYVAL_INVALID, key);
+	/* A keyval freed while an attribute uses it lives on for that one:
+	 * its delete callback still runs, and a new keyval is another. */
+	MPI_Type_create_keyval(tcopy, tdelete, &key, NULL);
+	MPI_Type_contiguous(3, MPI_INT, &a);
+	MPI_Type_set_attr(a, key, &val);
+	int old = key, key2;
+
+	MPI_Type_free_keyval(&key);
+	MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &key2, NULL);
+	mpit_expect_int("a keyval in use is not handed out again", 1, key2 != old);
+	MPI_Type_free(&a);
+	mpit_expect_int("the delete callback of a freed keyval ran on free", 3, t_deletes);
+	MPI_Type_free_keyval(&key2);
 	bad |= mpit_report("type_attributes");
 }
 

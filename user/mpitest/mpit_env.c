@@ -269,6 +269,13 @@ static void test_attributes(void)
 	MPI_Comm_get_attr(MPI_COMM_WORLD, key, &got, &flag);
 	mpit_expect_int("attribute gone", 0, flag);
 	MPI_Comm_free_keyval(&key);
+	/* A keyval freed while an attribute uses it lives on for that one. */
+	MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del_fn, &key, NULL);
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+	MPI_Comm_set_attr(dup, key, &val);
+	MPI_Comm_free_keyval(&key);
+	MPI_Comm_free(&dup);
+	mpit_expect_int("delete callback of a freed keyval on free", 15, deleted);
 	MPI_Comm_get_name(MPI_COMM_WORLD, name, &len);
 	if (strcmp(name, "MPI_COMM_WORLD"))
 		mpit_fail("world's name: got '%s'", name);
