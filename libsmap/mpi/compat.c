@@ -188,10 +188,12 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
 
 	if (!errorcode)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Add_error_code", "errorcode pointer is NULL");
-	/* A class the program added: a class is its own code. */
-	if (smpi_err_user_class(errorclass) != errorclass)
+	/* A predefined class (MPI_SUCCESS is none) or one the program added:
+	 * an added class is its own code. */
+	if ((errorclass <= MPI_SUCCESS || errorclass > MPI_ERR_LASTCODE) &&
+	    smpi_err_user_class(errorclass) != errorclass)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Add_error_code",
-				"%d is not an error class added by MPI_Add_error_class", errorclass);
+				"%d is not an error class", errorclass);
 	if ((c = err_add(errorclass, "MPI_Add_error_code")) < 0)
 		return -c;
 	*errorcode = c;

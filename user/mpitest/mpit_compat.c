@@ -162,9 +162,14 @@ static void t_errors(void)
 	mpit_expect_int("its length", (int)strlen("the frobnicator jammed"), len);
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag);
 	mpit_expect_int("MPI_LASTUSEDCODE", code2, flag ? *last : -1);
+	MPI_Add_error_code(MPI_ERR_COMM, &code);
+	MPI_Error_class(code, &got);
+	mpit_expect_int("error_class of a code added to a predefined class", MPI_ERR_COMM, got);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	mpit_expect_int("add_error_code to a predefined class", MPI_ERR_ARG,
-			err_class(MPI_Add_error_code(MPI_ERR_COMM, &code)));
+	mpit_expect_int("add_error_code to a class that is none", MPI_ERR_ARG,
+			err_class(MPI_Add_error_code(99999, &code)));
+	mpit_expect_int("add_error_code to MPI_SUCCESS", MPI_ERR_ARG,
+			err_class(MPI_Add_error_code(MPI_SUCCESS, &code)));
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 	bad |= mpit_report("added_error_codes");
 }
