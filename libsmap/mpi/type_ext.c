@@ -437,26 +437,45 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 
 /*
  * Fortran's SELECTED_REAL_KIND / SELECTED_INT_KIND: the smallest type with
- * p decimal digits and exponent range r.  Each call returns the same
- * handle for the same type (the standard allows it: they are predefined
- * in all but name), with the F90 combiner and (p, r) as its contents.
+ * p decimal digits and exponent range r.  Each (p, r) asked for gets a
+ * handle of its own, returned again for the same (p, r) (the standard
+ * allows it: they are predefined in all but name), with the F90 combiner
+ * and that (p, r) - MPI_UNDEFINED included - as its contents.
  */
-static struct smpi_type f90_types[3][4];
+struct f90_type {
+	struct f90_type *next;
+	int combiner, ints[2];
+	struct smpi_type t;
+};
+
+static struct f90_type *f90_types;
 
 /* Predefined in all but name: never freed; the envelope says F90. */
-static int f90_type(int cls, int idx, MPI_Datatype base, int combiner, int ni, const int *ints,
-		    MPI_Datatype *out)
+static int f90_type(MPI_Datatype base, int combiner, int ni, const int *ints, MPI_Datatype *out)
 {
-	struct smpi_type *t = &f90_types[cls][idx];
+	struct f90_type *f;
+	struct smpi_type *t;
 
-	if (!t->live) {
-		*t = *base;
-		t->combiner = combiner;
-		t->args = NULL;
-		t->attrs = NULL;
-		if (smpi_type_args(MPI_SUCCESS, &t, ni, ints, 0, NULL, 0, NULL))
-			return MPI_ERR_NO_MEM;
+	for (f = f90_types; f; f = f->next)
+		if (f->combiner == combiner && !memcmp(f->ints, ints, (size_t)ni * sizeof(int))) {
+			*out = &f->t;
+			return MPI_SUCCESS;
+		}
+	if (!(f = calloc(1, sizeof *f)))
+		return MPI_ERR_NO_MEM;
+	memcpy(f->ints, ints, (size_t)ni * sizeof(int));
+	f->combiner = combiner;
+	t = &f->t;
+	*t = *base;
+	t->combiner = combiner;
+	t->args = NULL;
+	t->attrs = NULL;
+	if (smpi_type_args(MPI_SUCCESS, &t, ni, ints, 0, NULL, 0, NULL)) {
+		free(f);
+		return MPI_ERR_NO_MEM;
 	}
+	f->next = f90_types;
+	f90_types = f;
 	*out = t;
 	return MPI_SUCCESS;
 }
@@ -474,7 +493,7 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 	if (idx < 0 || (p == MPI_UNDEFINED && r == MPI_UNDEFINED))
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_real",
 				"no real of precision %d and range %d", p, r);
-	return f90_type(0, idx, idx == 0 ? MPI_FLOAT : idx == 1 ? MPI_DOUBLE : MPI_LONG_DOUBLE,
+	return f90_type(idx == 0 ? MPI_FLOAT : idx == 1 ? MPI_DOUBLE : MPI_LONG_DOUBLE,
 			MPI_COMBINER_F90_REAL, 2, ints, newtype);
 }
 
@@ -490,7 +509,7 @@ int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 	if (idx < 0 || (p == MPI_UNDEFINED && r == MPI_UNDEFINED))
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_complex",
 				"no complex of precision %d and range %d", p, r);
-	return f90_type(1, idx, idx == 0 ? MPI_C_FLOAT_COMPLEX : idx == 1 ? MPI_C_DOUBLE_COMPLEX :
+	return f90_type(idx == 0 ? MPI_C_FLOAT_COMPLEX : idx == 1 ? MPI_C_DOUBLE_COMPLEX :
 			MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMBINER_F90_COMPLEX, 2, ints, newtype);
 }
 
@@ -508,7 +527,7 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 	if (idx == 4)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_integer",
 				"no integer of range %d", r);
-	return f90_type(2, idx, base[idx], MPI_COMBINER_F90_INTEGER, 1, &r, newtype);
+	return f90_type(base[idx], MPI_COMBINER_F90_INTEGER, 1, &r, newtype);
 }
 
 /* ---- external32: big-endian, the native sizes ---- */

@@ -326,6 +326,12 @@ static void t_sizes(void)
 	mpit_expect_int("f90 real contents p", 12, ints[0]);
 	MPI_Type_create_f90_real(12, MPI_UNDEFINED, &t2);
 	mpit_expect_int("the same f90 type twice", 1, t == t2);
+	/* Another (p, r) of the same size tells its own (p, r). */
+	MPI_Type_create_f90_real(MPI_UNDEFINED, 200, &t2);
+	MPI_Type_size(t2, &size);
+	MPI_Type_get_contents(t2, 2, 0, 0, ints, NULL, NULL);
+	mpit_expect_int("f90 real of range 200 is 8 bytes, contents (undefined, 200)", 1,
+			size == 8 && ints[0] == MPI_UNDEFINED && ints[1] == 200);
 	MPI_Type_create_f90_integer(9, &t);
 	MPI_Type_size(t, &size);
 	mpit_expect_int("f90 integer range 9 is 4 bytes", 4, size);
