@@ -117,8 +117,7 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type, MPI_Count 
 	if (count < 0)
 		return smpi_err(NULL, MPI_ERR_COUNT, "MPI_Status_set_elements_x",
 				"count %lld is negative", count);
-	status->smpi_bytes = dt_root(type->dt)->nbasic ?
-		count * smpi_type_size(type) / dt_root(type->dt)->nbasic : 0;
+	status->smpi_bytes = smpi_elements_bytes(type, count);
 	return MPI_SUCCESS;
 }
 

@@ -541,6 +541,10 @@ struct coll_group *smpi_comm_coll(MPI_Comm c);
  * or not (MPI_Comm_free, and MPI_COMM_SELF's at MPI_Finalize). */
 void smpi_comm_attrs_clear(MPI_Comm comm);
 
+/* The bytes of count basic elements of type, as a status records them
+ * (MPI_Status_set_elements and _x). */
+int64_t smpi_elements_bytes(MPI_Datatype type, int64_t count);
+
 /* Context ids free on this rank (ctxid.c); agreeing on one is nbc.h's. */
 void smpi_ctx_init(void);
 void smpi_ctx_take(int ctx);

@@ -2,6 +2,7 @@
  * pt2pt.c - the point-to-point calls: argument checks, then the transport
  * (p2p.c).  Blocking calls keep their request on the stack.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
@@ -422,7 +423,7 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
 	size = smpi_type_size(type);
 	if (size == 0)
 		*count = 0;
-	else if (status->smpi_bytes % size)
+	else if (status->smpi_bytes % size || status->smpi_bytes / size > INT_MAX)
 		*count = MPI_UNDEFINED;
 	else
 		*count = status->smpi_bytes / size;
@@ -449,7 +450,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count)
 	int err = PMPI_Get_elements_x(status, type, &n);
 
 	if (!err)
-		*count = n;
+		*count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
 	return err;
 }
 
@@ -462,9 +463,17 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Status_set_elements", "status pointer is NULL");
 	if ((err = smpi_type_check(NULL, type, "MPI_Status_set_elements")))
 		return err;
-	status->smpi_bytes = dt_root(type->dt)->nbasic ?
-		count * smpi_type_size(type) / dt_root(type->dt)->nbasic : 0;
+	status->smpi_bytes = smpi_elements_bytes(type, count);
 	return MPI_SUCCESS;
+}
+
+int64_t smpi_elements_bytes(MPI_Datatype type, int64_t count)
+{
+	int64_t n = dt_root(type->dt)->nbasic;
+
+	/* Elements of a type larger than 2 GiB times their number need not
+	 * fit 64 bits on the way. */
+	return n ? (int64_t)((__int128)count * smpi_type_size(type) / n) : 0;
 }
 
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)

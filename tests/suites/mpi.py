@@ -19,7 +19,7 @@ PROGRAMS = {
     "mpit_info": 5,
     "mpit_inter": 8,
     "mpit_compat": 8,
-    "mpit_dtx": 5,
+    "mpit_dtx": 6,
     "mpit_tools": 4,
 }
 

@@ -6,6 +6,7 @@
  * rank owns, computed here independently, and the extent), match_size,
  * the f90 types, and external32 bytes against literal big-endian ones.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include "mpit.h"
 
@@ -345,6 +346,33 @@ static void t_sizes(void)
 	bad |= mpit_report("match_size_and_f90");
 }
 
+/* Element counts past INT_MAX in a status: one element of a type of
+ * 4 x INT_MAX chars.  The int forms say MPI_UNDEFINED, the _x form the
+ * count, and the count of the type is 1. */
+static void t_large_counts(void)
+{
+	MPI_Datatype big, four;
+	MPI_Status st;
+	MPI_Count x = -1;
+	int n = 0, count = 0;
+
+	MPI_Type_contiguous(INT_MAX, MPI_CHAR, &big);
+	MPI_Type_contiguous(4, big, &four);
+	MPI_Type_commit(&four);
+	MPI_Status_set_elements_x(&st, four, 4 * (MPI_Count)INT_MAX);
+	MPI_Get_elements(&st, four, &n);
+	MPI_Get_elements_x(&st, four, &x);
+	MPI_Get_count(&st, four, &count);
+	mpit_expect_int("get_elements past INT_MAX", MPI_UNDEFINED, n);
+	mpit_expect_int("get_elements_x past INT_MAX", 1, x == 4 * (MPI_Count)INT_MAX);
+	mpit_expect_int("get_count of the type", 1, count);
+	MPI_Get_count(&st, MPI_CHAR, &count);
+	mpit_expect_int("get_count of chars past INT_MAX", MPI_UNDEFINED, count);
+	MPI_Type_free(&four);
+	MPI_Type_free(&big);
+	bad |= mpit_report("status_counts_past_int_max");
+}
+
 static void t_external32(void)
 {
 	struct {
@@ -389,6 +417,7 @@ int main(int argc, char **argv)
 	t_attrs();
 	t_darray();
 	t_sizes();
+	t_large_counts();
 	t_external32();
 	MPI_Finalize();
 	return bad;
