@@ -86,6 +86,12 @@ struct coll_transport {
 	 * one network round trip rather than one per member. */
 	void (*exchange)(void *ctx, int n, const int *peer, const void *const *sbuf,
 			 const size_t *slen, void *const *rbuf, const size_t *rlen);
+	/* Optional: a send to `to` and a receive from `from` (either < 0:
+	 * none) started, and their completion, so a member can work while
+	 * they are in flight; post returns NULL when both are done already. */
+	void *(*post)(void *ctx, int to, const void *sbuf, size_t slen, int from, void *rbuf,
+		      size_t rlen);
+	void (*complete)(void *ctx, void *h);
 };
 
 /* Not collective: just this member's view; NULL when memory is short. */

@@ -4,10 +4,12 @@
  * which reaches a member on this node through SMARTMAP and one on another
  * node through the network.
  *
- * Algorithms: dissemination barrier; binomial-tree broadcast; reductions
- * combined at the root in member order (x0 op x1 op ... op x(n-1), the same
- * evaluation on every run, as the engine promises for every reduction;
- * allreduce is that reduce and a broadcast); gathers and scatters through
+ * Algorithms: dissemination barrier; binomial-tree broadcast; small
+ * reductions folded per node and combined at the root in member order
+ * (x0 op x1 op ... op x(n-1), the same evaluation on every run, as the
+ * engine promises for every reduction); allreduces, and reduces above
+ * SPAN_RUNS_MAX, folded per node, recursive doubling among the nodes'
+ * leaders, chunked and pipelined; gathers and scatters through
  * one member per node; alltoall as n-1 pairwise exchanges, or all at
  * once where the transport can (exchange); scans as
  * a chain in member order.  The "uniform" argument of the v forms gives
@@ -507,10 +509,9 @@ static void span_combine(const struct coll_op *op, char **acc, char **x, size_t 
 	*x = t;
 }
 
-/* Above this, a reduce stays flat: measured on 2x2 and 3x2 host nodes,
- * 1 MiB allreduce took 1.2-2.3x as long folded per node (each leader's
- * network send waits for its fold; flat, every member sends at once),
- * while 8 B took 0.85-1.05x as long. */
+/* Above this, a reduce runs as the pipelined allreduce (all leaders'
+ * links busy at once, not the root's node receiving each partial in
+ * turn); up to it, one message per node to the root costs less. */
 #define SPAN_RUNS_MAX	16384
 
 /* Whether every node's members form one run in member order (node-major
@@ -593,6 +594,15 @@ void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t coun
 		span_reduce_runs(g, sbuf, rbuf, count, op, root);
 		return;
 	}
+	if (bytes > SPAN_RUNS_MAX) {
+		/* Pipelined between nodes, every leader's link busy at once:
+		 * the root's node no longer receives every vector in turn. */
+		acc = g->rank == root ? rbuf : span_alloc(bytes);
+		span_allreduce(g, sbuf, acc, count, op);
+		if (g->rank != root)
+			free(acc);
+		return;
+	}
 	if (g->rank != root) {
 		sp_send(g, root, sbuf, bytes);
 		return;
@@ -614,67 +624,212 @@ void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t coun
 	free(x);
 }
 
-/*
- * Recursive doubling, for large allreduces: every member sends and receives
- * its whole vector log2(n) times, all pairs at once, instead of the root
- * receiving from every member and then broadcasting (2 MiB through one
- * socket one after the other for a 1 MiB allreduce of 2 nodes).  Each
- * partial covers a run of consecutive members and partners combine
- * lower op higher, so both compute the same bits and the result is
- * x0 op ... op x(n-1) (a fixed tree of it) on every member.  With n not a
- * power of two, the first 2r members pair off first (r = n - 2^k): the
- * even one hands its vector to the odd one and gets the result at the end.
- */
-static void span_allreduce_rd(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
-			      const struct coll_op *op)
+/* *acc = *acc op *x, the result staying in acc (x is scratch). */
+static void span_fold(const struct coll_op *op, char *acc, char *x, size_t count)
 {
-	size_t bytes = count * op->size;
-	int n = g->size, me = g->rank, p = 1, rem, vme;
-	char *acc = span_alloc(bytes), *x = span_alloc(bytes);
-
-	while (p * 2 <= n)
-		p *= 2;
-	rem = n - p;
-	memcpy(acc, sbuf, bytes);
-	if (me < 2 * rem && !(me & 1)) {
-		sp_send(g, me + 1, acc, bytes);
-		sp_recv(g, me + 1, rbuf, bytes);
-		free(acc);
-		free(x);
+	if (op->commute) {
+		op->fn(acc, x, count, op->ctx);
 		return;
 	}
-	if (me < 2 * rem) {
-		sp_recv(g, me - 1, x, bytes);
-		op->fn(acc, x, count, op->ctx);		/* acc = x(me-1) op acc */
-		vme = me / 2;
-	} else {
-		vme = me - rem;
-	}
-	for (int d = 1; d < p; d *= 2) {
-		int vpeer = vme ^ d, peer = vpeer < rem ? vpeer * 2 + 1 : vpeer + rem;
+	op->fn(x, acc, count, op->ctx);
+	memcpy(acc, x, count * op->size);
+}
 
-		g->span.sendrecv(g->span.ctx, peer, acc, bytes, peer, x, bytes);
-		if (vpeer < vme)
-			op->fn(acc, x, count, op->ctx);		/* acc = x op acc */
-		else
-			span_combine(op, &acc, &x, count);	/* acc = acc op x */
+static void *sp_post(struct coll_group *g, int to, const void *sbuf, size_t slen, int from,
+		     void *rbuf, size_t rlen)
+{
+	if (g->span.post)
+		return g->span.post(g->span.ctx, to, sbuf, slen, from, rbuf, rlen);
+	if (from < 0)
+		sp_send(g, to, sbuf, slen);
+	else
+		g->span.sendrecv(g->span.ctx, to, sbuf, slen, from, rbuf, rlen);
+	return NULL;
+}
+
+/*
+ * Allreduce: each node's run folds into its first member (its leader)
+ * over SMARTMAP, the leaders run recursive doubling among themselves over
+ * the network, and each leader hands the result back to its node.  Large
+ * vectors go in chunks of SPAN_AR_CHUNK, pipelined: a chunk's first
+ * exchange between leaders is in flight while the node folds the next
+ * chunk, so the on-node and network phases overlap.  Partners combine
+ * lower op higher, so every leader computes the same bits and the result
+ * is a fixed bracketing of x0 op ... op x(n-1) on every run and member.
+ * With a number of leaders that is not a power of two, the first 2r of
+ * them pair off first (r = leaders - 2^k): the even one hands its chunk to
+ * the odd one and gets the result at the end.  A group whose nodes are not
+ * runs in member order (or whose nodes are unknown) is flat: every member
+ * is its own leader.
+ */
+/* Measured in host mode, 2 nodes x 2 ranks, 1/4/16 MiB of doubles: 256 KiB
+ * chunks 1.47/5.08/21.3 ms, 512 KiB 0.80/3.44/13.8, 1 MiB 0.65/2.59/11.5,
+ * 2 MiB 0.78/7.63/27.6, one piece 0.67/3.16/39.6 (each chunk costs its
+ * node two handshakes between processes, and the pieces in flight must
+ * stay in cache). */
+#define SPAN_AR_CHUNK	(1024 * 1024)
+
+struct span_ar {
+	struct coll_group *g;
+	const struct coll_op *op;
+	const char *sbuf;
+	char *rbuf, *x[2];
+	size_t chunk;			/* elements per chunk */
+	size_t count;
+	int lead, *mates, nm;		/* this member's leader; a leader's mates */
+	int *who, nl, li, p, rem, vme;	/* leaders; this leader's index among them */
+	void *h;			/* the current chunk's first exchange */
+};
+
+/* An even leader of the first 2r, which hands its chunks to the next. */
+static int ar_hands_off(const struct span_ar *a)
+{
+	return a->li < 2 * a->rem && !(a->li & 1);
+}
+
+static size_t ar_len(const struct span_ar *a, size_t c)
+{
+	size_t off = c * a->chunk;
+
+	return a->count - off < a->chunk ? a->count - off : a->chunk;
+}
+
+/* The rank among the leaders of virtual leader v. */
+static int ar_real(const struct span_ar *a, int v)
+{
+	return a->who[v < a->rem ? v * 2 + 1 : v + a->rem];
+}
+
+/* Chunk c of this node's run (and of the even partner's) into rbuf. */
+static void ar_fold(struct span_ar *a, size_t c)
+{
+	size_t n = ar_len(a, c), bytes = n * a->op->size, off = c * a->chunk * a->op->size;
+	char *acc = a->rbuf + off, *x = a->x[c & 1];
+
+	if (acc != a->sbuf + off)
+		memcpy(acc, a->sbuf + off, bytes);
+	for (int k = 0; k < a->nm; k++) {
+		sp_recv(a->g, a->mates[k], x, bytes);
+		span_fold(a->op, acc, x, n);
 	}
-	memcpy(rbuf, acc, bytes);
-	if (me < 2 * rem)
-		sp_send(g, me - 1, acc, bytes);
-	free(acc);
-	free(x);
+	if (a->li < 2 * a->rem && (a->li & 1)) {
+		sp_recv(a->g, a->who[a->li - 1], x, bytes);
+		a->op->fn(acc, x, n, a->op->ctx);		/* acc = x(li-1) op acc */
+	}
+}
+
+static void ar_start(struct span_ar *a, size_t c)
+{
+	size_t bytes = ar_len(a, c) * a->op->size;
+	char *acc = a->rbuf + c * a->chunk * a->op->size;
+	int peer;
+
+	a->h = NULL;
+	if (ar_hands_off(a)) {
+		a->h = sp_post(a->g, a->who[a->li + 1], acc, bytes, -1, NULL, 0);
+		return;
+	}
+	if (a->p == 1)
+		return;
+	peer = ar_real(a, a->vme ^ 1);
+	a->h = sp_post(a->g, peer, acc, bytes, peer, a->x[c & 1], bytes);
+}
+
+static void ar_finish(struct span_ar *a, size_t c)
+{
+	size_t n = ar_len(a, c), bytes = n * a->op->size;
+	char *acc = a->rbuf + c * a->chunk * a->op->size, *x = a->x[c & 1];
+
+	if (a->h)
+		a->g->span.complete(a->g->span.ctx, a->h);
+	if (ar_hands_off(a))
+		sp_recv(a->g, a->who[a->li + 1], acc, bytes);
+	for (int d = 1; d < a->p && !ar_hands_off(a); d *= 2) {
+		int vpeer = a->vme ^ d;
+
+		if (d > 1) {
+			int peer = ar_real(a, vpeer);
+
+			a->g->span.sendrecv(a->g->span.ctx, peer, acc, bytes, peer, x, bytes);
+		}
+		/* Both partners evaluate lower op higher, even for an op that
+		 * says it commutes: the same bits on both. */
+		if (vpeer < a->vme) {
+			a->op->fn(acc, x, n, a->op->ctx);
+		} else {
+			a->op->fn(x, acc, n, a->op->ctx);
+			memcpy(acc, x, bytes);
+		}
+	}
+	if (a->li < 2 * a->rem && (a->li & 1))
+		sp_send(a->g, a->who[a->li - 1], acc, bytes);
+	for (int k = 0; k < a->nm; k++)
+		sp_send(a->g, a->mates[k], acc, bytes);
+}
+
+/* A leader's part: fold, exchange and release, one chunk ahead. */
+static void ar_lead(struct span_ar *a, size_t nchunks)
+{
+	ar_fold(a, 0);
+	ar_start(a, 0);
+	for (size_t c = 0; c < nchunks; c++) {
+		void *h = a->h, *next = NULL;
+
+		if (c + 1 < nchunks) {
+			ar_fold(a, c + 1);
+			ar_start(a, c + 1);
+			next = a->h;
+		}
+		a->h = h;
+		ar_finish(a, c);
+		a->h = next;
+	}
 }
 
 void span_allreduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
 		    const struct coll_op *op)
 {
-	if (count * op->size > SPAN_RUNS_MAX) {
-		span_allreduce_rd(g, sbuf, rbuf, count, op);
+	struct span_ar a = { .g = g, .op = op, .sbuf = sbuf, .rbuf = rbuf, .count = count };
+	size_t nchunks, sz = op->size;
+	int flat = !span_runs(g);
+
+	if (count == 0)
+		return;
+	a.chunk = SPAN_AR_CHUNK / sz ? SPAN_AR_CHUNK / sz : 1;
+	nchunks = (count + a.chunk - 1) / a.chunk;
+	a.lead = flat ? g->rank : g->lead[g->rank];
+	if (a.lead != g->rank) {
+		/* One chunk ahead of the results, as the leader folds. */
+		for (size_t c = 0; c < nchunks; c++) {
+			sp_send(g, a.lead, (const char *)sbuf + c * a.chunk * sz, ar_len(&a, c) * sz);
+			if (c)
+				sp_recv(g, a.lead, (char *)rbuf + (c - 1) * a.chunk * sz,
+					ar_len(&a, c - 1) * sz);
+		}
+		sp_recv(g, a.lead, (char *)rbuf + (nchunks - 1) * a.chunk * sz,
+			ar_len(&a, nchunks - 1) * sz);
 		return;
 	}
-	span_reduce(g, sbuf, rbuf, count, op, 0);
-	span_bcast(g, rbuf, count * op->size, 0);
+	a.who = span_alloc(g->size * sizeof(int));
+	a.nl = 0;
+	for (int i = 0; i < g->size; i++)
+		if (flat || g->lead[i] == i) {
+			if (i == g->rank)
+				a.li = a.nl;
+			a.who[a.nl++] = i;
+		}
+	a.nm = flat ? 0 : span_mates(g, g->rank, &a.mates);
+	for (a.p = 1; a.p * 2 <= a.nl; a.p *= 2)
+		;
+	a.rem = a.nl - a.p;
+	a.vme = a.li < 2 * a.rem ? a.li / 2 : a.li - a.rem;
+	a.x[0] = span_alloc(2 * a.chunk * sz < 2 * count * sz ? 2 * a.chunk * sz : 2 * count * sz);
+	a.x[1] = a.x[0] + (a.chunk < count ? a.chunk : count) * sz;
+	ar_lead(&a, nchunks);
+	free(a.x[0]);
+	if (!flat)
+		free(a.mates);
+	free(a.who);
 }
 
 void span_reduce_scatter(struct coll_group *g, const void *sbuf, void *rbuf,

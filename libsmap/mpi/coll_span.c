@@ -69,10 +69,48 @@ static void span_exchange(void *ctx, int n, const int *peer, const void *const *
 	free(rq);
 }
 
+/* A started send and receive (post); either may be absent. */
+struct span_pair {
+	struct smpi_req rq[2];
+	int n;
+};
+
+static void *span_post(void *ctx, int to, const void *sbuf, size_t slen, int from, void *rbuf,
+		       size_t rlen)
+{
+	MPI_Comm c = ctx;
+	struct span_pair *p = malloc(sizeof(*p));
+
+	if (!p)
+		smpi_fatal("MPI: no memory for a collective's exchange across nodes");
+	p->n = 0;
+	if (from >= 0)
+		smpi_req_init(&p->rq[p->n++], SMPI_REQ_RECV, SMPI_MODE_STD, rbuf, (int64_t)rlen,
+			      MPI_BYTE, from, SPAN_TAG, c);
+	if (to >= 0)
+		smpi_req_init(&p->rq[p->n++], SMPI_REQ_SEND, SMPI_MODE_STD, sbuf, (int64_t)slen,
+			      MPI_BYTE, to, SPAN_TAG, c);
+	for (int i = 0; i < p->n; i++) {
+		p->rq[i].ctx = c->ctx + SMPI_MAX_CTX;
+		smpi_p2p_start(&p->rq[i]);
+	}
+	return p;
+}
+
+static void span_complete(void *ctx, void *h)
+{
+	struct span_pair *p = h;
+
+	(void)ctx;
+	for (int i = 0; i < p->n; i++)
+		smpi_req_wait(&p->rq[i]);
+	free(p);
+}
+
 struct coll_group *smpi_coll_span(MPI_Comm comm)
 {
 	struct coll_transport t = { span_send, span_recv, span_sendrecv, comm, NULL,
-				    span_exchange };
+				    span_exchange, span_post, span_complete };
 	struct coll_group *g = NULL;
 	int *host = malloc(comm->size * sizeof(int));
 

@@ -361,48 +361,35 @@ void net_quiet(void)
 }
 
 /*
- * The barrier between nodes: an arrival counter at world rank 0, bumped
- * by each node's leader; the last of an epoch writes the epoch into a
- * release word at each node's first rank, where its leader waits.
+ * The barrier between nodes: dissemination among the nodes' leaders.  In
+ * round k a leader adds one to flag[k] at node (me + 2^k) mod nodes and
+ * waits until its own flag[k] reaches the barrier's number: one one-way
+ * message per round, all nodes' in flight at once (a counter at node 0
+ * and a release from the last arrival took two round trips).  Nobody
+ * waits for the adds' replies; net_quiet and progress complete them.  Every
+ * node's leader runs the same barriers in the same order, so each flag
+ * gets exactly one add per barrier and only ever grows.  The words live in
+ * each node's first rank, as whichever rank arrives last leads.
  */
 static struct {
-	_Alignas(64) int64_t count;
-	_Alignas(64) int64_t release;
+	_Alignas(64) int64_t epoch;
+	_Alignas(64) int64_t flag[8];	/* one per round: 2^8 > ENG_MAX_NODES */
 } net_bar;
 
 void net_node_barrier(void)
 {
-	struct net_op op = { 0 };
 	unsigned nn = core.ji.nnodes, me = core.ji.node, spins = 0;
-	int64_t old, epoch;
-	int64_t *release = remote_address(0, &net_bar.release);
+	int64_t *epoch = remote_address(0, &net_bar.epoch);
+	int64_t want = ++*epoch;
 
-	if (me == 0) {
-		old = __atomic_fetch_add((int64_t *)remote_address(0, &net_bar.count), 1,
-					 __ATOMIC_ACQ_REL);
-	} else {
-		net_cmd(&op, SNOP_AMO, SNAMO_ADD, 0, 0, NULL, (uintptr_t)&net_bar.count, 0, 1, 0);
-		net_wait(&op);
-		old = op.value;
-	}
-	epoch = old / nn + 1;
-	if ((old + 1) % nn == 0) {
-		struct net_op rel[ENG_MAX_NODES] = { 0 };
+	for (unsigned k = 0, d = 1; d < nn; k++, d <<= 1) {
+		const int64_t *flag = remote_address(0, &net_bar.flag[k]);
 
-		for (unsigned n = 0; n < nn; n++) {
-			if (n == me) {
-				__atomic_store_n(release, epoch, __ATOMIC_RELEASE);
-				continue;
-			}
-			net_cmd(&rel[n], SNOP_AMO, SNAMO_SET, 0, n * net_rpn(), NULL,
-				(uintptr_t)&net_bar.release, 0, epoch, 0);
+		net_cmd_async(SNOP_AMO, SNAMO_ADD, 0, (me + d) % nn * net_rpn(), NULL,
+			      (uintptr_t)&net_bar.flag[k], 0, 1, 0, "the barrier between nodes");
+		while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < want) {
+			net_progress();
+			core_spin(&spins);
 		}
-		for (unsigned n = 0; n < nn; n++)
-			if (n != me)
-				net_wait(&rel[n]);
-	}
-	while (__atomic_load_n(release, __ATOMIC_ACQUIRE) < epoch) {
-		net_progress();
-		core_spin(&spins);
 	}
 }

@@ -133,7 +133,7 @@ static void span_sendrecv(void *ctx, int to, const void *sbuf, size_t slen, int 
 
 struct coll_group *shmemi_span_group(struct shmemi_team *t, const char *fn)
 {
-	struct coll_transport tr = { span_send, span_recv, span_sendrecv, t, NULL, NULL };
+	struct coll_transport tr = { span_send, span_recv, span_sendrecv, t, NULL, NULL, NULL, NULL };
 	int *host;
 
 	if (!boxes)

@@ -121,12 +121,15 @@ static void compose(void *in, void *inout, int *len, MPI_Datatype *t)
 }
 
 /* Elements of a reduction above 16 KiB (span groups fold those by
- * recursive doubling rather than at the root). */
+ * recursive doubling rather than at the root), and of one above the 1 MiB
+ * chunks of the pipeline between nodes (two chunks, the last short). */
 #define BIG	5000
+#define HUGE	140000
 
 static void reduces(MPI_Comm c, int count)
 {
-	static unsigned in[2 * BIG], out[2 * BIG], want[2 * BIG];
+	unsigned *in = malloc(6 * sizeof(unsigned) * count), *out = in + 2 * count;
+	unsigned *want = out + 2 * count;
 	int root, size, me, i, e;
 	MPI_Datatype pair;
 	MPI_Op op;
@@ -169,6 +172,7 @@ static void reduces(MPI_Comm c, int count)
 	}
 	MPI_Op_free(&op);
 	MPI_Type_free(&pair);
+	free(in);
 }
 
 int main(int argc, char **argv)
@@ -201,6 +205,14 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof name, "reduce_noncommutative_40k_split_mod%d_every_root", m);
 		bad |= mpit_report(name);
 	}
+
+	/* Pipelined: in node order, and interleaved (rank parity first: no
+	 * node is a run, so every member exchanges on its own). */
+	reduces(MPI_COMM_WORLD, HUGE);
+	MPI_Comm_split(MPI_COMM_WORLD, 0, (rank % 2) * size + rank, &c);
+	reduces(c, HUGE);
+	MPI_Comm_free(&c);
+	bad |= mpit_report("reduce_noncommutative_1m_world_and_interleaved_every_root");
 
 	/* Gathers through one member per node, on members in reversed and in
 	 * interleaved node order (rank parity first). */
