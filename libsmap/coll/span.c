@@ -584,6 +584,9 @@ static void span_reduce_runs(struct coll_group *g, const void *sbuf, void *rbuf,
 	}
 }
 
+static void span_reduce_pipe(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+			     const struct coll_op *op, int root);
+
 void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
 		 const struct coll_op *op, int root)
 {
@@ -594,9 +597,14 @@ void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t coun
 		span_reduce_runs(g, sbuf, rbuf, count, op, root);
 		return;
 	}
+	if (bytes > SPAN_RUNS_MAX && g->span.post) {
+		span_reduce_pipe(g, sbuf, rbuf, count, op, root);
+		return;
+	}
 	if (bytes > SPAN_RUNS_MAX) {
-		/* Pipelined between nodes, every leader's link busy at once:
-		 * the root's node no longer receives every vector in turn. */
+		/* Without sends in flight a tree would block on the root; the
+		 * allreduce keeps every leader's link busy at once instead of
+		 * the root's node receiving every vector in turn. */
 		acc = g->rank == root ? rbuf : span_alloc(bytes);
 		span_allreduce(g, sbuf, acc, count, op);
 		if (g->rank != root)
@@ -668,6 +676,21 @@ static void *sp_post(struct coll_group *g, int to, const void *sbuf, size_t slen
  * node two handshakes between processes, and the pieces in flight must
  * stay in cache). */
 #define SPAN_AR_CHUNK	(1024 * 1024)
+
+/* SMAP_SPAN_CHUNK=bytes overrides it, for such measurements: every member
+ * must see the same value (lwkrun gives every rank the same environment). */
+static size_t span_ar_chunk(void)
+{
+	static size_t bytes;
+
+	if (!bytes) {
+		const char *v = getenv("SMAP_SPAN_CHUNK");
+		long long n = v ? atoll(v) : 0;
+
+		bytes = n > 0 ? (size_t)n : SPAN_AR_CHUNK;
+	}
+	return bytes;
+}
 
 struct span_ar {
 	struct coll_group *g;
@@ -767,6 +790,35 @@ static void ar_finish(struct span_ar *a, size_t c)
 		sp_send(a->g, a->mates[k], acc, bytes);
 }
 
+/* The leaders (every member when flat), this one's index among them and
+ * its node-mates; the recursive doubling's 2^k and remainder. */
+static void ar_leaders(struct span_ar *a, int flat)
+{
+	struct coll_group *g = a->g;
+
+	a->who = span_alloc(g->size * sizeof(int));
+	a->nl = 0;
+	for (int i = 0; i < g->size; i++)
+		if (flat || g->lead[i] == i) {
+			if (i == g->rank)
+				a->li = a->nl;
+			a->who[a->nl++] = i;
+		}
+	a->nm = flat ? 0 : span_mates(g, g->rank, &a->mates);
+	if (flat)
+		a->mates = NULL;
+	for (a->p = 1; a->p * 2 <= a->nl; a->p *= 2)
+		;
+	a->rem = a->nl - a->p;
+	a->vme = a->li < 2 * a->rem ? a->li / 2 : a->li - a->rem;
+}
+
+static void ar_leaders_free(struct span_ar *a)
+{
+	free(a->mates);
+	free(a->who);
+}
+
 /* A leader's part: fold, exchange and release, one chunk ahead. */
 static void ar_lead(struct span_ar *a, size_t nchunks)
 {
@@ -795,7 +847,7 @@ void span_allreduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t c
 
 	if (count == 0)
 		return;
-	a.chunk = SPAN_AR_CHUNK / sz ? SPAN_AR_CHUNK / sz : 1;
+	a.chunk = span_ar_chunk() / sz ? span_ar_chunk() / sz : 1;
 	nchunks = (count + a.chunk - 1) / a.chunk;
 	a.lead = flat ? g->rank : g->lead[g->rank];
 	if (a.lead != g->rank) {
@@ -810,26 +862,101 @@ void span_allreduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t c
 			ar_len(&a, nchunks - 1) * sz);
 		return;
 	}
-	a.who = span_alloc(g->size * sizeof(int));
-	a.nl = 0;
-	for (int i = 0; i < g->size; i++)
-		if (flat || g->lead[i] == i) {
-			if (i == g->rank)
-				a.li = a.nl;
-			a.who[a.nl++] = i;
-		}
-	a.nm = flat ? 0 : span_mates(g, g->rank, &a.mates);
-	for (a.p = 1; a.p * 2 <= a.nl; a.p *= 2)
-		;
-	a.rem = a.nl - a.p;
-	a.vme = a.li < 2 * a.rem ? a.li / 2 : a.li - a.rem;
+	ar_leaders(&a, flat);
 	a.x[0] = span_alloc(2 * a.chunk * sz < 2 * count * sz ? 2 * a.chunk * sz : 2 * count * sz);
 	a.x[1] = a.x[0] + (a.chunk < count ? a.chunk : count) * sz;
 	ar_lead(&a, nchunks);
 	free(a.x[0]);
-	if (!flat)
-		free(a.mates);
-	free(a.who);
+	ar_leaders_free(&a);
+}
+
+/*
+ * A reduce above SPAN_RUNS_MAX: each node's run folds into its leader and
+ * the leaders fold up a binomial tree to a top leader (virtual leader v's
+ * partial covers [v, v + 2^k) when it takes in its child's [v + 2^k,
+ * v + 2^(k+1)) on the right), which hands each chunk to the root unless it
+ * is the root.  The top is the root's leader for a commutative op, and
+ * member 0 otherwise, so a non-commutative op still folds in member order
+ * (one fixed parenthesisation).  In the same chunks as allreduce: a
+ * leader's send of chunk c up the tree is in flight while it folds chunk
+ * c + 1, and the data crosses each link once, in one direction.  The top's
+ * sends to the root all stay in flight until the end, so nothing up the
+ * tree waits for the root, which may still be sending its own chunks to
+ * its leader.
+ */
+static void span_reduce_pipe(struct coll_group *g, const void *sbuf, void *rbuf, size_t count,
+			     const struct coll_op *op, int root)
+{
+	struct span_ar a = { .g = g, .op = op, .sbuf = sbuf, .count = count };
+	size_t nchunks, sz = op->size, cb;
+	int flat = !span_runs(g), top = 0;
+	void *up = NULL, **out = NULL;
+	char *res, *x;
+
+	if (count == 0)
+		return;
+	a.chunk = span_ar_chunk() / sz ? span_ar_chunk() / sz : 1;
+	if (a.chunk > count)
+		a.chunk = count;
+	cb = a.chunk * sz;
+	nchunks = (count + a.chunk - 1) / a.chunk;
+	if (op->commute)
+		top = flat ? root : g->lead[root];
+	a.lead = flat ? g->rank : g->lead[g->rank];
+	if (a.lead != g->rank) {
+		for (size_t c = 0; c < nchunks; c++)
+			sp_send(g, a.lead, (const char *)sbuf + c * cb, ar_len(&a, c) * sz);
+	} else {
+		int rl = 0, v;
+
+		ar_leaders(&a, flat);
+		while (a.who[rl] != top)
+			rl++;
+		v = (a.li - rl + a.nl) % a.nl;
+		if (g->rank == top && top == root)
+			res = rbuf;
+		else
+			res = span_alloc(g->rank == top ? count * sz : 2 * cb);
+		if (g->rank == top && top != root)
+			out = span_alloc(nchunks * sizeof(*out));
+		x = span_alloc(cb);
+		for (size_t c = 0; c < nchunks; c++) {
+			size_t n = ar_len(&a, c);
+			char *acc = res + (g->rank == top ? c : c & 1) * cb;
+
+			if (acc != (const char *)sbuf + c * cb)
+				memcpy(acc, (const char *)sbuf + c * cb, n * sz);
+			for (int k = 0; k < a.nm; k++) {
+				sp_recv(g, a.mates[k], x, n * sz);
+				span_fold(op, acc, x, n);
+			}
+			for (int d = 1; !(v & d) && v + d < a.nl; d <<= 1) {
+				sp_recv(g, a.who[(v + d + rl) % a.nl], x, n * sz);
+				span_fold(op, acc, x, n);
+			}
+			if (v) {
+				if (up)
+					g->span.complete(g->span.ctx, up);
+				up = sp_post(g, a.who[((v & (v - 1)) + rl) % a.nl], acc, n * sz, -1,
+					     NULL, 0);
+			} else if (out) {
+				out[c] = sp_post(g, root, acc, n * sz, -1, NULL, 0);
+			}
+		}
+		if (up)
+			g->span.complete(g->span.ctx, up);
+		for (size_t c = 0; out && c < nchunks; c++)
+			if (out[c])
+				g->span.complete(g->span.ctx, out[c]);
+		if (res != rbuf)
+			free(res);
+		free(out);
+		free(x);
+		ar_leaders_free(&a);
+	}
+	if (g->rank == root && root != top)
+		for (size_t c = 0; c < nchunks; c++)
+			sp_recv(g, top, (char *)rbuf + c * cb, ar_len(&a, c) * sz);
 }
 
 void span_reduce_scatter(struct coll_group *g, const void *sbuf, void *rbuf,

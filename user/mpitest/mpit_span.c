@@ -175,6 +175,35 @@ static void reduces(MPI_Comm c, int count)
 	free(in);
 }
 
+/* A commutative op (the tree's top is then the root's node) to every root. */
+static void sums(MPI_Comm c, int count)
+{
+	long *in = malloc(2 * sizeof(long) * count), *out = in + count;
+	int size, me;
+
+	MPI_Comm_size(c, &size);
+	MPI_Comm_rank(c, &me);
+	for (int e = 0; e < count; e++)
+		in[e] = (long)me * count + e;
+	for (int root = 0; root < size; root++) {
+		int e;
+
+		for (e = 0; e < count; e++)
+			out[e] = -1;
+		MPI_Reduce(in, out, count, MPI_LONG, MPI_SUM, root, c);
+		if (root != me)
+			continue;
+		for (e = 0; e < count && out[e] == (long)size * (size - 1) / 2 * count + (long)size * e;
+		     e++)
+			;
+		if (e < count) {
+			mpit_fail("sum to root %d: element %d is %ld", root, e, out[e]);
+			break;
+		}
+	}
+	free(in);
+}
+
 int main(int argc, char **argv)
 {
 	int rank, size, bad = 0, m;
@@ -213,6 +242,11 @@ int main(int argc, char **argv)
 	reduces(c, HUGE);
 	MPI_Comm_free(&c);
 	bad |= mpit_report("reduce_noncommutative_1m_world_and_interleaved_every_root");
+	sums(MPI_COMM_WORLD, HUGE);
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &c);
+	sums(c, HUGE);
+	MPI_Comm_free(&c);
+	bad |= mpit_report("reduce_sum_1m_world_and_reversed_split_every_root");
 
 	/* Gathers through one member per node, on members in reversed and in
 	 * interleaved node order (rank parity first). */
