@@ -723,18 +723,33 @@ static int ar_real(const struct span_ar *a, int v)
 	return a->who[v < a->rem ? v * 2 + 1 : v + a->rem];
 }
 
+/* acc = mine op (what members from[0..nfrom) send, in turn), n elements.
+ * The first arrives straight in acc, folded as mine op acc: no copy of
+ * mine, unless there is nothing to fold or acc is mine (in place). */
+static void span_fold_in(struct coll_group *g, const struct coll_op *op, char *acc,
+			 const char *mine, char *x, size_t n, const int *from, int nfrom)
+{
+	int k = 0;
+
+	if (acc != mine && nfrom) {
+		sp_recv(g, from[k++], acc, n * op->size);
+		op->fn(acc, mine, n, op->ctx);
+	} else if (acc != mine) {
+		memcpy(acc, mine, n * op->size);
+	}
+	for (; k < nfrom; k++) {
+		sp_recv(g, from[k], x, n * op->size);
+		span_fold(op, acc, x, n);
+	}
+}
+
 /* Chunk c of this node's run (and of the even partner's) into rbuf. */
 static void ar_fold(struct span_ar *a, size_t c)
 {
 	size_t n = ar_len(a, c), bytes = n * a->op->size, off = c * a->chunk * a->op->size;
 	char *acc = a->rbuf + off, *x = a->x[c & 1];
 
-	if (acc != a->sbuf + off)
-		memcpy(acc, a->sbuf + off, bytes);
-	for (int k = 0; k < a->nm; k++) {
-		sp_recv(a->g, a->mates[k], x, bytes);
-		span_fold(a->op, acc, x, n);
-	}
+	span_fold_in(a->g, a->op, acc, a->sbuf + off, x, n, a->mates, a->nm);
 	if (a->li < 2 * a->rem && (a->li & 1)) {
 		sp_recv(a->g, a->who[a->li - 1], x, bytes);
 		a->op->fn(acc, x, n, a->op->ctx);		/* acc = x(li-1) op acc */
@@ -889,7 +904,7 @@ static void span_reduce_pipe(struct coll_group *g, const void *sbuf, void *rbuf,
 {
 	struct span_ar a = { .g = g, .op = op, .sbuf = sbuf, .count = count };
 	size_t nchunks, sz = op->size, cb;
-	int flat = !span_runs(g), top = 0;
+	int flat = !span_runs(g), top = 0, *from, nfrom;
 	void *up = NULL, **out = NULL;
 	char *res, *x;
 
@@ -920,20 +935,21 @@ static void span_reduce_pipe(struct coll_group *g, const void *sbuf, void *rbuf,
 		if (g->rank == top && top != root)
 			out = span_alloc(nchunks * sizeof(*out));
 		x = span_alloc(cb);
+		/* What this leader folds: its mates', then its children's. */
+		from = span_alloc((a.nm + 32) * sizeof(int));
+		for (nfrom = 0; nfrom < a.nm; nfrom++)
+			from[nfrom] = a.mates[nfrom];
+		for (int d = 1; !(v & d) && v + d < a.nl; d <<= 1)
+			from[nfrom++] = a.who[(v + d + rl) % a.nl];
 		for (size_t c = 0; c < nchunks; c++) {
 			size_t n = ar_len(&a, c);
+			const char *mine = (const char *)sbuf + c * cb;
 			char *acc = res + (g->rank == top ? c : c & 1) * cb;
 
-			if (acc != (const char *)sbuf + c * cb)
-				memcpy(acc, (const char *)sbuf + c * cb, n * sz);
-			for (int k = 0; k < a.nm; k++) {
-				sp_recv(g, a.mates[k], x, n * sz);
-				span_fold(op, acc, x, n);
-			}
-			for (int d = 1; !(v & d) && v + d < a.nl; d <<= 1) {
-				sp_recv(g, a.who[(v + d + rl) % a.nl], x, n * sz);
-				span_fold(op, acc, x, n);
-			}
+			/* Nothing to fold: the chunk goes up as it is. */
+			if (v && !nfrom)
+				acc = (char *)mine;
+			span_fold_in(g, op, acc, mine, x, n, from, nfrom);
 			if (v) {
 				if (up)
 					g->span.complete(g->span.ctx, up);
@@ -950,6 +966,7 @@ static void span_reduce_pipe(struct coll_group *g, const void *sbuf, void *rbuf,
 				g->span.complete(g->span.ctx, out[c]);
 		if (res != rbuf)
 			free(res);
+		free(from);
 		free(out);
 		free(x);
 		ar_leaders_free(&a);
