@@ -7,9 +7,10 @@
  * Algorithms: dissemination barrier; binomial-tree broadcast; small
  * reductions folded per node and combined at the root in member order
  * (x0 op x1 op ... op x(n-1), the same evaluation on every run, as the
- * engine promises for every reduction); allreduces, and reduces above
- * SPAN_RUNS_MAX, folded per node, recursive doubling among the nodes'
- * leaders, chunked and pipelined; gathers and scatters through
+ * engine promises for every reduction); allreduces folded per node,
+ * recursive doubling among the nodes' leaders, chunked and pipelined;
+ * reduces above SPAN_RUNS_MAX folded per node and up a tree of leaders,
+ * chunked and pipelined; gathers and scatters through
  * one member per node; alltoall as n-1 pairwise exchanges, or all at
  * once where the transport can (exchange); scans as
  * a chain in member order.  The "uniform" argument of the v forms gives
@@ -509,9 +510,9 @@ static void span_combine(const struct coll_op *op, char **acc, char **x, size_t 
 	*x = t;
 }
 
-/* Above this, a reduce runs as the pipelined allreduce (all leaders'
- * links busy at once, not the root's node receiving each partial in
- * turn); up to it, one message per node to the root costs less. */
+/* Above this, a reduce is pipelined in chunks up a tree of leaders
+ * (span_reduce_pipe); up to it, one message per node to the root costs
+ * less. */
 #define SPAN_RUNS_MAX	16384
 
 /* Whether every node's members form one run in member order (node-major
