@@ -458,6 +458,114 @@ static void span_alltoall_at_once(struct coll_group *g, const char *s, const siz
 	free(sl);
 }
 
+/*
+ * A uniform alltoall of small blocks through one member per node: each
+ * node's members hand their whole send buffer to their leader, the
+ * leaders swap one packet per pair of nodes (the blocks from each of the
+ * node's members to each of the other's, in member order), and each
+ * leader hands every member of its node its whole receive buffer.  One
+ * network message per pair of nodes instead of one per pair of members:
+ * at this size the messages' count is the cost.
+ */
+#define SPAN_A2A_NODES_MAX	1024	/* block bytes */
+
+static void span_alltoall_nodes(struct coll_group *g, const char *s, char *rbuf, size_t b)
+{
+	int n = g->size, me = g->rank, nl = 0, my;
+	int *node = span_alloc(4 * (size_t)n * sizeof(int) + sizeof(int));
+	int *pos = node + n, *cnt = pos + n, *mem = cnt + n, *off = mem + n;
+	size_t row = (size_t)n * b;
+	char *all, *res, **out, **in;
+	int *peer;
+
+	if (g->lead[me] != me) {
+		sp_send(g, g->lead[me], s, row);
+		sp_recv(g, g->lead[me], rbuf, row);
+		free(node);
+		return;
+	}
+	/* Nodes numbered by their leaders in member order; each member's
+	 * node and place among its node's members. */
+	for (int i = 0; i < n; i++) {
+		if (g->lead[i] == i) {
+			node[i] = nl;
+			cnt[nl++] = 0;
+		} else {
+			node[i] = node[g->lead[i]];
+		}
+		pos[i] = cnt[node[i]]++;
+	}
+	off[0] = 0;
+	for (int k = 0; k < nl; k++)
+		off[k + 1] = off[k] + cnt[k];
+	for (int i = 0; i < n; i++)
+		mem[off[node[i]] + pos[i]] = i;
+	my = node[me];
+	all = span_alloc((size_t)cnt[my] * row);
+	memcpy(all, s, row);
+	for (int k = 1; k < cnt[my]; k++)
+		sp_recv(g, mem[off[my] + k], all + k * row, row);
+	out = span_alloc(2 * (size_t)nl * sizeof(char *));
+	in = out + nl;
+	peer = span_alloc((size_t)nl * sizeof(int));
+	for (int p = 0, k = 0; p < nl; p++) {
+		size_t len = (size_t)cnt[my] * cnt[p] * b;
+
+		if (p == my)
+			continue;
+		out[k] = span_alloc(len);
+		in[k] = span_alloc(len);
+		peer[k] = mem[off[p]];
+		for (int i = 0; i < cnt[my]; i++)
+			for (int j = 0; j < cnt[p]; j++)
+				memcpy(out[k] + ((size_t)i * cnt[p] + j) * b,
+				       all + i * row + (size_t)mem[off[p] + j] * b, b);
+		k++;
+	}
+	if (g->span.exchange) {
+		size_t *len = span_alloc((size_t)nl * sizeof(size_t));
+
+		for (int k = 0; k < nl - 1; k++)
+			len[k] = (size_t)cnt[my] * cnt[node[peer[k]]] * b;
+		g->span.exchange(g->span.ctx, nl - 1, peer, (const void *const *)out, len,
+				 (void *const *)in, len);
+		free(len);
+	} else {
+		/* Pairwise in rounds: node my + r sends to node my - r. */
+		for (int r = 1; r < nl; r++) {
+			int to = (my + r) % nl, from = (my - r + nl) % nl;
+			int kt = to < my ? to : to - 1, kf = from < my ? from : from - 1;
+
+			g->span.sendrecv(g->span.ctx, mem[off[to]], out[kt],
+					 (size_t)cnt[my] * cnt[to] * b, mem[off[from]], in[kf],
+					 (size_t)cnt[my] * cnt[from] * b);
+		}
+	}
+	res = span_alloc(row);
+	for (int t = cnt[my] - 1; t >= 0; t--) {
+		char *r = t ? res : rbuf;
+
+		for (int q = 0; q < n; q++) {
+			int p = node[q], k = p < my ? p : p - 1;
+			const char *from = p == my ? all + pos[q] * row + (size_t)mem[off[my] + t] * b
+						   : in[k] + ((size_t)pos[q] * cnt[my] + t) * b;
+
+			memcpy(r + (size_t)q * b, from, b);
+		}
+		if (t)
+			sp_send(g, mem[off[my] + t], res, row);
+	}
+	for (int k = 0; k < nl - 1; k++) {
+		free(out[k]);
+		free(in[k]);
+	}
+	free(res);
+	free(out);
+	free(peer);
+	free(all);
+	free(node);
+}
+
 void span_alltoallv(struct coll_group *g, const void *sbuf, const size_t *scounts,
 		    const size_t *sdispls, void *rbuf, const size_t *rcounts,
 		    const size_t *rdispls, size_t uniform)
@@ -480,6 +588,11 @@ void span_alltoallv(struct coll_group *g, const void *sbuf, const size_t *scount
 		s = copy;
 		scounts = rcounts;
 		sdispls = rdispls;
+	}
+	if (uniform && uniform <= SPAN_A2A_NODES_MAX && g->node) {
+		span_alltoall_nodes(g, s, rbuf, uniform);
+		free(copy);
+		return;
 	}
 	memmove((char *)rbuf + voff(rdispls, uniform, me), s + voff(sdispls, uniform, me),
 		vlen(rcounts, uniform, me));
