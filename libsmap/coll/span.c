@@ -472,7 +472,7 @@ static void span_alltoall_at_once(struct coll_group *g, const char *s, const siz
 static void span_alltoall_nodes(struct coll_group *g, const char *s, char *rbuf, size_t b)
 {
 	int n = g->size, me = g->rank, nl = 0, my;
-	int *node = span_alloc(4 * (size_t)n * sizeof(int) + sizeof(int));
+	int *node = span_alloc((5 * (size_t)n + 1) * sizeof(int));
 	int *pos = node + n, *cnt = pos + n, *mem = cnt + n, *off = mem + n;
 	size_t row = (size_t)n * b;
 	char *all, *res, **out, **in;

@@ -14,6 +14,7 @@
  * and on the world.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "mpit.h"
 
 /* Barriers per communicator; argv[1] may ask for fewer (under QEMU). */
@@ -204,6 +205,42 @@ static void sums(MPI_Comm c, int count)
 	free(in);
 }
 
+/* Alltoall of blocks through one member per node (up to 1 KiB) and
+ * pairwise (above), in place and not. */
+static void alltoalls(MPI_Comm c)
+{
+	static const int counts[] = { 1, 64, 256, 257 };
+	int size, me;
+
+	MPI_Comm_size(c, &size);
+	MPI_Comm_rank(c, &me);
+	for (unsigned k = 0; k < sizeof counts / sizeof *counts; k++) {
+		int n = counts[k], *s = malloc(2 * sizeof(int) * n * size), *d = s + n * size;
+
+		for (int inplace = 0; inplace < 2; inplace++) {
+			for (int j = 0; j < size; j++)
+				for (int e = 0; e < n; e++)
+					s[j * n + e] = me * 1000000 + j * 1000 + e;
+			if (inplace) {
+				memcpy(d, s, sizeof(int) * n * size);
+				MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INT, d, n, MPI_INT, c);
+			} else {
+				MPI_Alltoall(s, n, MPI_INT, d, n, MPI_INT, c);
+			}
+			for (int q = 0; q < size; q++)
+				for (int e = 0; e < n; e++)
+					if (d[q * n + e] != q * 1000000 + me * 1000 + e) {
+						mpit_fail("%d ints%s: from %d element %d is %d", n,
+							  inplace ? " in place" : "", q, e,
+							  d[q * n + e]);
+						free(s);
+						return;
+					}
+		}
+		free(s);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int rank, size, bad = 0, m;
@@ -247,6 +284,14 @@ int main(int argc, char **argv)
 	sums(c, HUGE);
 	MPI_Comm_free(&c);
 	bad |= mpit_report("reduce_sum_1m_world_and_reversed_split_every_root");
+	alltoalls(MPI_COMM_WORLD);
+	MPI_Comm_split(MPI_COMM_WORLD, 0, (rank % 2) * size + rank, &c);
+	alltoalls(c);
+	MPI_Comm_free(&c);
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &c);
+	alltoalls(c);
+	MPI_Comm_free(&c);
+	bad |= mpit_report("alltoall_world_interleaved_reversed_split");
 
 	/* Gathers through one member per node, on members in reversed and in
 	 * interleaved node order (rank parity first). */
