@@ -1057,20 +1057,21 @@ static void span_reduce_pipe(struct coll_group *g, const void *sbuf, void *rbuf,
 			from[nfrom++] = a.who[(v + d + rl) % a.nl];
 		for (size_t c = 0; c < nchunks; c++) {
 			size_t n = ar_len(&a, c);
-			const char *mine = (const char *)sbuf + c * cb;
+			const char *mine = (const char *)sbuf + c * cb, *part = mine;
 			char *acc = res + (g->rank == top ? c : c & 1) * cb;
 
 			/* Nothing to fold: the chunk goes up as it is. */
-			if (v && !nfrom)
-				acc = (char *)mine;
-			span_fold_in(g, op, acc, mine, x, n, from, nfrom);
+			if (!v || nfrom) {
+				span_fold_in(g, op, acc, mine, x, n, from, nfrom);
+				part = acc;
+			}
 			if (v) {
 				if (up)
 					g->span.complete(g->span.ctx, up);
-				up = sp_post(g, a.who[((v & (v - 1)) + rl) % a.nl], acc, n * sz, -1,
+				up = sp_post(g, a.who[((v & (v - 1)) + rl) % a.nl], part, n * sz, -1,
 					     NULL, 0);
 			} else if (out) {
-				out[c] = sp_post(g, root, acc, n * sz, -1, NULL, 0);
+				out[c] = sp_post(g, root, part, n * sz, -1, NULL, 0);
 			}
 		}
 		if (up)
