@@ -784,11 +784,12 @@ static void *sp_post(struct coll_group *g, int to, const void *sbuf, size_t slen
  * runs in member order (or whose nodes are unknown) is flat: every member
  * is its own leader.
  */
-/* Measured in host mode, 2 nodes x 2 ranks, 1/4/16 MiB of doubles: 256 KiB
- * chunks 1.47/5.08/21.3 ms, 512 KiB 0.80/3.44/13.8, 1 MiB 0.65/2.59/11.5,
- * 2 MiB 0.78/7.63/27.6, one piece 0.67/3.16/39.6 (each chunk costs its
- * node two handshakes between processes, and the pieces in flight must
- * stay in cache). */
+/* Host mode, 2 nodes x 2 ranks, allreduce of 1/4/16 MiB, medians of 2
+ * runs (docs/performance/net/span-reduce-2026-11-28.txt): 256 KiB chunks
+ * 1.73/7.68/28.2 ms, 512 KiB 1.40/5.18/20.4, 1 MiB 1.22/5.30/25.3, 2 MiB
+ * 1.35/5.40/23.5, one piece 1.65/6.16/38.1.  512 KiB to 2 MiB sit within
+ * the runs' spread; smaller chunks pay two handshakes between processes
+ * each, and one piece overlaps nothing. */
 #define SPAN_AR_CHUNK	(1024 * 1024)
 
 /* SMAP_SPAN_CHUNK=bytes overrides it, for such measurements: every member
