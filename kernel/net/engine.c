@@ -97,6 +97,8 @@ struct chan {
 	bool ack_due;
 	bool gone;		/* the platform saw the node leave */
 	bool refused;		/* we refused a frame: advertise a closed window */
+	uint16_t full_rank;	/* 1 + the local rank whose full inbox refused it */
+	uint32_t full_need;	/* bytes that frame's record needed there */
 	uint64_t heard;		/* last valid frame from the node */
 	uint64_t rto;
 	uint64_t srtt, rttvar;	/* us, RFC 6298 */
@@ -1054,6 +1056,34 @@ static int ended_answer(struct eng *e, unsigned node, const struct snet_op *w)
 	return !ask || answer(e, node, SNOP_ERR, w, -ESRCH) ? 0 : -EAGAIN;
 }
 
+/* Free bytes in local rank l's inbox. */
+static uint64_t inbox_free(const struct eng *e, unsigned l)
+{
+	const struct erank *r = &e->rk[l];
+	uint64_t used = r->area->inbox_head -
+			__atomic_load_n(&r->area->inbox_tail, __ATOMIC_ACQUIRE);
+
+	return used > r->inbox_bytes ? 0 : r->inbox_bytes - used;
+}
+
+/* A record for the inbox, or -EAGAIN with the rank and the room it
+ * lacked noted on the channel: timers() calls the frame back (a NAK) as
+ * soon as the rank has emptied half its inbox, rather than leaving the
+ * peer to its retransmission timeout. */
+static int inbox_or_wait(struct eng *e, unsigned node, const struct snet_op *w,
+			 const void *body, uint32_t blen, uint64_t rts_id)
+{
+	int l = local_of(e, w->dst);
+
+	if (to_inbox(e, w, body, blen, rts_id) != -EAGAIN)
+		return 0;
+	if (l >= 0 && e->rk[l].area) {
+		e->ch[node].full_rank = (uint16_t)(l + 1);
+		e->ch[node].full_need = (uint32_t)((sizeof(struct snet_inrec) + blen + 63) & ~63ull);
+	}
+	return -EAGAIN;
+}
+
 /* One in-order DATA body.  0: consumed; -EAGAIN: no room now, the peer
  * must send it again. */
 static int deliver(struct eng *e, unsigned node, const struct snet_op *wp, const void *payload,
@@ -1070,9 +1100,9 @@ static int deliver(struct eng *e, unsigned node, const struct snet_op *wp, const
 	case SNOP_MSG:
 		if (plen != w.len)
 			return 0;
-		return to_inbox(e, &w, payload, plen, 0) == -EAGAIN ? -EAGAIN : 0;
+		return inbox_or_wait(e, node, &w, payload, plen, 0);
 	case SNOP_RTS:
-		return to_inbox(e, &w, NULL, 0, w.id) == -EAGAIN ? -EAGAIN : 0;
+		return inbox_or_wait(e, node, &w, NULL, 0, w.id);
 	case SNOP_GETREQ:
 		return serve_get(e, node, &w);
 	case SNOP_GETDATA:
@@ -1163,6 +1193,7 @@ static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_
 		if (deliver(e, h.src, (const struct snet_op *)body, payload, plen) == 0) {
 			c->expect++;
 			c->refused = false;
+			c->full_rank = 0;
 		} else {
 			c->refused = true;
 		}
@@ -1271,6 +1302,17 @@ static void timers(struct eng *e, uint64_t now)
 			 * sure the node is still there */
 			c->pinged = now;
 			send_ack(e, n, SNET_F_PING);
+		}
+		if (c->refused && c->full_rank && e->live && e->rk[c->full_rank - 1].area) {
+			const struct erank *r = &e->rk[c->full_rank - 1];
+			uint64_t want = c->full_need > r->inbox_bytes / 2 ? c->full_need
+									 : r->inbox_bytes / 2;
+
+			if (inbox_free(e, c->full_rank - 1) >= want) {
+				c->full_rank = 0;
+				c->nak_for = 0;
+				send_ack(e, n, SNET_F_NAK);
+			}
 		}
 		if (c->ack_due)
 			send_ack(e, n, 0);

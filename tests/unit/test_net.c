@@ -609,6 +609,7 @@ static void test_order(void)
 static void test_flow(void)
 {
 	unsigned n = 400, got = 0, next_post = 0, done = 0;
+	uint64_t t0 = now_us;
 	int ok = 1;
 
 	for (long i = 0; i < 20000000 && got < n; i++) {
@@ -636,6 +637,11 @@ static void test_flow(void)
 	}
 	CHECK("a slow receiver gets 400 messages in order, none lost", ok && got == n,
 	      "got %u", got);
+	/* It takes one every 150 us: 60 ms.  Waiting out a retransmission
+	 * timeout (2 ms at least) each time its inbox fills took 185. */
+	CHECK("a full inbox calls the sender back once it has room, without a timeout",
+	      now_us - t0 < 70000, "%lu us for 400 messages at one per 150 us",
+	      (unsigned long)(now_us - t0));
 }
 
 static void test_dead(void)
