@@ -767,6 +767,12 @@ static bool take_commands(struct eng *e)
 
 /* Deliver an eager message or a rendezvous announce to the inbox of
  * world rank dst. */
+/* Inbox bytes a record with blen bytes of body takes (64-byte aligned). */
+static uint64_t inbox_need(uint32_t blen)
+{
+	return (sizeof(struct snet_inrec) + blen + 63) & ~63ull;
+}
+
 static int to_inbox(struct eng *e, const struct snet_op *w, const void *body, uint32_t blen,
 		    uint64_t rts_id)
 {
@@ -782,7 +788,7 @@ static int to_inbox(struct eng *e, const struct snet_op *w, const void *body, ui
 	a = r->area;
 	if (!a)
 		return -EAGAIN;		/* not attached yet: the peer retries */
-	need = (sizeof(rec) + blen + 63) & ~63ull;
+	need = inbox_need(blen);
 	head = a->inbox_head;
 	tail = __atomic_load_n(&a->inbox_tail, __ATOMIC_ACQUIRE);
 	if (tail > head || head - tail > r->inbox_bytes)
@@ -1079,7 +1085,7 @@ static int inbox_or_wait(struct eng *e, unsigned node, const struct snet_op *w,
 		return 0;
 	if (l >= 0 && e->rk[l].area) {
 		e->ch[node].full_rank = (uint16_t)(l + 1);
-		e->ch[node].full_need = (uint32_t)((sizeof(struct snet_inrec) + blen + 63) & ~63ull);
+		e->ch[node].full_need = (uint32_t)inbox_need(blen);
 	}
 	return -EAGAIN;
 }

@@ -469,6 +469,12 @@ static void span_alltoall_at_once(struct coll_group *g, const char *s, const siz
  */
 #define SPAN_A2A_NODES_MAX	1024	/* block bytes */
 
+/* Node p's packets among the other nodes', seen from node my. */
+static int a2a_slot(int p, int my)
+{
+	return p < my ? p : p - 1;
+}
+
 static void span_alltoall_nodes(struct coll_group *g, const char *s, char *rbuf, size_t b)
 {
 	int n = g->size, me = g->rank, nl = 0, my;
@@ -534,10 +540,9 @@ static void span_alltoall_nodes(struct coll_group *g, const char *s, char *rbuf,
 		/* Pairwise in rounds: node my + r sends to node my - r. */
 		for (int r = 1; r < nl; r++) {
 			int to = (my + r) % nl, from = (my - r + nl) % nl;
-			int kt = to < my ? to : to - 1, kf = from < my ? from : from - 1;
-
-			g->span.sendrecv(g->span.ctx, mem[off[to]], out[kt],
-					 (size_t)cnt[my] * cnt[to] * b, mem[off[from]], in[kf],
+			g->span.sendrecv(g->span.ctx, mem[off[to]], out[a2a_slot(to, my)],
+					 (size_t)cnt[my] * cnt[to] * b, mem[off[from]],
+					 in[a2a_slot(from, my)],
 					 (size_t)cnt[my] * cnt[from] * b);
 		}
 	}
@@ -546,9 +551,10 @@ static void span_alltoall_nodes(struct coll_group *g, const char *s, char *rbuf,
 		char *r = t ? res : rbuf;
 
 		for (int q = 0; q < n; q++) {
-			int p = node[q], k = p < my ? p : p - 1;
+			int p = node[q];
 			const char *from = p == my ? all + pos[q] * row + (size_t)mem[off[my] + t] * b
-						   : in[k] + ((size_t)pos[q] * cnt[my] + t) * b;
+						   : in[a2a_slot(p, my)] +
+							     ((size_t)pos[q] * cnt[my] + t) * b;
 
 			memcpy(r + (size_t)q * b, from, b);
 		}
@@ -819,6 +825,15 @@ struct span_ar {
 	void *h;			/* the current chunk's first exchange */
 };
 
+/* Sets a->chunk (elements, at most the count) and returns the chunks. */
+static size_t ar_chunks(struct span_ar *a)
+{
+	size_t per = span_ar_chunk() / a->op->size;
+
+	a->chunk = per == 0 ? 1 : per < a->count ? per : a->count;
+	return (a->count + a->chunk - 1) / a->chunk;
+}
+
 /* An even leader of the first 2r, which hands its chunks to the next. */
 static int ar_hands_off(const struct span_ar *a)
 {
@@ -977,8 +992,7 @@ void span_allreduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t c
 
 	if (count == 0)
 		return;
-	a.chunk = span_ar_chunk() / sz ? span_ar_chunk() / sz : 1;
-	nchunks = (count + a.chunk - 1) / a.chunk;
+	nchunks = ar_chunks(&a);
 	a.lead = flat ? g->rank : g->lead[g->rank];
 	if (a.lead != g->rank) {
 		/* One chunk ahead of the results, as the leader folds. */
@@ -993,8 +1007,8 @@ void span_allreduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t c
 		return;
 	}
 	ar_leaders(&a, flat);
-	a.x[0] = span_alloc(2 * a.chunk * sz < 2 * count * sz ? 2 * a.chunk * sz : 2 * count * sz);
-	a.x[1] = a.x[0] + (a.chunk < count ? a.chunk : count) * sz;
+	a.x[0] = span_alloc(2 * a.chunk * sz);
+	a.x[1] = a.x[0] + a.chunk * sz;
 	ar_lead(&a, nchunks);
 	free(a.x[0]);
 	ar_leaders_free(&a);
@@ -1025,11 +1039,8 @@ static void span_reduce_pipe(struct coll_group *g, const void *sbuf, void *rbuf,
 
 	if (count == 0)
 		return;
-	a.chunk = span_ar_chunk() / sz ? span_ar_chunk() / sz : 1;
-	if (a.chunk > count)
-		a.chunk = count;
+	nchunks = ar_chunks(&a);
 	cb = a.chunk * sz;
-	nchunks = (count + a.chunk - 1) / a.chunk;
 	if (op->commute)
 		top = flat ? root : g->lead[root];
 	a.lead = flat ? g->rank : g->lead[g->rank];
