@@ -502,7 +502,7 @@ static int job_run(const struct job_spec *spec, unsigned id)
 		for (unsigned r = 0; r < j->nranks && !j->status; r++)
 			j->status = j->procs[r]->status;
 	summary(j);
-	hwbarrier_job_report(j->id);
+	hwbarrier_job_end(j->id);
 	st = j->status;
 	job_free(j);
 	return st;

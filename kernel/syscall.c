@@ -624,10 +624,48 @@ static long sys_nodeinfo(struct proc *p, const uint64_t *a)
 	return copy_record(p, a[0], a[1], &ni, sizeof(ni));
 }
 
+/* How often a watched barrier looks for a node that has left the job. */
+#define HWB_LOOK_MS	50
+
+/*
+ * a[0]: the longest wait in ms before -EAGAIN with the barrier still open
+ * (0: until it completes or fails).  When the network engine serves the
+ * job it watches every node for the whole wait, so a node that computes
+ * for minutes is no failure, one that stops answering ends the job, and
+ * one that said goodbye ends the barrier here.
+ */
 static long sys_hwbarrier(struct proc *p, const uint64_t *a)
 {
-	(void)a;
-	return hwbarrier_wait(p);
+	uint64_t end = a[0] ? rdtsc() + a[0] * (tsc_hz / 1000) : 0;
+	int watched;
+	long r;
+
+	if (a[0] > SMAPOS_HWB_MAX_MS)
+		return -EINVAL;
+	watched = knet_watch(p->job, 1);
+
+	for (;;) {
+		uint64_t now = rdtsc(), gone;
+		uint64_t slice = a[0] ? (end > now ? (end - now) / (tsc_hz / 1000) + 1 : 1) : 0;
+		char why[64];
+
+		if (watched && (!slice || slice > HWB_LOOK_MS))
+			slice = HWB_LOOK_MS;
+		r = hwbarrier_wait(p, slice, watched);
+		if (r != -EAGAIN || !watched)
+			break;
+		if ((gone = knet_gone(p->job))) {
+			snprintf(why, sizeof(why), "node %d left the job without entering it",
+				 __builtin_ctzll(gone));
+			r = hwbarrier_abandon(why);
+			break;
+		}
+		if (a[0] && rdtsc() >= end)
+			break;
+	}
+	if (watched && r != -EAGAIN)
+		knet_watch(p->job, 0);
+	return r;
 }
 
 static long sys_hwbarrier_info(struct proc *p, const uint64_t *a)

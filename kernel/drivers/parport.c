@@ -12,7 +12,7 @@
  *
  * Invariant: outside a barrier, OUT equals `state`, which equals the IN
  * line the box drives.  Nothing here ever changes D0 except to enter a
- * barrier or to back out of one that timed out, so a node that boots or
+ * barrier or to back out of one that failed, so a node that boots or
  * probes while the others already wait cannot complete their barrier.
  */
 #include <arch/cpu.h>
@@ -31,9 +31,9 @@
 static uint64_t barrier_port = 0x378;
 KPARAM(barrier_port, PARAM_UINT, &barrier_port,
        "I/O base of the parallel port wired to the barrier box (0 disables); default 0x378");
-/* Long enough for a node computing between barriers (or moving data over
- * the network, which under emulation is slow); a node that died is found
- * sooner by the network engine and the launcher. */
+/* Only for a job the network engine does not serve (no NIC or no CPU to
+ * spare): then nothing else can tell a node that died from one computing,
+ * so the wait ends after long enough for the latter. */
 static uint64_t barrier_timeout_ms = 30000;
 KPARAM(barrier_timeout, PARAM_UINT, &barrier_timeout_ms,
        "milliseconds a node waits in a hardware barrier before failing it; default 30000");
@@ -107,19 +107,28 @@ unsigned hwbarrier_port(void)
 	return present ? (unsigned)barrier_port : 0;
 }
 
+/* The barrier this node has entered and not finished: a wait may return
+ * before it completes (a slice) and the next call resumes it. */
+static struct {
+	int open;
+	uint64_t t0;		/* TSC at entry */
+	uint64_t write_ticks, read_ticks, spins;
+} pend;
+
 /* Back out of a barrier that will not complete: OUT returns to the level
  * the box still shows, so the box stays coherent for whoever retries. */
 static void back_out(void)
 {
 	state ^= 1;
 	outb(data_reg(), (uint8_t)(state & OUT_BIT));
+	pend.open = 0;
 }
 
-long hwbarrier_wait(struct proc *p)
+long hwbarrier_wait(struct proc *p, uint64_t slice_ms, int watched)
 {
-	uint64_t f, t0, t1, t2, deadline, spins = 0, rticks = 0;
+	uint64_t f, t1, t2, deadline, until;
 	uint8_t st;
-	long ret = 0;
+	long ret = -EAGAIN;
 
 	if (!present) {
 		if (__atomic_exchange_n(&nodev_job, p->job->id, __ATOMIC_RELAXED) != p->job->id)
@@ -130,19 +139,28 @@ long hwbarrier_wait(struct proc *p)
 	/* Interrupts stay off so nothing stretches the barrier; a job being
 	 * stopped is seen through p->killed instead of its kill IPI. */
 	f = spin_lock_irqsave(&lock);
-	state ^= 1;
-	t0 = rdtsc();
-	deadline = t0 + barrier_timeout_ms * (tsc_hz / 1000);
-	outb(data_reg(), (uint8_t)(state & OUT_BIT));
+	if (!pend.open) {
+		state ^= 1;
+		pend = (typeof(pend)){ .open = 1, .t0 = rdtsc() };
+		outb(data_reg(), (uint8_t)(state & OUT_BIT));
+		pend.write_ticks = rdtsc() - pend.t0;
+	}
+	/* Watched, a slow node is no failure: the network engine ends the
+	 * job when one stops answering, and libsmap when a node left. */
+	deadline = watched || !barrier_timeout_ms ? UINT64_MAX
+						  : pend.t0 + barrier_timeout_ms * (tsc_hz / 1000);
+	until = slice_ms ? rdtsc() + slice_ms * (tsc_hz / 1000) : UINT64_MAX;
 	t1 = rdtsc();
 	for (;;) {
 		st = inb(status_reg());
 		t2 = rdtsc();
-		rticks += t2 - t1;
+		pend.read_ticks += t2 - t1;
 		t1 = t2;
-		if ((st >> IN_SHIFT & 1) == state)
+		if ((st >> IN_SHIFT & 1) == state) {
+			ret = 0;
 			break;
-		spins++;
+		}
+		pend.spins++;
 		if (p->killed) {
 			back_out();
 			ret = -EINTR;
@@ -157,17 +175,34 @@ long hwbarrier_wait(struct proc *p)
 			ret = -ETIMEDOUT;
 			break;
 		}
+		if (t2 > until)
+			break;
 	}
 	if (!ret) {
+		pend.open = 0;
 		stats.barriers++;
-		stats.spins += spins;
-		stats.ticks += t1 - t0;
-		stats.read_ticks += rticks;
-		stats.write_ticks += t1 - t0 - rticks;
+		stats.spins += pend.spins;
+		stats.ticks += t1 - pend.t0;
+		stats.read_ticks += pend.read_ticks;
+		stats.write_ticks += pend.write_ticks;
 		stats.last_status = st;
 	}
 	spin_unlock_irqrestore(&lock, f);
 	return ret;
+}
+
+long hwbarrier_abandon(const char *why)
+{
+	uint64_t f = spin_lock_irqsave(&lock);
+	int open = pend.open;
+
+	if (open) {
+		back_out();
+		pr_err("barrier: node %lu: hardware barrier %lu abandoned: %s\n", job_node,
+		       stats.barriers + 1, why);
+	}
+	spin_unlock_irqrestore(&lock, f);
+	return open ? -ESRCH : 0;
 }
 
 long hwbarrier_info(struct proc *p, uint64_t buf, uint64_t size)
@@ -193,9 +228,12 @@ long hwbarrier_info(struct proc *p, uint64_t buf, uint64_t size)
 	return copy_record(p, buf, size, &hb, sizeof(hb));
 }
 
-void hwbarrier_job_report(unsigned job)
+void hwbarrier_job_end(unsigned job)
 {
-	uint64_t f = spin_lock_irqsave(&lock);
+	uint64_t f;
+
+	hwbarrier_abandon("its job ended while a rank waited in it");
+	f = spin_lock_irqsave(&lock);
 	uint64_t n = stats.barriers - reported_barriers, spins = stats.spins - reported_spins;
 	uint64_t ticks = stats.ticks - reported_ticks, timeouts = stats.timeouts - reported_timeouts;
 

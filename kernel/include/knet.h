@@ -21,6 +21,12 @@ unsigned knet_job_begin(struct job *j, unsigned ncpu);
 void knet_job_end(struct job *j);
 /* j is failing with status: the other nodes must end their part too. */
 void knet_job_failed(struct job *j, int status);
+/* on: a rank of j waits for every other node (a hardware barrier); the
+ * engine pings them and ends the job when one falls silent.  Returns 1 if
+ * the engine serves j (it then watches), else 0: nothing watches. */
+int knet_watch(struct job *j, int on);
+/* The nodes that have left j (bit n: node n), as their engines said. */
+uint64_t knet_gone(struct job *j);
 /* SMAPOS_SYS_NET_ATTACH */
 long knet_sys_attach(struct proc *p, const uint64_t *a);
 

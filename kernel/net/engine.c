@@ -122,6 +122,8 @@ struct eng {
 	bool live;		/* a job is running and its ranks may be touched */
 	bool have_job;
 	bool aborted;
+	int watch;		/* eng_watch: written by another CPU */
+	bool watching;		/* watch as timers() last saw it */
 	struct eng_job job;
 	unsigned nlocal;
 	unsigned rr;		/* round robin over ranks taking commands */
@@ -1170,6 +1172,10 @@ static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_
 	now = eng_plat_now(e);
 	c = &e->ch[h.src];
 	c->heard = now;
+	if (h.kind == SNET_BYE) {
+		eng_node_gone(e, h.src);
+		return;
+	}
 	if (h.kind == SNET_ABORT) {
 		struct snet_abort ab;
 
@@ -1277,7 +1283,8 @@ static void chan_fail(struct eng *e, unsigned node)
 		what_add(e, " to rank ");
 		what_num(e, o->w.dst);
 	} else {
-		what_add(e, "acknowledgement");
+		what_add(e, __atomic_load_n(&e->watch, __ATOMIC_RELAXED) ? "hardware barrier"
+									   : "acknowledgement");
 	}
 	fail_state(e, node);
 	e->live = false;
@@ -1286,12 +1293,22 @@ static void chan_fail(struct eng *e, unsigned node)
 
 static void timers(struct eng *e, uint64_t now)
 {
+	bool watch = __atomic_load_n(&e->watch, __ATOMIC_RELAXED), was = e->watching;
+
+	e->watching = watch;
 	for (unsigned n = 0; n < e->job.nnodes; n++) {
 		struct chan *c = &e->ch[n];
 		bool busy = c->una != c->next_seq || c->waiting || c->qhead != ENG_NONE;
 
 		if (n == e->job.node)
 			continue;
+		/* A node waiting for every other one must hear from each,
+		 * from the moment it starts to. */
+		if (watch && !c->gone) {
+			if (!was && !busy)
+				c->heard = now;
+			busy = true;
+		}
 		if (!busy)
 			c->heard = now;
 		else if (e->job.dead_us && now - c->heard > e->job.dead_us && e->live) {
@@ -1302,10 +1319,10 @@ static void timers(struct eng *e, uint64_t now)
 			c->rto = c->rto * 2 > RTO_MAX ? RTO_MAX : c->rto * 2;
 			c->nak_for = 0;
 			resend(e, n, now);
-		} else if (c->una == c->next_seq && c->waiting &&
+		} else if (c->una == c->next_seq && busy &&
 			   now - c->heard > c->rto && now - c->pinged > c->rto) {
-			/* waiting on an answer with nothing to resend: make
-			 * sure the node is still there */
+			/* waiting on an answer (or watching) with nothing to
+			 * resend: make sure the node is still there */
 			c->pinged = now;
 			send_ack(e, n, SNET_F_PING);
 		}
@@ -1437,13 +1454,10 @@ void eng_job_end(struct eng *e)
 			op_free(e, &e->op[i]);
 }
 
-void eng_job_abort(struct eng *e, unsigned rank, int status)
+/* An unsequenced frame to every other node, three times: nothing
+ * retransmits it, and receivers take it once. */
+static void tell_all(struct eng *e, enum snet_kind kind, const void *body, uint32_t len)
 {
-	struct snet_abort ab = { .rank = rank, .status = status };
-
-	if (!e->have_job || e->aborted)
-		return;
-	e->aborted = true;
 	for (int k = 0; k < 3; k++)
 		for (unsigned n = 0; n < e->job.nnodes; n++) {
 			struct snet_hdr h;
@@ -1453,16 +1467,48 @@ void eng_job_abort(struct eng *e, unsigned rank, int status)
 				continue;
 			memset(&h, 0, sizeof(h));
 			h.version = SNET_VERSION;
-			h.kind = SNET_ABORT;
+			h.kind = (uint8_t)kind;
 			h.src = (uint16_t)e->job.node;
 			h.dst = (uint16_t)n;
 			h.job = e->job.id;
-			h.len = sizeof(ab);
-			h.crc = eng_plat_crc32c(eng_plat_crc32c(0, &ab, sizeof(ab)), &h, sizeof(h));
+			h.len = len;
+			h.crc = eng_plat_crc32c(len ? eng_plat_crc32c(0, body, len) : 0, &h,
+						sizeof(h));
 			f[0] = (struct eng_frag){ &h, sizeof(h) };
-			f[1] = (struct eng_frag){ &ab, sizeof(ab) };
-			eng_plat_tx(e, n, f, 2);
+			f[1] = (struct eng_frag){ body, len };
+			eng_plat_tx(e, n, f, len ? 2 : 1);
 		}
+}
+
+void eng_job_abort(struct eng *e, unsigned rank, int status)
+{
+	struct snet_abort ab = { .rank = rank, .status = status };
+
+	if (!e->have_job || e->aborted)
+		return;
+	e->aborted = true;
+	tell_all(e, SNET_ABORT, &ab, sizeof(ab));
+}
+
+void eng_job_leave(struct eng *e)
+{
+	if (e->have_job)
+		tell_all(e, SNET_BYE, NULL, 0);
+}
+
+void eng_watch(struct eng *e, int on)
+{
+	__atomic_store_n(&e->watch, on, __ATOMIC_RELAXED);
+}
+
+uint64_t eng_gone(const struct eng *e)
+{
+	uint64_t m = 0;
+
+	for (unsigned n = 0; n < e->job.nnodes; n++)
+		if (e->ch[n].gone)
+			m |= 1ull << n;
+	return m;
 }
 
 void eng_node_gone(struct eng *e, unsigned node)

@@ -91,6 +91,15 @@ int eng_poll(struct eng *e);
 void eng_job_end(struct eng *e);
 /* World rank `rank` of this node failed: tell every node. */
 void eng_job_abort(struct eng *e, unsigned rank, int status);
+/* The engine stops serving the ended job: tell every node (they mark this
+ * one gone, as eng_node_gone). */
+void eng_job_leave(struct eng *e);
+/* on: something on this node waits for every other node (a hardware
+ * barrier), so each must prove it is alive: silent nodes are pinged, and
+ * one silent for dead_us ends the job as if it owed an answer. */
+void eng_watch(struct eng *e, int on);
+/* The nodes known to have left the job (bit n: node n). */
+uint64_t eng_gone(const struct eng *e);
 /* The platform knows node is gone (its link closed): a failure if this
  * node still expects something of it, else later commands to it fail. */
 void eng_node_gone(struct eng *e, unsigned node);

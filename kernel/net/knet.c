@@ -226,7 +226,7 @@ static int receive(void)
 
 	for (int budget = 64; budget-- && (f = nic_rx(&len));) {
 		got = 1;
-		if (len > SNET_ETH_HLEN + sizeof(struct snet_hdr) &&
+		if (len >= SNET_ETH_HLEN + sizeof(struct snet_hdr) &&
 		    (f[12] << 8 | f[13]) == SNET_ETHERTYPE) {
 			if (f[SNET_ETH_HLEN + 1] == SNET_HELLO)
 				hello_take(f, len);
@@ -272,6 +272,7 @@ static void engine_loop(void)
 			}
 			if ((now - quiet_since > LINGER_US && discovery_done()) ||
 			    now - stop_at > LINGER_MAX_US) {
+				eng_job_leave(knet.eng);
 				spin_unlock(&knet.lock);
 				break;
 			}
@@ -355,6 +356,26 @@ void knet_job_failed(struct job *j, int status)
 	knet.abort_rank = (uint32_t)(job_node * j->nranks + (p && p->job == j ? p->rank : 0));
 	knet.abort_status = status;
 	knet.abort_pending = 1;
+}
+
+int knet_watch(struct job *j, int on)
+{
+	if (knet.job != j || knet.detached)
+		return 0;
+	eng_watch(knet.eng, on);
+	return 1;
+}
+
+uint64_t knet_gone(struct job *j)
+{
+	uint64_t m;
+
+	if (knet.job != j)
+		return 0;
+	spin_lock(&knet.lock);
+	m = eng_gone(knet.eng);
+	spin_unlock(&knet.lock);
+	return m;
 }
 
 long knet_sys_attach(struct proc *p, const uint64_t *a)

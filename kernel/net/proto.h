@@ -25,6 +25,8 @@
  *          reaches the engine.
  *   ABORT  no sequence: a job on the sending node failed; body is
  *          struct snet_abort.  Sent several times, idempotent.
+ *   BYE    no sequence, no body: the sending node's job has ended and its
+ *          engine stops answering.  Sent several times, idempotent.
  */
 #ifndef SMAPOS_NET_PROTO_H
 #define SMAPOS_NET_PROTO_H
@@ -40,6 +42,7 @@ enum snet_kind {
 	SNET_ACK = 2,
 	SNET_HELLO = 3,
 	SNET_ABORT = 4,
+	SNET_BYE = 5,
 };
 
 #define SNET_F_NAK	0x1u	/* ACK: a gap was seen, go back to ack now */

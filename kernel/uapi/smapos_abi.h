@@ -18,9 +18,13 @@
 /* long jobinfo(struct smapos_jobinfo *out, unsigned long size): fills at most
  * size bytes, returns the number of bytes the kernel knows about. */
 #define SMAPOS_SYS_JOBINFO	1024
-/* long hwbarrier(void): one hardware barrier across the job's nodes.
- * 0, -ENODEV (no port on this node), -ETIMEDOUT (stuck barrier), -EINTR
- * (the job is being stopped). */
+/* long hwbarrier(unsigned long ms): one hardware barrier across the job's
+ * nodes, waiting at most ms (0: no limit; at most SMAPOS_HWB_MAX_MS).
+ * 0, -EAGAIN (ms passed: the barrier stays open and the next call goes on
+ * waiting in it), -ENODEV (no port on this node), -ETIMEDOUT (a node never
+ * entered, and no network watches the nodes), -ESRCH (a node left the job
+ * without entering), -EINTR (the job is being stopped), -EINVAL. */
+#define SMAPOS_HWB_MAX_MS	3600000ul
 #define SMAPOS_SYS_HWBARRIER	1025
 /* long job_abort(int status): ends every rank of the job with status
  * (MPI_Abort, shmem_global_exit). Does not return. */

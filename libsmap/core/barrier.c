@@ -39,8 +39,14 @@ struct barrier_state {
 static struct barrier_state barrier_node;
 static uint32_t barrier_sense;			/* this rank's */
 
+/* The kernel's wait comes back this often with the barrier still open, so
+ * that a node whose only rank waits in it can still take part in finding
+ * a deadlock (core_wait_check). */
+#define BARRIER_SLICE_MS	100
+
 int smap_hwbarrier(void)
 {
+	unsigned spins = 0;
 	long r;
 
 	core_ready();
@@ -49,7 +55,10 @@ int smap_hwbarrier(void)
 		return -ENODEV;
 	}
 	core_wait_blocked(1);
-	r = syscall(SMAPOS_SYS_HWBARRIER);
+	while ((r = syscall(SMAPOS_SYS_HWBARRIER, BARRIER_SLICE_MS)) < 0 && errno == EAGAIN) {
+		spins += CORE_WAIT_LOOK;
+		core_wait_check(spins);
+	}
 	core_wait_blocked(0);
 	return r < 0 ? -errno : 0;
 }

@@ -81,6 +81,7 @@ extern void (*core_progress)(void);
  * every 256). */
 void core_wait_init(void);
 void core_wait_check(unsigned spins);
+#define CORE_WAIT_LOOK	256u	/* spins between core_wait_check's looks */
 /* Around a system call that waits for other ranks (the hardware barrier):
  * the rank counts as spinning in a wait meanwhile. */
 void core_wait_blocked(int on);

@@ -31,7 +31,7 @@
 #include "../net/net.h"
 #include "../../kernel/net/engine.h"
 
-#define WAIT_CHECK_MASK	0xffu		/* spins between looks at the clock */
+#define WAIT_CHECK_MASK	(CORE_WAIT_LOOK - 1)
 #define WAIT_STUCK_S	2		/* seconds in one wait */
 #define WAIT_FRESH_DIV	4		/* still spinning: seen within 1/4 s */
 #define WAIT_GAP_DIV	2		/* no look for 1/2 s: a new wait */

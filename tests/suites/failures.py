@@ -57,7 +57,10 @@ def cases():
             ("host_recv", ["--host", "-n", "1"], ["lonely"], "MPI_Recv", ""),
             ("host_barrier", ["--host", "-n", "2"], ["barrier"], "MPI_Finalize", "; exited: 1"),
             ("kernel_recv", ["-q", "-n", "2"], ["lonely"], "MPI_Recv, rank 1 in MPI_Finalize",
-             "")):
+             ""),
+            # Node 0's only rank waits in the hardware barrier's system
+            # call, which comes back every 100 ms to take part.
+            ("kernel_wire", ["-q", "-n", "1"], ["wire"], "MPI_Barrier", "")):
         out.append(harness.lwkrun(
             "fail_nodes_%s_deadlock_ends_the_job_with_123" % name,
             opts + ["--nodes", "2", "--timeout", "60", prog("mpit_exit")] + args,

@@ -55,6 +55,12 @@ def cases():
         nodes("hwbarrier_shmem_barrier_all_spans_nodes", 2, 2, ["shmem", "200", "--box-count"],
               tap=True, min_tap=2 * 2),
         check("hwbarrier_stuck_node_fails_the_job_and_cleans_up", "stuck", min_tap=5, timeout=60),
+        check("hwbarrier_stuck_node_without_network_times_out", "stuck_nonet", min_tap=5,
+              timeout=60),
+        # Node 1 computes 4 s, past barrier_timeout=1500: the engine's
+        # pings keep it alive.
+        nodes("hwbarrier_late_node_is_waited_for", 2, 1, ["late", "1", "4000"],
+              append="barrier_timeout=%d" % STUCK_TIMEOUT_MS, tap=True, min_tap=2),
         check("hwbarrier_ctrl_c_cleans_up", "interrupt", min_tap=4, timeout=60),
         check("hwbarrier_timeout_stops_every_node", "timeout", min_tap=3, timeout=60),
         harness.lwkrun("hwbarrier_one_node_without_port",
@@ -115,29 +121,43 @@ def lwkrun(tmp, args):
                             stderr=subprocess.STDOUT, env=env, start_new_session=True)
 
 
-def check_stuck(tmp):
-    """Node 1 never enters the barrier: nodes 0 and 2 time out naming
-    themselves, the box names node 1, the job fails."""
-    p = lwkrun(tmp, ["--nodes", "3", "-n", "1", "-q", "--timeout", "40",
+def stuck(tmp, what, cpus, gave_up):
+    """Node 1 leaves without entering the barrier: nodes 0 and 2 give up
+    naming themselves (gave_up: their kernel's line, %d for the node), the
+    box names node 1, the job fails."""
+    p = lwkrun(tmp, ["--nodes", "3", "-n", "1", "-c", str(cpus), "-q", "--timeout", "40",
                      "--append", "barrier_timeout=%d" % STUCK_TIMEOUT_MS, HWBTEST, "skip", "1"])
     out = p.communicate(timeout=50)[0].decode(errors="replace")
-    tap(p.returncode == 134, "stuck_job_fails_with_the_abort_status",
+    tap(p.returncode == 134, what + "_job_fails_with_the_abort_status",
         "expected 134, got %d" % p.returncode)
-    # Each waiting node reports its own timeout, unless the other waiting
-    # node's failure reached it first over the network (its engine ends the
-    # job at once, naming the failed rank).
-    timed = ["[n%d] barrier: node %d: hardware barrier 1 timed out after %d ms: another node "
-             "never entered it" % (k, k, STUCK_TIMEOUT_MS) for k in (0, 2)]
+    # Each waiting node reports its own failure, unless the other waiting
+    # node's reached it first over the network (its engine ends the job at
+    # once, naming the failed rank).
+    timed = [gave_up % (k, k) for k in (0, 2)]
     told = ["[n%d] net: rank %d failed on another node" % (k, 2 - k) for k in (0, 2)]
     missing = [t for t, o in zip(timed, told) if t not in out and o not in out]
-    tap(any(t in out for t in timed) and not missing, "stuck_waiting_nodes_report_the_timeout",
-        "expected each of nodes 0 and 2 to time out or be told, missing %r" % missing)
+    tap(any(t in out for t in timed) and not missing, what + "_waiting_nodes_report_it",
+        "expected each of nodes 0 and 2 to give up or be told, missing %r" % missing)
     # The box lists every node missing when one gave up: node 1 always,
     # node 2 too if it was still booting.
     tap(re.search(r"gave up on barrier 1 .*missing: node (\d+,)*1\b", out) is not None,
-        "stuck_box_names_the_missing_node",
+        what + "_box_names_the_missing_node",
         "expected the hub to name node 1, got: %s" % out[-300:])
-    check_clean(tmp, "stuck")
+    check_clean(tmp, what)
+
+
+def check_stuck(tmp):
+    """With the network engine watching the nodes, node 1's goodbye ends
+    the others' wait at once."""
+    stuck(tmp, "stuck", 2, "[n%d] barrier: node %d: hardware barrier 1 abandoned: node 1 left "
+          "the job without entering it")
+
+
+def check_stuck_nonet(tmp):
+    """-c 1: no CPU for the network engine, so only barrier_timeout= can
+    tell a node that left from one still computing."""
+    stuck(tmp, "stuck_nonet", 1, "[n%%d] barrier: node %%d: hardware barrier 1 timed out after "
+          "%d ms: another node never entered it" % STUCK_TIMEOUT_MS)
 
 
 def check_interrupt(tmp):
@@ -173,7 +193,8 @@ def check_timeout(tmp):
 
 
 def main():
-    checks = {"stuck": check_stuck, "interrupt": check_interrupt, "timeout": check_timeout}
+    checks = {"stuck": check_stuck, "stuck_nonet": check_stuck_nonet,
+              "interrupt": check_interrupt, "timeout": check_timeout}
     if len(sys.argv) != 2 or sys.argv[1] not in checks:
         sys.stderr.write("usage: hwbarrier.py %s\n" % "|".join(checks))
         return 2

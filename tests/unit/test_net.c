@@ -749,6 +749,52 @@ static void test_idle_alive(void)
 	      "failed %d", failed_node);
 }
 
+/* A node in a hardware barrier waits for every other node: the engine
+ * must tell one that computes long from one that died. */
+static void test_watch(void)
+{
+	uint64_t t0;
+
+	job_begin(15, 50000);
+	eng_watch(E[0], 1);
+	for (long i = 0; i < 100000; i++)
+		step();
+	CHECK("a watching node keeps quiet nodes alive by pings", failed_node < 0, "failed %d",
+	      failed_node);
+	dead_node = 2;
+	t0 = now_us;
+	for (long i = 0; i < 100000 && failed_node < 0; i++)
+		step();
+	CHECK("and declares one dead that stops answering, within the dead time",
+	      failed_node == 2 && failed_by == 0 && now_us - t0 <= 50000 + RTO_SLACK,
+	      "failed %d by %d after %lu us", failed_node, failed_by, (unsigned long)(now_us - t0));
+	CHECK("naming the hardware barrier", strstr(failed_what, "hardware barrier") != NULL,
+	      "what: %s", failed_what);
+
+	job_begin(16, 50000);
+	eng_watch(E[0], 1);
+	eng_watch(E[0], 0);
+	dead_node = 2;
+	for (long i = 0; i < 100000; i++)
+		step();
+	CHECK("a node no longer watching does not", failed_node < 0, "failed %d", failed_node);
+
+	job_begin(17, 50000);
+	eng_watch(E[0], 1);
+	eng_job_end(E[1]);
+	eng_job_leave(E[1]);
+	for (int i = 0; i < 100; i++)
+		step();
+	CHECK("a node that leaves its job is gone to the others at once, and no failure",
+	      eng_gone(E[0]) == 1u << 1 && eng_gone(E[2]) == 1u << 1 && failed_node < 0 &&
+	      (area(0, 0)->gone >> 1 & 1), "gone %#lx %#lx, failed %d",
+	      (unsigned long)eng_gone(E[0]), (unsigned long)eng_gone(E[2]), failed_node);
+	for (long i = 0; i < 100000; i++)
+		step();
+	CHECK("nor after the dead time, though it no longer answers pings", failed_node < 0,
+	      "failed %d", failed_node);
+}
+
 static void test_foreign(void)
 {
 	uint8_t frame[256];
@@ -889,6 +935,7 @@ int main(void)
 	test_ended();
 	drop_pm = 0;
 	test_idle_alive();
+	test_watch();
 	test_foreign();
 	test_abort();
 	CHECK("payloads were received in place too", placed > 100, "placed %lu", placed);

@@ -15,6 +15,10 @@
  *   hwbtest skip NODE
  *       Node NODE never enters the barrier; the others must fail with the
  *       kernel's timeout error.
+ *   hwbtest late NODE MS
+ *       Node NODE computes for MS milliseconds before the barrier, longer
+ *       than barrier_timeout= in the test: where the network engine
+ *       watches the nodes a slow node is no failure, so every node passes.
  *   hwbtest nohw
  *       On a node without a port: the hardware barrier is refused with
  *       -ENODEV, and smap_barrier on one node still works.
@@ -142,7 +146,7 @@ static void run(void (*barrier)(void), const char *label, long n, int box)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: hwbtest barrier|mpi|shmem N [--box-count] | skip NODE | nohw\n");
+	fprintf(stderr, "usage: hwbtest barrier|mpi|shmem N [--box-count] | skip NODE | late NODE MS | nohw\n");
 	return 2;
 }
 
@@ -168,6 +172,15 @@ int main(int argc, char **argv)
 			return 0;
 		smap_barrier();
 		tap(0, "stuck_barrier_fails", "expected the barrier to time out, it completed");
+	} else if (!strcmp(argv[1], "late") && argc == 4) {
+		double ms = strtod(argv[3], NULL), t = smap_wtime();
+
+		/* Computing, not sleeping: the core stays busy as a real
+		 * application's would. */
+		while (smap_node() == n && (smap_wtime() - t) * 1e3 < ms)
+			__builtin_ia32_pause();
+		smap_barrier();
+		tap(1, "late_node_is_waited_for", "%s", "");
 	} else if (!strcmp(argv[1], "nohw")) {
 		int r = smap_hwbarrier();
 

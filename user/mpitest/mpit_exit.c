@@ -9,6 +9,9 @@
  *   mpit_exit lonely     rank 0 waits for a message rank 1 never sends;
  *                        rank 1 finalizes (and waits there for rank 0)
  *   mpit_exit barrier    rank 0 calls MPI_Barrier, the others MPI_Finalize
+ *   mpit_exit wire       rank 0 calls MPI_Barrier, the others wait for a
+ *                        message rank 0 never sends (across nodes of one
+ *                        rank each, rank 0 waits in the hardware barrier)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -29,6 +32,14 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "barrier")) {
 		if (rank == 0)
 			MPI_Barrier(MPI_COMM_WORLD);
+		MPI_Finalize();
+		return 0;
+	}
+	if (!strcmp(mode, "wire")) {
+		if (rank == 0)
+			MPI_Barrier(MPI_COMM_WORLD);
+		else
+			MPI_Recv(&status, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Finalize();
 		return 0;
 	}
