@@ -28,24 +28,42 @@ static struct coll_desc *desc_slot(struct coll_member *m, uint64_t word)
 	return &m->desc[(uint32_t)word % COLL_DEPTH];
 }
 
+struct coll_desc coll_span_descs[COLL_SPAN_DESCS];
+static unsigned span_next;		/* the slot the next description takes */
+
+/* This rank's description of hash, if it is among the latest few. */
+static const struct coll_desc *span_desc(uint32_t hash)
+{
+	for (unsigned i = 0; i < COLL_SPAN_DESCS; i++)
+		if ((uint32_t)__atomic_load_n(&coll_span_descs[i].hash, __ATOMIC_RELAXED) == hash)
+			return &coll_span_descs[i];
+	return NULL;
+}
+
 /* The call the hash is for is the group's next: g->seq + 1.  A group
- * spanning nodes has no post lines: its calls go unchecked. */
-int coll_expect(struct coll_group *g, uint32_t hash, void *ctx)
+ * spanning nodes keeps the hash for its transport (coll_span_hash), and
+ * the description in coll_span_descs unless one of them has it. */
+int coll_expect(struct coll_group *g, uint32_t hash, uint32_t mark, void *ctx)
 {
 	uint64_t s = g->seq + 1;
 
-	if (coll_is_span(g))
-		return 0;
+	g->expect_ctx = ctx;
+	if (coll_is_span(g)) {
+		g->span_hash = hash;
+		g->span_mark = mark;
+		return hash && !span_desc(hash);
+	}
 	g->word = hash ? (uint64_t)hash << 32 | (uint32_t)s : 0;
 	g->word_pending = hash != 0;
-	g->expect_ctx = ctx;
 	return hash && __atomic_load_n(&desc_slot(g->me, g->word)->hash, __ATOMIC_RELAXED) != hash;
 }
 
 void coll_describe(struct coll_group *g, const void *desc)
 {
-	uint32_t hash = g->word >> 32;
-	struct coll_desc *d = desc_slot(g->me, g->word);
+	int span = coll_is_span(g);
+	uint64_t hash = span ? (uint64_t)g->span_mark << 32 | g->span_hash : g->word >> 32;
+	struct coll_desc *d = span ? &coll_span_descs[span_next++ % COLL_SPAN_DESCS]
+				   : desc_slot(g->me, g->word);
 
 	/* A peer copying the slot meanwhile sees the hash change and
 	 * discards its copy (coll_mismatch).  8 bytes at a time, as the face
@@ -82,6 +100,23 @@ void coll_mismatch(struct coll_group *g, int q, uint64_t theirs)
 		return;
 	core_fatal("libsmap coll: members %d and %d of a group disagree on collective call %llu",
 		   g->rank, q, (unsigned long long)(uint32_t)theirs);
+}
+
+uint32_t coll_span_mark(const struct coll_group *g)
+{
+	return g->span_mark;
+}
+
+void coll_span_mismatch(struct coll_group *g, int q, const void *theirs)
+{
+	static const unsigned char none[COLL_DESC_MAX];
+	const struct coll_desc *mine = span_desc(g->span_hash);
+
+	if (mine && coll_check_fail &&
+	    !coll_check_fail(g->expect_ctx, g->rank, q, mine->desc, theirs ? theirs : none))
+		return;
+	core_fatal("libsmap coll: members %d and %d of a group disagree on a collective call",
+		   g->rank, q);
 }
 
 void coll_anchor(struct coll_group *g, uint64_t s)

@@ -118,11 +118,36 @@ struct coll_group *coll_span_create(int size, int rank, const struct coll_transp
  */
 #define COLL_DESC_MAX	40
 
-int coll_expect(struct coll_group *g, uint32_t hash, void *ctx);
+/* A description with its hash (0 while being written). */
+struct coll_desc {
+	uint64_t hash;
+	unsigned char desc[COLL_DESC_MAX];
+};
+
+int coll_expect(struct coll_group *g, uint32_t hash, uint32_t mark, void *ctx);
 void coll_describe(struct coll_group *g, const void *desc);
 /* ctx as given to coll_expect, then this member's and member `peer`'s. */
 extern int (*coll_check_fail)(void *ctx, int me, int peer, const void *mine,
 			      const void *theirs);
+
+/*
+ * Groups spanning nodes have no post lines: their transport compares.  A
+ * call's mark (coll_expect: a hash like `hash` of what members must share
+ * exactly, so untyped data and data of its bytes share it; 0: not
+ * described) marks its messages, and a member waiting for a message that
+ * finds the peer's next one marked otherwise has found a disagreement.
+ * The peer's description is then in its coll_span_descs (the latest few
+ * described calls, hash in the low half, mark in the high), at the same
+ * address in every rank of the one binary, which the face reads through
+ * SMARTMAP or the network; coll_span_mismatch ends the call with both
+ * descriptions (theirs NULL: the peer went on to other calls), and
+ * returns only if a closer look finds that they agree after all: then the
+ * face takes the peer's message as it is marked.
+ */
+#define COLL_SPAN_DESCS	4
+extern struct coll_desc coll_span_descs[COLL_SPAN_DESCS];
+uint32_t coll_span_mark(const struct coll_group *g);
+void coll_span_mismatch(struct coll_group *g, int q, const void *theirs);
 
 /*
  * Run on every turn of a wait for another member (NULL: nothing): a face

@@ -60,10 +60,7 @@ struct coll_member {
 	_Alignas(64) unsigned char slot[COLL_DEPTH][COLL_EAGER_MAX];
 	/* The face's description of call s in desc[s % COLL_DEPTH], read by
 	 * a peer only when check words differ (check.c). */
-	struct coll_desc {
-		uint64_t hash;			/* 0 while being written */
-		unsigned char desc[COLL_DESC_MAX];
-	} desc[COLL_DEPTH];
+	struct coll_desc desc[COLL_DEPTH];
 };
 
 /* A member's local view of its group. */
@@ -83,6 +80,7 @@ struct coll_group {
 	void *block;			/* what destroy frees; NULL for the world */
 	struct coll_transport span;	/* span groups (span.c): send != NULL */
 	uint64_t word;			/* the latest described call's check word (check.c) */
+	uint32_t span_hash, span_mark;	/* span groups: the latest described call's */
 	int word_pending;		/* not in its post line yet: goes with the first step */
 	void *expect_ctx;
 	struct coll_group *dying_next;	/* destroyed, its block not freed yet (group.c) */

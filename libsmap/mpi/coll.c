@@ -57,7 +57,7 @@ static inline void coll_expect_args(MPI_Comm comm, const char *call, int root, M
 {
 	int32_t kind;
 	int64_t basics, bytes;
-	uint64_t h;
+	uint64_t h, m;
 
 	if (__builtin_expect(smpi_coll_checking <= 0, 0) &&
 	    (smpi_coll_checking == 0 || !smpi_coll_check_setup()))
@@ -65,14 +65,19 @@ static inline void coll_expect_args(MPI_Comm comm, const char *call, int root, M
 	kind = type ? type->kind : -1;
 	basics = type ? count * dt_root(type->dt)->nbasic : 0;
 	bytes = type ? count * smpi_type_size(type) : 0;
-	/* Independent products, so the hash costs one multiply's latency. */
-	h = (uintptr_t)call * 0x9e3779b97f4a7c15ull ^
+	/* Independent products, so the hash costs one multiply's latency.
+	 * The mark leaves the signature out, which untyped data need not
+	 * share, except for a reduction, where it must. */
+	m = (uintptr_t)call * 0x9e3779b97f4a7c15ull ^
 	    (uint64_t)(uint32_t)root * 0xc2b2ae3d27d4eb4full ^
 	    (op ? (op->user ? (uintptr_t)op->user : (uintptr_t)op) : 0) * 0x165667b19e3779f9ull ^
-	    (uint64_t)(uint32_t)kind * 0xd6e8feb86659fd93ull ^
-	    (uint64_t)basics * 0xff51afd7ed558ccdull ^
 	    (uint64_t)bytes * 0xc4ceb9fe1a85ec53ull;
-	if (__builtin_expect(coll_expect(comm->coll, (uint32_t)(h ^ h >> 32) | 1, comm), 0)) {
+	h = m ^ (uint64_t)(uint32_t)kind * 0xd6e8feb86659fd93ull ^
+	    (uint64_t)basics * 0xff51afd7ed558ccdull;
+	if (op)
+		m = h;
+	if (__builtin_expect(coll_expect(comm->coll, (uint32_t)(h ^ h >> 32) | 1,
+					 (uint32_t)(m ^ m >> 32) | 1, comm), 0)) {
 		struct smpi_coll_desc d;
 
 		d.call = call;

@@ -5,26 +5,121 @@
  * and reaching members on this node (SMARTMAP) and on others (network).
  */
 #include <stdlib.h>
+#include <string.h>
 #include "impl.h"
 #include "../coll/coll.h"
+#include "../net/net.h"
 
-/* The library context's tag 0 is communicator construction's. */
+/* The library context's tag 0 is communicator construction's and the
+ * nonblocking collectives' are even: a call's messages take an odd tag, 1
+ * when it is not described, else with its mark (coll.h). */
 #define SPAN_TAG	1
+#define SPAN_MASK	0x3fffffffu
+/* Spins of a receive before it looks for a differently marked message. */
+#define SPAN_LOOK	1024
+
+static int span_tag(MPI_Comm c)
+{
+	return (int)((coll_span_mark(c->coll) & SPAN_MASK) << 1) | SPAN_TAG;
+}
+
+static int span_ctx(MPI_Comm c)
+{
+	return c->ctx + SMPI_MAX_CTX;
+}
+
+/* Member q's recent descriptions, through SMARTMAP or the network: 0, or
+ * -1 when q's node has left (q found the disagreement too, and is ending
+ * the job). */
+static int span_descs(MPI_Comm c, int q, struct coll_desc *d)
+{
+	unsigned w = (unsigned)c->group->world[q], per = (unsigned)smap_size();
+	struct net_op op = { .maylose = 1 };
+
+	if ((int)(w / per) == smap_node()) {
+		memcpy(d, remote_address(w % per, coll_span_descs), sizeof(coll_span_descs));
+		return 0;
+	}
+	net_cmd(&op, SNOP_GETREQ, 0, 0, w, d, (uintptr_t)coll_span_descs, sizeof(coll_span_descs),
+		0, 0);
+	return net_wait(&op) ? -1 : 0;
+}
+
+static void span_start(MPI_Comm c, struct smpi_req *r, int kind, const void *buf, size_t len,
+		       int peer)
+{
+	smpi_req_init(r, kind, SMPI_MODE_STD, buf, (int64_t)len, MPI_BYTE, peer, span_tag(c), c);
+	r->ctx = span_ctx(c);
+	smpi_p2p_start(r);
+}
+
+/*
+ * The message from member q that a receive marked `tag` waits for is not
+ * the next one q sent here: the two disagree on the call.  Ends the call,
+ * unless they agree after all; then the receive takes the message as q
+ * marked it.
+ */
+static int span_differs(MPI_Comm c, struct smpi_req *r, int q, int theirs)
+{
+	struct coll_desc d[COLL_SPAN_DESCS];
+	const void *desc = NULL;
+
+	if (span_descs(c, q, d))
+		return -1;
+	for (int i = 0; i < COLL_SPAN_DESCS; i++)
+		if (d[i].hash && (int)((d[i].hash >> 32 & SPAN_MASK) << 1 | SPAN_TAG) == theirs)
+			desc = d[i].desc;
+	/* The call's other requests are in flight and nothing could wait
+	 * for them after a return: a disagreement across nodes ends the job
+	 * whatever the error handler. */
+	smpi_p2p_cancel(r);
+	smpi_coll_jump = NULL;
+	coll_span_mismatch(c->coll, q, desc);
+	smpi_req_init(r, SMPI_REQ_RECV, SMPI_MODE_STD, r->buf, r->count, MPI_BYTE, q, theirs, c);
+	r->ctx = span_ctx(c);
+	smpi_p2p_start(r);
+	return 0;
+}
+
+/* Waits for r; a receive from member `from` (>= 0) meanwhile looks at what
+ * from has sent, when checking. */
+static void span_wait(MPI_Comm c, struct smpi_req *r, int from)
+{
+	unsigned spins = 0, looks = 0;
+	int tag, look = 1;
+
+	if (from < 0 || r->tag == SPAN_TAG) {
+		smpi_req_wait(r);
+		return;
+	}
+	while (!smpi_req_done(r)) {
+		smpi_progress();
+		if (smpi_req_done(r))
+			break;
+		if (look && ++looks % SPAN_LOOK == 0 &&
+		    smpi_p2p_peek(span_ctx(c), c->group->world[from], &tag) &&
+		    (tag & 1) && tag != r->tag)
+			look = span_differs(c, r, from, tag) == 0;
+		smpi_spin(&spins);
+	}
+}
+
 
 static void span_send(void *ctx, int to, const void *buf, size_t len)
 {
 	MPI_Comm c = ctx;
 
-	smpi_p2p_send(buf, (int64_t)len, MPI_BYTE, to, SPAN_TAG, c, c->ctx + SMPI_MAX_CTX,
+	smpi_p2p_send(buf, (int64_t)len, MPI_BYTE, to, span_tag(c), c, span_ctx(c),
 		      SMPI_MODE_STD);
 }
 
 static void span_recv(void *ctx, int from, void *buf, size_t len)
 {
 	MPI_Comm c = ctx;
-	MPI_Status st;
+	struct smpi_req r;
 
-	smpi_p2p_recv(buf, (int64_t)len, MPI_BYTE, from, SPAN_TAG, c, c->ctx + SMPI_MAX_CTX, &st);
+	span_start(c, &r, SMPI_REQ_RECV, buf, len, from);
+	span_wait(c, &r, from);
 }
 
 static void span_sendrecv(void *ctx, int to, const void *sbuf, size_t slen, int from, void *rbuf,
@@ -33,15 +128,10 @@ static void span_sendrecv(void *ctx, int to, const void *sbuf, size_t slen, int 
 	MPI_Comm c = ctx;
 	struct smpi_req s, r;
 
-	smpi_req_init(&r, SMPI_REQ_RECV, SMPI_MODE_STD, rbuf, (int64_t)rlen, MPI_BYTE, from,
-		      SPAN_TAG, c);
-	smpi_req_init(&s, SMPI_REQ_SEND, SMPI_MODE_STD, sbuf, (int64_t)slen, MPI_BYTE, to,
-		      SPAN_TAG, c);
-	r.ctx = s.ctx = c->ctx + SMPI_MAX_CTX;
-	smpi_p2p_start(&r);
-	smpi_p2p_start(&s);
+	span_start(c, &r, SMPI_REQ_RECV, rbuf, rlen, from);
+	span_start(c, &s, SMPI_REQ_SEND, sbuf, slen, to);
 	smpi_req_wait(&s);
-	smpi_req_wait(&r);
+	span_wait(c, &r, from);
 }
 
 static void span_exchange(void *ctx, int n, const int *peer, const void *const *sbuf,
@@ -52,27 +142,21 @@ static void span_exchange(void *ctx, int n, const int *peer, const void *const *
 
 	if (!rq)
 		smpi_fatal("MPI: no memory for an exchange with %d ranks across nodes", n);
-	for (int i = 0; i < n; i++) {
-		smpi_req_init(&rq[i], SMPI_REQ_RECV, SMPI_MODE_STD, rbuf[i], (int64_t)rlen[i],
-			      MPI_BYTE, peer[i], SPAN_TAG, c);
-		rq[i].ctx = c->ctx + SMPI_MAX_CTX;
-		smpi_p2p_start(&rq[i]);
-	}
-	for (int i = 0; i < n; i++) {
-		smpi_req_init(&rq[n + i], SMPI_REQ_SEND, SMPI_MODE_STD, sbuf[i], (int64_t)slen[i],
-			      MPI_BYTE, peer[i], SPAN_TAG, c);
-		rq[n + i].ctx = c->ctx + SMPI_MAX_CTX;
-		smpi_p2p_start(&rq[n + i]);
-	}
-	for (int i = 0; i < 2 * n; i++)
+	for (int i = 0; i < n; i++)
+		span_start(c, &rq[i], SMPI_REQ_RECV, rbuf[i], rlen[i], peer[i]);
+	for (int i = 0; i < n; i++)
+		span_start(c, &rq[n + i], SMPI_REQ_SEND, sbuf[i], slen[i], peer[i]);
+	for (int i = 0; i < n; i++)
+		span_wait(c, &rq[i], peer[i]);
+	for (int i = n; i < 2 * n; i++)
 		smpi_req_wait(&rq[i]);
 	free(rq);
 }
 
 /* A started send and receive (post); either may be absent. */
 struct span_pair {
-	struct smpi_req rq[2];
-	int n;
+	struct smpi_req recv, send;
+	int from, to;
 };
 
 static void *span_post(void *ctx, int to, const void *sbuf, size_t slen, int from, void *rbuf,
@@ -83,17 +167,12 @@ static void *span_post(void *ctx, int to, const void *sbuf, size_t slen, int fro
 
 	if (!p)
 		smpi_fatal("MPI: no memory for a collective's exchange across nodes");
-	p->n = 0;
+	p->from = from;
+	p->to = to;
 	if (from >= 0)
-		smpi_req_init(&p->rq[p->n++], SMPI_REQ_RECV, SMPI_MODE_STD, rbuf, (int64_t)rlen,
-			      MPI_BYTE, from, SPAN_TAG, c);
+		span_start(c, &p->recv, SMPI_REQ_RECV, rbuf, rlen, from);
 	if (to >= 0)
-		smpi_req_init(&p->rq[p->n++], SMPI_REQ_SEND, SMPI_MODE_STD, sbuf, (int64_t)slen,
-			      MPI_BYTE, to, SPAN_TAG, c);
-	for (int i = 0; i < p->n; i++) {
-		p->rq[i].ctx = c->ctx + SMPI_MAX_CTX;
-		smpi_p2p_start(&p->rq[i]);
-	}
+		span_start(c, &p->send, SMPI_REQ_SEND, sbuf, slen, to);
 	return p;
 }
 
@@ -101,9 +180,10 @@ static void span_complete(void *ctx, void *h)
 {
 	struct span_pair *p = h;
 
-	(void)ctx;
-	for (int i = 0; i < p->n; i++)
-		smpi_req_wait(&p->rq[i]);
+	if (p->from >= 0)
+		span_wait(ctx, &p->recv, p->from);
+	if (p->to >= 0)
+		smpi_req_wait(&p->send);
 	free(p);
 }
 

@@ -446,6 +446,9 @@ void smpi_p2p_orphan(struct smpi_req *req);
 int smpi_p2p_cancel(struct smpi_req *req);
 /* An unexpected message a receive for (source, tag) would take. */
 int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status);
+/* The tag of the first message from world rank world_src in context ctx
+ * that no receive has taken yet: 1 and *tag, or 0 if none (no progress). */
+int smpi_p2p_peek(int ctx, int world_src, int *tag);
 
 /*
  * A send that leaves at once, with nothing to complete later (inline and

@@ -1302,6 +1302,16 @@ int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status)
 	return 1;
 }
 
+int smpi_p2p_peek(int ctx, int world_src, int *tag)
+{
+	struct match_entry *e = match_find(p2p_match(ctx), world_src, MPI_ANY_TAG, 0);
+
+	if (!e)
+		return 0;
+	*tag = ((struct p2p_unexp *)e)->tag;
+	return 1;
+}
+
 /* Withdrawn sends nobody received are left: their copies stay readable
  * until the barrier that ends MPI_Finalize, after which no receive can
  * come, as eager messages nobody received stay in their rings. */

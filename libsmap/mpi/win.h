@@ -145,11 +145,12 @@ int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Dataty
  * operation and the caller must walk the elements. */
 int smpi_win_net_acc(MPI_Win win, int i, const void *obuf, int64_t ocount, MPI_Datatype otype,
 		     char *at, int64_t tcount, MPI_Datatype ttype, MPI_Op op, int wait);
-/* The fetching form on dense runs of `bytes` at obuf (unused for
- * MPI_NO_OP), rbuf and at: the old values land in rbuf before it returns;
- * 0, -1 when the target refused it, 1 as above. */
-int smpi_win_net_facc(MPI_Win win, int i, const void *obuf, void *rbuf, char *at, uint64_t bytes,
-		      int kind, MPI_Op op);
+/* The fetching form, from packed origin data at obuf (unused for
+ * MPI_NO_OP) into packed results at rbuf, on tcount ttype at `at`: the old
+ * values land in rbuf before it returns; 0, -1 when the target refused
+ * it, 1 as above. */
+int smpi_win_net_facc(MPI_Win win, int i, const void *obuf, void *rbuf, char *at,
+		      int64_t tcount, MPI_Datatype ttype, MPI_Op op);
 /* One accumulate element of `width` bytes at t in member i (not on this
  * node): atomic with what origins on member i's node do to it. */
 /* The accumulate lock of member i on another node (win_rma.c's, taken

@@ -188,34 +188,62 @@ static int win_acc_code(MPI_Op op, int kind, const char *at)
 	return width && (uintptr_t)at % width == 0 ? SNACC_CODE(type, o) : -1;
 }
 
+/* Every contiguous run of tcount ttype at `at` starts on a multiple of
+ * width (whole elements follow: the type is made of one basic type). */
+static int win_runs_aligned(char *at, int64_t tcount, MPI_Datatype ttype, size_t width)
+{
+	struct dt_cursor c;
+	size_t n;
+
+	dt_cursor_init(&c, ttype->dt, at, tcount);
+	while ((n = dt_next_run(&c))) {
+		if ((uintptr_t)c.p % width)
+			return 0;
+		dt_skip(&c, n);
+	}
+	return 1;
+}
+
 int smpi_win_net_acc(MPI_Win win, int i, const void *obuf, int64_t ocount, MPI_Datatype otype,
 		     char *at, int64_t tcount, MPI_Datatype ttype, MPI_Op op, int wait)
 {
 	int code = win_acc_code(op, ttype->kind, at);
 
-	if (code < 0 || !dt_is_dense(ttype->dt))
+	/* A layout with holes goes as one stream per run, all in flight. */
+	if (code < 0 || (!dt_is_dense(ttype->dt) &&
+			 !win_runs_aligned(at, tcount, ttype, eng_acc_width((uint8_t)code))))
 		return 1;
 	return win_net_move(win, i, (void *)obuf, ocount, otype, at, tcount, ttype, SNOP_ACC,
 			    (uint8_t)code, wait) < 0 ? -1 : 0;
 }
 
-int smpi_win_net_facc(MPI_Win win, int i, const void *obuf, void *rbuf, char *at, uint64_t bytes,
-		      int kind, MPI_Op op)
+int smpi_win_net_facc(MPI_Win win, int i, const void *obuf, void *rbuf, char *at,
+		      int64_t tcount, MPI_Datatype ttype, MPI_Op op)
 {
 	enum { BATCH = 32 };
 	struct net_op ops[BATCH];
-	int code = win_acc_code(op, kind, at), n = 0, rc = 0;
-	uint64_t off = 0;
+	int code = win_acc_code(op, ttype->kind, at), n = 0, rc = 0;
+	uint64_t bytes = tcount * smpi_type_size(ttype), off = 0;
+	struct dt_cursor c;
 
-	if (code < 0)
+	if (code < 0 || !win_runs_aligned(at, tcount, ttype, eng_acc_width((uint8_t)code)))
 		return 1;
+	/* Each run of the target's layout in pieces of at most one frame's
+	 * answer, BATCH in flight. */
+	dt_cursor_init(&c, ttype->dt, at, tcount);
 	while (off < bytes) {
-		uint64_t len = bytes - off < SNET_FACC_MAX ? bytes - off : SNET_FACC_MAX;
+		uint64_t run = dt_next_run(&c), len;
 
+		if (!run)
+			break;
+		len = run < SNET_FACC_MAX ? run : SNET_FACC_MAX;
+		if (len > bytes - off)
+			len = bytes - off;
 		memset(&ops[n], 0, sizeof ops[n]);
 		net_cmd(&ops[n], SNOP_FACC, (uint8_t)code, 0, (uint32_t)win->peer[i].world,
-			op == MPI_NO_OP ? NULL : (const char *)obuf + off, (uintptr_t)at + off, len,
+			op == MPI_NO_OP ? NULL : (const char *)obuf + off, (uintptr_t)c.p, len,
 			(int64_t)(uintptr_t)((char *)rbuf + off), 0);
+		dt_skip(&c, len);
 		off += len;
 		if (++n == BATCH || off == bytes) {
 			for (int k = 0; k < n; k++)
@@ -224,6 +252,9 @@ int smpi_win_net_facc(MPI_Win win, int i, const void *obuf, void *rbuf, char *at
 			n = 0;
 		}
 	}
+	for (int k = 0; k < n; k++)
+		if (net_wait(&ops[k]) < 0)
+			rc = -1;
 	return rc;
 }
 

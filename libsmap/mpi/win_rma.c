@@ -450,22 +450,33 @@ static int rma_acc_stream(MPI_Win win, int rank, const void *obuf, int ocount,
 	return r;
 }
 
-/* The fetching form, on dense buffers only (1: walk the elements). */
-static int rma_facc_stream(MPI_Win win, int rank, const void *obuf, MPI_Datatype otype,
-			   void *rbuf, MPI_Datatype rtype, char *at, MPI_Datatype ttype,
-			   int64_t bytes, MPI_Op op)
+/* The fetching form through the target's engine (1: walk the elements):
+ * origin and result data go packed when their layouts have holes. */
+static int rma_facc_stream(MPI_Win win, int rank, const void *obuf, int ocount,
+			   MPI_Datatype otype, void *rbuf, int rcount, MPI_Datatype rtype, char *at,
+			   int tcount, MPI_Datatype ttype, int64_t bytes, MPI_Op op)
 {
-	uint64_t *l;
-	int r;
+	int pack_o = op != MPI_NO_OP && !dt_is_dense(otype->dt), pack_r = !dt_is_dense(rtype->dt);
+	char *o = pack_o ? malloc(bytes) : (char *)obuf, *r = pack_r ? malloc(bytes) : rbuf;
+	uint64_t *l = NULL;
+	int rc;
 
-	if (!dt_is_dense(ttype->dt) || !dt_is_dense(rtype->dt) ||
-	    (op != MPI_NO_OP && !dt_is_dense(otype->dt)))
-		return 1;
-	l = win->acc[rank] & WIN_ACC_EXCL ? NULL : smpi_win_net_acc_lock(win, rank);
-	r = smpi_win_net_facc(win, rank, obuf, rbuf, at, (uint64_t)bytes, ttype->kind, op);
+	if (!o || !r)
+		smpi_fatal("MPI RMA: no memory to pack %lld bytes", (long long)bytes);
+	if (pack_o)
+		smpi_type_copy(o, bytes, MPI_BYTE, obuf, ocount, otype);
+	if (!(win->acc[rank] & WIN_ACC_EXCL))
+		l = smpi_win_net_acc_lock(win, rank);
+	rc = smpi_win_net_facc(win, rank, o, r, at, tcount, ttype, op);
 	if (l)
 		smpi_win_net_acc_unlock(win, rank, l);
-	return r;
+	if (pack_r && rc == 0)
+		smpi_type_copy(rbuf, rcount, rtype, r, bytes, MPI_BYTE);
+	if (pack_o)
+		free(o);
+	if (pack_r)
+		free(r);
+	return rc;
 }
 
 /* Accumulate and the fetching forms (fetch: rbuf/rcount/rtype are used). */
@@ -531,8 +542,8 @@ static int rma_acc(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf,
 						    "address 0x%lx (+%lld bytes) is not in rank %d's memory",
 						    (unsigned long)disp, (long long)tbytes, rank);
 		} else if (fetch && n > 1 && smpi_win_remote(win, rank) &&
-			   (err = rma_facc_stream(win, rank, obuf, otype, rbuf, rtype, at, ttype,
-						  tbytes, op)) <= 0) {
+			   (err = rma_facc_stream(win, rank, obuf, ocount, otype, rbuf, rcount,
+						  rtype, at, tcount, ttype, tbytes, op)) <= 0) {
 			if (err < 0)
 				return smpi_win_err(win, MPI_ERR_RMA_RANGE, fn,
 						    "address 0x%lx (+%lld bytes) is not in rank %d's memory",

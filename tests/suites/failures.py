@@ -140,6 +140,19 @@ def bad_collective_cases():
                               ["--host", "-n", "2", "-e", "SMAP_COLL_CHECK=0", "--timeout", "60",
                                prog("mpit_bad"), "allreduce-op"], timeout=90,
                               expect=[r"allreduce-op returned under MPI_ERRORS_ARE_FATAL"]))
+    # Across nodes the transport compares: each call's messages are marked
+    # with its description's hash (docs/mpi.md).
+    for name, line, status in BAD_COLLS:
+        if name in ("bcast-count", "allreduce-op", "allreduce-type", "gather-count"):
+            out.append(harness.lwkrun("fail_nodes_host_coll_%s" % name.replace("-", "_"),
+                                      ["--host", "--nodes", "2", "-n", "1", "--timeout", "60",
+                                       prog("mpit_bad"), name], rc=status, timeout=90,
+                                      expect=[line]))
+        if name == "allreduce-op":
+            out.append(harness.lwkrun("fail_nodes_kernel_coll_allreduce_op",
+                                      ["-q", "--nodes", "2", "-n", "1", "--timeout", "60",
+                                       prog("mpit_bad"), name], rc=status, timeout=90,
+                                      expect=[line]))
     out.append(harness.lwkrun("fail_nodes_host_bad_send_null",
                               ["--host", "--nodes", "2", "-n", "2", "--timeout", "60",
                                prog("mpit_bad"), "send-null"], rc=1, timeout=90,

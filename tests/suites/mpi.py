@@ -12,7 +12,7 @@ PROGRAMS = {
     "mpit_env": 12,
     "mpit_prof": 2,
     "mpit_proto": 8,
-    "mpit_span": 15,
+    "mpit_span": 16,
     "mpit_bad": 22,
     "mpit_nbc": 24,
     "mpit_topo": 9,

@@ -35,7 +35,7 @@ def cases():
         nodes("net_qemu_rma_window_2x2", 2, 2, "rmat_err", ["nodes"], tap=True, min_tap=1),
         nodes("net_qemu_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
         # 50 barriers per communicator: every one crosses the emulated wire.
-        nodes("net_qemu_span_2x2", 2, 2, "mpit_span", ["50"], tap=True, min_tap=15),
+        nodes("net_qemu_span_2x2", 2, 2, "mpit_span", ["50"], tap=True, min_tap=16),
         nodes("net_qemu_shmem_coll_2x2", 2, 2, "shmem_coll", tap=True, min_tap=2 * 16),
         # Not quiet: the boot log must name the NIC and what discovery found.
         harness.lwkrun("net_qemu_dead_wire_ends_the_job_naming_the_operation",

@@ -31,11 +31,11 @@ def cases():
              min_tap=10),
         host("net_host_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=12),
         # Barriers and broadcasts of communicators spanning nodes, per node.
-        host("net_host_span_2x2", 2, 2, "mpit_span", tap=True, min_tap=15),
-        host("net_host_span_3x2", 3, 2, "mpit_span", tap=True, min_tap=15),
-        host("net_host_span_4x1", 4, 1, "mpit_span", tap=True, min_tap=15),
+        host("net_host_span_2x2", 2, 2, "mpit_span", tap=True, min_tap=16),
+        host("net_host_span_3x2", 3, 2, "mpit_span", tap=True, min_tap=16),
+        host("net_host_span_4x1", 4, 1, "mpit_span", tap=True, min_tap=16),
         host("net_host_span_2x3_drop2", 2, 3, "mpit_span", ["--drop", "2"], tap=True,
-             min_tap=15),
+             min_tap=16),
         host("net_host_dt_2x2", 2, 2, "mpit_dt", tap=True, min_tap=10),
         # Nonblocking and persistent collectives: schedules over point-to-point.
         host("net_host_nbc_2x2", 2, 2, "mpit_nbc", tap=True, min_tap=24),
