@@ -49,6 +49,8 @@ typedef struct MPI_Status {
 
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
 			       MPI_Datatype *datatype);
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+				 MPI_Datatype *datatype);
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Comm_errhandler_function MPI_Handler_function;	/* MPI-1 */
@@ -1164,6 +1166,345 @@ SMPI_HANDLE_F(File, File)
 #undef SMPI_HANDLE_F
 SMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 SMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+
+/*
+ * MPI 4.0's large-count bindings (libsmap/mpi/bigcount.c): counts as
+ * MPI_Count, displacements as MPI_Aint.  A single count past INT_MAX goes
+ * as one element of a datatype made of the elements; arrays of counts past
+ * INT_MAX (v and w forms, type constructors) give MPI_ERR_COUNT.
+ */
+SMPI_API(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm))
+SMPI_API(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm))
+SMPI_API(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm))
+SMPI_API(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm))
+SMPI_API(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+	int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+	int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+	int tag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+	MPI_Comm comm, MPI_Status *status))
+SMPI_API(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+	MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+	MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
+	MPI_Status *status))
+SMPI_API(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *message,
+	MPI_Request *request))
+SMPI_API(int, Sendrecv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+	int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+	MPI_Status *status))
+SMPI_API(int, Isendrecv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+	int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+	MPI_Request *request))
+SMPI_API(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype type, int dest,
+	int stag, int source, int rtag, MPI_Comm comm, MPI_Status *status))
+SMPI_API(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype type, int dest,
+	int stag, int source, int rtag, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Get_count_c, (const MPI_Status *status, MPI_Datatype type, MPI_Count *count))
+SMPI_API(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype type, MPI_Count *count))
+SMPI_API(int, Status_set_elements_c, (MPI_Status *status, MPI_Datatype type, MPI_Count count))
+SMPI_API(int, Buffer_attach_c, (void *buffer, MPI_Count size))
+SMPI_API(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+SMPI_API(int, Type_size_c, (MPI_Datatype type, MPI_Count *size))
+SMPI_API(int, Type_get_extent_c, (MPI_Datatype type, MPI_Count *lb, MPI_Count *extent))
+SMPI_API(int, Type_get_true_extent_c, (MPI_Datatype type, MPI_Count *lb, MPI_Count *extent))
+SMPI_API(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype old, MPI_Datatype *newtype))
+SMPI_API(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+	MPI_Datatype old, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+	MPI_Datatype old, MPI_Datatype *newtype))
+SMPI_API(int, Type_indexed_c, (MPI_Count count, const MPI_Count blens[], const MPI_Count displs[],
+	MPI_Datatype old, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_hindexed_c, (MPI_Count count, const MPI_Count blens[],
+	const MPI_Count displs[], MPI_Datatype old, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_indexed_block_c, (MPI_Count count, MPI_Count blocklength,
+	const MPI_Count displs[], MPI_Datatype old, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_hindexed_block_c, (MPI_Count count, MPI_Count blocklength,
+	const MPI_Count displs[], MPI_Datatype old, MPI_Datatype *newtype))
+SMPI_API(int, Type_create_struct_c, (MPI_Count count, const MPI_Count blens[],
+	const MPI_Count displs[], const MPI_Datatype types[], MPI_Datatype *newtype))
+SMPI_API(int, Type_create_subarray_c, (int ndims, const MPI_Count sizes[],
+	const MPI_Count subsizes[], const MPI_Count starts[], int order, MPI_Datatype old,
+	MPI_Datatype *newtype))
+SMPI_API(int, Type_create_darray_c, (int size, int rank, int ndims, const MPI_Count gsizes[],
+	const int distribs[], const int dargs[], const int psizes[], int order, MPI_Datatype old,
+	MPI_Datatype *newtype))
+SMPI_API(int, Type_create_resized_c, (MPI_Datatype old, MPI_Count lb, MPI_Count extent,
+	MPI_Datatype *newtype))
+SMPI_API(int, Type_get_envelope_c, (MPI_Datatype type, MPI_Count *num_integers,
+	MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner))
+SMPI_API(int, Type_get_contents_c, (MPI_Datatype type, MPI_Count max_integers,
+	MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int integers[],
+	MPI_Aint addresses[], MPI_Count large_counts[], MPI_Datatype datatypes[]))
+SMPI_API(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype type, void *outbuf,
+	MPI_Count outsize, MPI_Count *position, MPI_Comm comm))
+SMPI_API(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+	MPI_Count outcount, MPI_Datatype type, MPI_Comm comm))
+SMPI_API(int, Pack_size_c, (MPI_Count incount, MPI_Datatype type, MPI_Comm comm, MPI_Count *size))
+SMPI_API(int, Pack_external_c, (const char datarep[], const void *inbuf, MPI_Count incount,
+	MPI_Datatype type, void *outbuf, MPI_Count outsize, MPI_Count *position))
+SMPI_API(int, Unpack_external_c, (const char datarep[], const void *inbuf, MPI_Count insize,
+	MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype type))
+SMPI_API(int, Pack_external_size_c, (const char datarep[], MPI_Count incount, MPI_Datatype type,
+	MPI_Count *size))
+SMPI_API(int, Op_create_c, (MPI_User_function_c *fn, int commute, MPI_Op *op))
+SMPI_API(int, Bcast_c, (void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm))
+SMPI_API(int, Ibcast_c, (void *buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
+	MPI_Request *request))
+SMPI_API(int, Bcast_init_c, (void *buf, MPI_Count count, MPI_Datatype type, int root,
+	MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Gather_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm))
+SMPI_API(int, Igather_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Gather_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Scatter_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm))
+SMPI_API(int, Iscatter_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Scatter_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Allgather_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm))
+SMPI_API(int, Iallgather_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Allgather_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Alltoall_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm))
+SMPI_API(int, Ialltoall_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Alltoall_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Neighbor_allgather_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm))
+SMPI_API(int, Ineighbor_allgather_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Neighbor_allgather_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Neighbor_alltoall_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm))
+SMPI_API(int, Ineighbor_alltoall_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Neighbor_alltoall_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Reduce_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, int root, MPI_Comm comm))
+SMPI_API(int, Ireduce_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, int root, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Reduce_init_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Allreduce_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, MPI_Comm comm))
+SMPI_API(int, Iallreduce_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Allreduce_init_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Scan_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm))
+SMPI_API(int, Iscan_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Scan_init_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Exscan_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, MPI_Comm comm))
+SMPI_API(int, Iexscan_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Exscan_init_c, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+	MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Reduce_scatter_block_c, (const void *sbuf, void *rbuf, MPI_Count count,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm))
+SMPI_API(int, Ireduce_scatter_block_c, (const void *sbuf, void *rbuf, MPI_Count count,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Reduce_scatter_block_init_c, (const void *sbuf, void *rbuf, MPI_Count count,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count,
+	MPI_Datatype type, MPI_Op op))
+SMPI_API(int, Gatherv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, int root, MPI_Comm comm))
+SMPI_API(int, Igatherv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, int root, MPI_Comm comm,
+	MPI_Request *request))
+SMPI_API(int, Gatherv_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, int root, MPI_Comm comm,
+	MPI_Info info, MPI_Request *request))
+SMPI_API(int, Scatterv_c, (const void *sbuf, const MPI_Count scounts[], const MPI_Aint displs[],
+	MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm))
+SMPI_API(int, Iscatterv_c, (const void *sbuf, const MPI_Count scounts[], const MPI_Aint displs[],
+	MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+	MPI_Request *request))
+SMPI_API(int, Scatterv_init_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint displs[], MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype,
+	int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Allgatherv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, MPI_Comm comm))
+SMPI_API(int, Iallgatherv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+	const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, MPI_Comm comm,
+	MPI_Request *request))
+SMPI_API(int, Allgatherv_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, MPI_Comm comm,
+	MPI_Info info, MPI_Request *request))
+SMPI_API(int, Neighbor_allgatherv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype,
+	MPI_Comm comm))
+SMPI_API(int, Ineighbor_allgatherv_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, MPI_Comm comm,
+	MPI_Request *request))
+SMPI_API(int, Neighbor_allgatherv_init_c, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+	void *rbuf, const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, MPI_Comm comm,
+	MPI_Info info, MPI_Request *request))
+SMPI_API(int, Alltoallv_c, (const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
+	MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[], const MPI_Aint rdispls[],
+	MPI_Datatype rtype, MPI_Comm comm))
+SMPI_API(int, Ialltoallv_c, (const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
+	MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[], const MPI_Aint rdispls[],
+	MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Alltoallv_init_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint sdispls[], MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[],
+	const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Neighbor_alltoallv_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint sdispls[], MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[],
+	const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm))
+SMPI_API(int, Ineighbor_alltoallv_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint sdispls[], MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[],
+	const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Neighbor_alltoallv_init_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint sdispls[], MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[],
+	const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Alltoallw_c, (const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
+	const MPI_Datatype stypes[], void *rbuf, const MPI_Count rcounts[], const MPI_Aint rdispls[],
+	const MPI_Datatype rtypes[], MPI_Comm comm))
+SMPI_API(int, Ialltoallw_c, (const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
+	const MPI_Datatype stypes[], void *rbuf, const MPI_Count rcounts[], const MPI_Aint rdispls[],
+	const MPI_Datatype rtypes[], MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Alltoallw_init_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint sdispls[], const MPI_Datatype stypes[], void *rbuf, const MPI_Count rcounts[],
+	const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Neighbor_alltoallw_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint sdispls[], const MPI_Datatype stypes[], void *rbuf, const MPI_Count rcounts[],
+	const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm))
+SMPI_API(int, Ineighbor_alltoallw_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint sdispls[], const MPI_Datatype stypes[], void *rbuf, const MPI_Count rcounts[],
+	const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Neighbor_alltoallw_init_c, (const void *sbuf, const MPI_Count scounts[],
+	const MPI_Aint sdispls[], const MPI_Datatype stypes[], void *rbuf, const MPI_Count rcounts[],
+	const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm, MPI_Info info,
+	MPI_Request *request))
+SMPI_API(int, Reduce_scatter_c, (const void *sbuf, void *rbuf, const MPI_Count rcounts[],
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm))
+SMPI_API(int, Ireduce_scatter_c, (const void *sbuf, void *rbuf, const MPI_Count rcounts[],
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Reduce_scatter_init_c, (const void *sbuf, void *rbuf, const MPI_Count rcounts[],
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Put_c, (const void * obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+	MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win))
+SMPI_API(int, Rput_c, (const void * obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+	MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request))
+SMPI_API(int, Get_c, (void * obuf, MPI_Count ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+	MPI_Count tcount, MPI_Datatype ttype, MPI_Win win))
+SMPI_API(int, Rget_c, (void * obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+	MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request))
+SMPI_API(int, Accumulate_c, (const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+	MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win))
+SMPI_API(int, Raccumulate_c, (const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+	MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win,
+	MPI_Request *request))
+SMPI_API(int, Get_accumulate_c, (const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
+	MPI_Datatype ttype, MPI_Op op, MPI_Win win))
+SMPI_API(int, Rget_accumulate_c, (const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+	void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
+	MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request *request))
+SMPI_API(int, Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+	MPI_Comm comm, MPI_Win *win))
+SMPI_API(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+	void *baseptr, MPI_Win *win))
+SMPI_API(int, Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+	MPI_Comm comm, void *baseptr, MPI_Win *win))
+SMPI_API(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+	void *baseptr))
+SMPI_API(int, File_read_at_c, (MPI_File fh, MPI_Offset offset, void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Status * st))
+SMPI_API(int, File_read_at_all_c, (MPI_File fh, MPI_Offset offset, void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Status * st))
+SMPI_API(int, File_write_at_c, (MPI_File fh, MPI_Offset offset, const void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Status * st))
+SMPI_API(int, File_write_at_all_c, (MPI_File fh, MPI_Offset offset, const void * buf,
+	MPI_Count count, MPI_Datatype type, MPI_Status * st))
+SMPI_API(int, File_iread_at_c, (MPI_File fh, MPI_Offset offset, void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Request * st))
+SMPI_API(int, File_iwrite_at_c, (MPI_File fh, MPI_Offset offset, const void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Request * st))
+SMPI_API(int, File_iread_at_all_c, (MPI_File fh, MPI_Offset offset, void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Request * st))
+SMPI_API(int, File_iwrite_at_all_c, (MPI_File fh, MPI_Offset offset, const void * buf,
+	MPI_Count count, MPI_Datatype type, MPI_Request * st))
+SMPI_API(int, File_read_c, (MPI_File fh, void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Status * st))
+SMPI_API(int, File_read_all_c, (MPI_File fh, void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Status * st))
+SMPI_API(int, File_write_c, (MPI_File fh, const void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Status * st))
+SMPI_API(int, File_write_all_c, (MPI_File fh, const void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Status * st))
+SMPI_API(int, File_iread_c, (MPI_File fh, void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Request * st))
+SMPI_API(int, File_iwrite_c, (MPI_File fh, const void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Request * st))
+SMPI_API(int, File_iread_all_c, (MPI_File fh, void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Request * st))
+SMPI_API(int, File_iwrite_all_c, (MPI_File fh, const void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Request * st))
+SMPI_API(int, File_read_shared_c, (MPI_File fh, void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Status * st))
+SMPI_API(int, File_write_shared_c, (MPI_File fh, const void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Status * st))
+SMPI_API(int, File_iread_shared_c, (MPI_File fh, void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Request * st))
+SMPI_API(int, File_iwrite_shared_c, (MPI_File fh, const void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Request * st))
+SMPI_API(int, File_read_ordered_c, (MPI_File fh, void * buf, MPI_Count count, MPI_Datatype type,
+	MPI_Status * st))
+SMPI_API(int, File_write_ordered_c, (MPI_File fh, const void * buf, MPI_Count count,
+	MPI_Datatype type, MPI_Status * st))
+SMPI_API(int, File_read_at_all_begin_c, (MPI_File fh, MPI_Offset offset, void * buf,
+	MPI_Count count, MPI_Datatype type))
+SMPI_API(int, File_write_at_all_begin_c, (MPI_File fh, MPI_Offset offset, const void * buf,
+	MPI_Count count, MPI_Datatype type))
+SMPI_API(int, File_read_all_begin_c, (MPI_File fh, void * buf, MPI_Count count, MPI_Datatype type))
+SMPI_API(int, File_write_all_begin_c, (MPI_File fh, const void * buf, MPI_Count count,
+	MPI_Datatype type))
+SMPI_API(int, File_read_ordered_begin_c, (MPI_File fh, void * buf, MPI_Count count,
+	MPI_Datatype type))
+SMPI_API(int, File_write_ordered_begin_c, (MPI_File fh, const void * buf, MPI_Count count,
+	MPI_Datatype type))
+SMPI_API(int, File_get_type_extent_c, (MPI_File fh, MPI_Datatype type, MPI_Count *extent))
 
 #undef SMPI_API
 

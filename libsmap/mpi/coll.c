@@ -684,9 +684,7 @@ static void coll_red_fn(void *inout, const void *in, size_t count, void *ctx)
 	struct coll_red *r = ctx;
 
 	if (r->op->user) {
-		int n = count;
-
-		r->op->user((void *)in, inout, &n, &r->type);
+		smpi_op_apply(r->op, in, inout, (int64_t)count, r->type);
 		return;
 	}
 	r->op->fn(in, inout, count, r->kind);

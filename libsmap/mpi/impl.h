@@ -317,7 +317,8 @@ struct coll_op;
 struct smpi_op {
 	uint32_t live;		/* SMPI_LIVE_OP while it exists */
 	smpi_op_fn *fn;		/* predefined */
-	MPI_User_function *user;
+	MPI_User_function *user;	/* user ops: set (the _c function's, cast, for those) */
+	MPI_User_function_c *user_c;	/* MPI_Op_create_c's: called instead */
 	int commute;
 	int predefined;		/* families of kinds it applies to (op.c) */
 	const char *name;

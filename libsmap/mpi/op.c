@@ -237,6 +237,12 @@ int smpi_op_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
 
 void smpi_op_apply(MPI_Op op, const void *in, void *inout, int64_t count, MPI_Datatype type)
 {
+	if (op->user_c) {
+		MPI_Count n = count;
+
+		op->user_c((void *)in, inout, &n, &type);
+		return;
+	}
 	if (op->user) {
 		int n = count;
 

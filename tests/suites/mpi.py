@@ -21,6 +21,7 @@ PROGRAMS = {
     "mpit_compat": 8,
     "mpit_dtx": 6,
     "mpit_tools": 4,
+    "mpit_bigc": 4,
 }
 
 
@@ -37,13 +38,20 @@ def cases():
     # Every MPI 3.1 C function is defined, and docs/mpi_functions.md says so.
     out.append(harness.Case("mpi_symbols", ["python3", "tests/mpi_symbols.py", "check",
                                             harness.build("lib", "libsmap.a")],
-                            tap=True, min_tap=3))
+                            tap=True, min_tap=5))
     # MPI_T reads the eager limit and the check setting the job set.
     out.append(harness.lwkrun("mpit_tools_host_eager_4096",
                               ["--host", "-n", "2", "-e", "SMAP_MPI_EAGER=4096",
                                "-e", "SMAP_COLL_CHECK=0",
                                harness.build("user", "mpit_tools")], tap=True, min_tap=4,
                               timeout=60))
+    # Large counts for real: INT_MAX + 64 bytes per rank and message, on one
+    # node and across two (4.3 GB of memory in all).
+    for name, opts in (("mpit_bigc_host_big", ["-n", "2"]),
+                       ("mpit_bigc_host_nodes_big", ["--nodes", "2", "-n", "1"])):
+        out.append(harness.lwkrun(name, ["--host", "--mem", "5G", "--timeout", "100"] + opts +
+                                  [harness.build("user", "mpit_bigc"), "big"],
+                                  tap=True, min_tap=5, timeout=120))
     # MPI_Abort ends the whole job with its code.
     out.append(harness.lwkrun("mpit_abort_host_4", ["--host", "-n", "4", harness.build("user", "mpit_abort")],
                               rc=None, expect=[r"MPI_Abort: rank 2 ends the job with code 7",
