@@ -630,6 +630,9 @@ def gen_fortran(apis, handles, ints):
         if n.startswith("T_"):
             skipped.append((n, "the tools interface has C bindings only (MPI 3.1 section 14.3)"))
             continue
+        if n.endswith("_c"):
+            skipped.append((n, "a large-count C name: Fortran has none (MPI 4.0 section 19.1)"))
+            continue
         if n in SPECIAL:
             body.append(SPECIAL[n]())
             body.append('extern __typeof__(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'

@@ -461,7 +461,7 @@ static int rma_facc_stream(MPI_Win win, int rank, const void *obuf, int ocount,
 	uint64_t *l = NULL;
 	int rc;
 
-	if (!o || !r)
+	if ((pack_o && !o) || (pack_r && !r))
 		smpi_fatal("MPI RMA: no memory to pack %lld bytes", (long long)bytes);
 	if (pack_o)
 		smpi_type_copy(o, bytes, MPI_BYTE, obuf, ocount, otype);

@@ -227,25 +227,31 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 
 /*
  * The lock word lives in the target's memory; lockers reach it through
- * SMARTMAP, so the target takes no part.  An exclusive locker that finds
- * sharers sets WIN_LOCK_W, and new sharers hold back while it is set:
- * exclusive lockers are not starved by a stream of shared ones.
+ * SMARTMAP (or the target node's engine), so the target takes no part.  An
+ * exclusive locker that finds the lock taken sets WIN_LOCK_W, and while it
+ * is set new sharers hold back and other exclusive lockers too: the lock
+ * goes to the one that set it, which clears it by taking the lock.  So
+ * neither a stream of sharers nor lockers that retry faster (on the
+ * target's node, against others a network round trip away, and the other
+ * way round) starve a waiter: MPICH's linked_list test, whose lockers
+ * wait for one that cannot get the lock, livelocked without it.
  */
 static void win_lock_excl(MPI_Win win, int t)
 {
 	uint64_t *l = &win->peer[t].sh->lock.v;
 	unsigned spins = 0;
 	uint64_t v;
+	int mine = 0;		/* this locker set WIN_LOCK_W */
 
 	for (;;) {
 		v = smpi_win_word(win, t, l, SNAMO_FETCH, 0, 0);
-		if ((v & ~WIN_LOCK_W) == 0) {
+		if ((v & ~WIN_LOCK_W) == 0 && (mine || !(v & WIN_LOCK_W))) {
 			if (smpi_win_word(win, t, l, SNAMO_CAS, WIN_LOCK_X, v) == v)
 				return;
 			continue;
 		}
-		if (!(v & WIN_LOCK_W))
-			smpi_win_word(win, t, l, SNAMO_CAS, v | WIN_LOCK_W, v);
+		if (!(v & WIN_LOCK_W) && smpi_win_word(win, t, l, SNAMO_CAS, v | WIN_LOCK_W, v) == v)
+			mine = 1;
 		smpi_win_spin(&spins);
 	}
 }

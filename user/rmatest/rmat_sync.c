@@ -1,7 +1,8 @@
 /*
  * rmat_sync.c - Put and Get under every synchronisation mode: fence (with
  * and without asserts), post/start/complete/wait and test, exclusive and
- * shared locks (with and without NOCHECK), lock_all with the flushes, the
+ * shared locks (with and without NOCHECK), a waiter on an exclusive lock
+ * that others keep taking, lock_all with the flushes, the
  * request forms, load/store on a shared window with Win_sync, and derived
  * datatypes on either side.  Every rank checks its own window (or what it
  * fetched) against values it computes for the peer that wrote them.
@@ -201,6 +202,42 @@ static void test_locks(void)
 	mpit_report("rma_lock_all_flush_flush_local_flush_all");
 }
 
+/*
+ * Every other rank takes and drops an exclusive lock on rank 0, as fast as
+ * it can, until rank 0, which needs that lock too, has set a flag under it
+ * (MPICH's linked_list waits this way for a peer's put).  Lockers that
+ * retry faster must not starve it: across nodes, where rank 0 races
+ * lockers a network round trip away, this livelocked.
+ */
+static void test_lock_fairness(void)
+{
+	int flag = 0, one = 1, rounds = 0;
+
+	clear_window();
+	if (me == 0) {
+		/* Only once the others are at it. */
+		double t = MPI_Wtime();
+		int any;
+
+		while (MPI_Wtime() - t < 0.05)
+			MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &any, MPI_STATUS_IGNORE);
+		MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+		MPI_Put(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+		MPI_Win_unlock(0, win);
+	} else {
+		while (!flag && rounds < 10000000) {
+			MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+			MPI_Get(&flag, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+			MPI_Win_unlock(0, win);
+			rounds++;
+		}
+		if (!flag)
+			mpit_fail("the flag never came after %d rounds", rounds);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	mpit_report("rma_exclusive_lock_waiter_is_not_starved");
+}
+
 static void test_requests(void)
 {
 	MPI_Request rq[2];
@@ -320,6 +357,7 @@ int main(int argc, char **argv)
 	test_fence();
 	test_pscw();
 	test_locks();
+	test_lock_fairness();
 	test_requests();
 	test_datatypes();
 	MPI_Win_free(&win);
