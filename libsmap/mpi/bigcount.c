@@ -128,6 +128,17 @@ static int peers(MPI_Comm comm)
 	return n;
 }
 
+/* The arrays of a rooted v form matter at its root only (elsewhere they
+ * may be anything): their length there, 0 elsewhere. */
+static int root_peers(MPI_Comm comm, int root)
+{
+	if (!smpi_live(comm, SMPI_LIVE_COMM))
+		return 0;
+	if (comm->inter)
+		return root == MPI_ROOT ? peers(comm) : 0;
+	return root == comm->rank ? comm->size : 0;
+}
+
 /* A neighborhood collective's in and out degrees (0 without a topology). */
 static void degrees(MPI_Comm comm, int *in, int *out)
 {
@@ -386,12 +397,76 @@ int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count
 	return PMPI_Type_create_hvector(n, bl, (MPI_Aint)stride, old, newtype);
 }
 
+/* Whether every one of n counts fits in an int (c NULL: one, c1, for all). */
+static int all_fit(const MPI_Count *c, MPI_Count c1, MPI_Count n)
+{
+	for (MPI_Count i = 0; i < n; i++)
+		if ((c ? c[i] : c1) > INT_MAX || (c ? c[i] : c1) < INT_MIN)
+			return 0;
+	return 1;
+}
+
+/*
+ * n blocks with a count past INT_MAX somewhere: a struct whose block i is
+ * one element of a type made of blens[i] (or blen1) elements of types[i]
+ * (or type1), at byte displacement bytes[i] (or elems[i] extents of its
+ * type): the same type map as the indexed or struct type asked for.
+ */
+static int blocks_of(MPI_Count count, const MPI_Count *blens, MPI_Count blen1,
+		     const MPI_Count *bytes, const MPI_Count *elems, const MPI_Datatype *types,
+		     MPI_Datatype type1, MPI_Datatype *newtype, const char *fn)
+{
+	int n = 0, err = int_of(count, &n, "count", fn), *bl = NULL, made = 0;
+	MPI_Aint *d = NULL, lb, ext;
+	struct big *b = NULL;
+	MPI_Datatype *ts = NULL;
+
+	if (err)
+		return err;
+	bl = malloc((size_t)(n ? n : 1) * sizeof(*bl));
+	d = malloc((size_t)(n ? n : 1) * sizeof(*d));
+	ts = malloc((size_t)(n ? n : 1) * sizeof(*ts));
+	b = malloc((size_t)(n ? n : 1) * sizeof(*b));
+	if (!bl || !d || !ts || !b) {
+		err = smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d blocks", n);
+		goto out;
+	}
+	for (; made < n; made++) {
+		MPI_Datatype t = types ? types[made] : type1;
+
+		if ((err = big_of(blens ? blens[made] : blen1, t, &b[made], fn)))
+			goto out;
+		bl[made] = b[made].n;
+		ts[made] = b[made].t;
+		if (bytes) {
+			d[made] = (MPI_Aint)bytes[made];
+		} else if ((err = PMPI_Type_get_extent(t, &lb, &ext))) {
+			made++;
+			goto out;
+		} else {
+			d[made] = (MPI_Aint)elems[made] * ext;
+		}
+	}
+	err = PMPI_Type_create_struct(n, bl, d, ts, newtype);
+out:
+	for (int i = 0; i < made; i++)
+		big_done(&b[i], 0);
+	free(bl);
+	free(d);
+	free(ts);
+	free(b);
+	return err;
+}
+
 int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count blens[], const MPI_Count displs[],
 			MPI_Datatype old, MPI_Datatype *newtype)
 {
 	const char *fn = "MPI_Type_indexed_c";
 	int n = 0, *bl, *d, err;
 
+	if (count > INT_MAX || !blens || !displs || !all_fit(blens, 0, count) ||
+	    !all_fit(displs, 0, count))
+		return blocks_of(count, blens, 0, NULL, displs, NULL, old, newtype, fn);
 	if ((err = int_of(count, &n, "count", fn)) ||
 	    (err = ints_of(blens, n, &bl, "array_of_blocklengths", fn)))
 		return err;
@@ -411,6 +486,8 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count blens[],
 	const char *fn = "MPI_Type_create_hindexed_c";
 	int n = 0, *bl, err;
 
+	if (blens && displs && !all_fit(blens, 0, count))
+		return blocks_of(count, blens, 0, displs, NULL, NULL, old, newtype, fn);
 	if ((err = int_of(count, &n, "count", fn)) ||
 	    (err = ints_of(blens, n, &bl, "array_of_blocklengths", fn)))
 		return err;
@@ -426,6 +503,8 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
 	const char *fn = "MPI_Type_create_indexed_block_c";
 	int n = 0, bl = 0, *d, err;
 
+	if (displs && (!all_fit(NULL, blocklength, 1) || !all_fit(displs, 0, count)))
+		return blocks_of(count, NULL, blocklength, NULL, displs, NULL, old, newtype, fn);
 	if ((err = int_of(count, &n, "count", fn)) ||
 	    (err = int_of(blocklength, &bl, "blocklength", fn)) ||
 	    (err = ints_of(displs, n, &d, "array_of_displacements", fn)))
@@ -442,6 +521,8 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
 	const char *fn = "MPI_Type_create_hindexed_block_c";
 	int n = 0, bl = 0, err;
 
+	if (displs && !all_fit(NULL, blocklength, 1))
+		return blocks_of(count, NULL, blocklength, displs, NULL, NULL, old, newtype, fn);
 	if ((err = int_of(count, &n, "count", fn)) ||
 	    (err = int_of(blocklength, &bl, "blocklength", fn)))
 		return err;
@@ -454,6 +535,9 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count blens[], const MP
 	const char *fn = "MPI_Type_create_struct_c";
 	int n = 0, *bl, err;
 
+	if (blens && displs && types && !all_fit(blens, 0, count))
+		return blocks_of(count, blens, 0, displs, NULL, types, MPI_DATATYPE_NULL, newtype,
+				 fn);
 	if ((err = int_of(count, &n, "count", fn)) ||
 	    (err = ints_of(blens, n, &bl, "array_of_blocklengths", fn)))
 		return err;
@@ -774,7 +858,7 @@ static int vec_done(struct vec *v, int err)
 
 #define GATHERV_CALL(f, tail) \
 	V_INIT; \
-	int n = peers(comm); \
+	int n = root_peers(comm, root); \
 	V_SCALAR(s, scount, stype) \
 	V_COUNTS(0, rcounts, n, "recvcounts"); \
 	V_DISPLS(1, displs, n, "displs"); \
@@ -785,7 +869,7 @@ ALL3(Gatherv, Igatherv, (const void *sbuf, MPI_Count scount, MPI_Datatype stype,
 
 #define SCATTERV_CALL(f, tail) \
 	V_INIT; \
-	int n = peers(comm); \
+	int n = root_peers(comm, root); \
 	V_SCALAR(r, rcount, rtype) \
 	V_COUNTS(0, scounts, n, "sendcounts"); \
 	V_DISPLS(1, displs, n, "displs"); \

@@ -102,6 +102,11 @@ static void colls(int rank, int size)
 	v[0] = rank;
 	v[rank] = rank;
 	MPI_Allgatherv_c(v, rank + 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
+	/* A rooted v form's arrays matter at the root only. */
+	MPI_Gatherv_c(v, rank + 1, MPI_INT, all, rank == 1 ? counts : NULL, rank == 1 ? displs : NULL,
+		      MPI_INT, 1, MPI_COMM_WORLD);
+	if (rank == 1 && all[(size - 1) * N] != size - 1)
+		mpit_fail("Gatherv_c: block %d is %d", size - 1, all[(size - 1) * N]);
 	for (i = 0; i < size; i++)
 		if (all[i * N] != i || all[i * N + i] != i) {
 			mpit_fail("Allgatherv_c: block %d is %d .. %d", i, all[i * N], all[i * N + i]);
@@ -166,6 +171,18 @@ static void types_and_pack(int rank)
 	MPI_Type_size_c(s, &size);
 	mpit_expect_int("Type_create_struct_c size", 20, size);
 	MPI_Type_free(&s);
+	/* A block past INT_MAX elements: no memory needed to build it. */
+	{
+		MPI_Count big_len[1] = { 3000000000ll }, at[1] = { 16 };
+
+		MPI_Type_create_hindexed_c(1, big_len, at, MPI_CHAR, &t);
+		MPI_Type_commit(&t);
+		MPI_Type_size_c(t, &size);
+		MPI_Type_get_true_extent_c(t, &lb, &ext);
+		mpit_expect_int("Type_create_hindexed_c size past INT_MAX", 3000000000ll, size);
+		mpit_expect_int("its true lower bound", 16, lb);
+		MPI_Type_free(&t);
+	}
 	MPI_Type_contiguous_c(5, MPI_INT, &t);
 	MPI_Type_commit(&t);
 	MPI_Type_size_c(t, &size);
