@@ -36,7 +36,8 @@ KPARAM(barrier_port, PARAM_UINT, &barrier_port,
  * so the wait ends after long enough for the latter. */
 static uint64_t barrier_timeout_ms = 30000;
 KPARAM(barrier_timeout, PARAM_UINT, &barrier_timeout_ms,
-       "milliseconds a node waits in a hardware barrier before failing it; default 30000");
+       "milliseconds a node waits in a hardware barrier before failing it when no network "
+       "engine watches the nodes (no NIC, or no CPU to spare; 0: no limit); default 30000");
 
 #define OUT_BIT		0x01
 #define IN_SHIFT	6

@@ -229,35 +229,44 @@ int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype type, MPI_Message *me
 	return err ? err : big_done(&b, PMPI_Imrecv(buf, b.n, b.t, message, request));
 }
 
-int PMPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest, int stag,
-		    void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
-		    MPI_Comm comm, MPI_Status *status)
+/* Sendrecv_c (request NULL) and Isendrecv_c. */
+static int sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest,
+		      int stag, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source,
+		      int rtag, MPI_Comm comm, MPI_Status *status, MPI_Request *request,
+		      const char *fn)
 {
 	struct big s, r;
 	int err;
 
-	if ((err = big_of(scount, stype, &s, "MPI_Sendrecv_c")))
+	if ((err = big_of(scount, stype, &s, fn)))
 		return err;
-	if ((err = big_of(rcount, rtype, &r, "MPI_Sendrecv_c")))
+	if ((err = big_of(rcount, rtype, &r, fn)))
 		return big_done(&s, err);
-	err = PMPI_Sendrecv(sbuf, s.n, s.t, dest, stag, rbuf, r.n, r.t, source, rtag, comm, status);
+	if (request)
+		err = PMPI_Isendrecv(sbuf, s.n, s.t, dest, stag, rbuf, r.n, r.t, source, rtag, comm,
+				     request);
+	else
+		err = PMPI_Sendrecv(sbuf, s.n, s.t, dest, stag, rbuf, r.n, r.t, source, rtag, comm,
+				    status);
 	return big_done(&s, big_done(&r, err));
+}
+
+int PMPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest, int stag,
+		    void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
+		    MPI_Comm comm, MPI_Status *status)
+{
+	return sendrecv_c(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
+			  status, NULL, "MPI_Sendrecv_c");
 }
 
 int PMPI_Isendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, int dest, int stag,
 		     void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int source, int rtag,
 		     MPI_Comm comm, MPI_Request *request)
 {
-	struct big s, r;
-	int err;
-
-	if ((err = big_of(scount, stype, &s, "MPI_Isendrecv_c")))
-		return err;
-	if ((err = big_of(rcount, rtype, &r, "MPI_Isendrecv_c")))
-		return big_done(&s, err);
-	err = PMPI_Isendrecv(sbuf, s.n, s.t, dest, stag, rbuf, r.n, r.t, source, rtag, comm,
-			     request);
-	return big_done(&s, big_done(&r, err));
+	if (!request)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Isendrecv_c", "request is NULL");
+	return sendrecv_c(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
+			  NULL, request, "MPI_Isendrecv_c");
 }
 
 int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype type, int dest, int stag,
@@ -282,21 +291,7 @@ int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype type, int 
 
 int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype type, MPI_Count *count)
 {
-	int64_t size;
-	int err;
-
-	if (!status || !count)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Get_count_c", "status or count pointer is NULL");
-	if ((err = smpi_type_check(NULL, type, "MPI_Get_count_c")))
-		return err;
-	size = smpi_type_size(type);
-	if (size == 0)
-		*count = 0;
-	else if (status->smpi_bytes % size)
-		*count = MPI_UNDEFINED;
-	else
-		*count = status->smpi_bytes / size;
-	return MPI_SUCCESS;
+	return smpi_get_count(status, type, count, "MPI_Get_count_c");
 }
 
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype type, MPI_Count *count)
@@ -616,53 +611,45 @@ int PMPI_Type_get_contents_c(MPI_Datatype type, MPI_Count max_integers, MPI_Coun
 				      integers, addresses, datatypes);
 }
 
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype type, void *outbuf,
-		MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+/* Pack_c (unpack 0: count elements at data into buf) and Unpack_c (the
+ * other way), at *position in buf of size bytes. */
+static int pack_c(int unpack, void *data, MPI_Count count, MPI_Datatype type, void *buf,
+		  MPI_Count size, MPI_Count *position, MPI_Comm comm, const char *fn)
 {
 	int64_t bytes;
 	struct big b;
 	int err;
 
-	if ((err = smpi_check_init("MPI_Pack_c")) || (err = smpi_type_check(comm, type, "MPI_Pack_c")))
+	if ((err = smpi_check_init(fn)) || (err = smpi_type_check(comm, type, fn)))
 		return err;
-	if (incount < 0 || !position || *position < 0)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Pack_c", "bad count %lld or position",
-				(long long)incount);
-	bytes = incount * smpi_type_size(type);
-	if (*position + bytes > outsize)
-		return smpi_err(comm, MPI_ERR_TRUNCATE, "MPI_Pack_c",
-				"%lld bytes at position %lld overflow the %lld-byte buffer",
-				(long long)bytes, (long long)*position, (long long)outsize);
-	if ((err = big_of(incount, type, &b, "MPI_Pack_c")))
+	if (count < 0 || !position || *position < 0)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "bad count %lld or position", (long long)count);
+	bytes = count * smpi_type_size(type);
+	if (*position + bytes > size)
+		return smpi_err(comm, MPI_ERR_TRUNCATE, fn,
+				"%lld bytes at position %lld run past the %lld-byte buffer",
+				(long long)bytes, (long long)*position, (long long)size);
+	if ((err = big_of(count, type, &b, fn)))
 		return err;
-	smpi_type_copy((char *)outbuf + *position, bytes, MPI_BYTE, inbuf, b.n, b.t);
+	if (unpack)
+		smpi_type_copy(data, b.n, b.t, (char *)buf + *position, bytes, MPI_BYTE);
+	else
+		smpi_type_copy((char *)buf + *position, bytes, MPI_BYTE, data, b.n, b.t);
 	*position += bytes;
 	return big_done(&b, MPI_SUCCESS);
+}
+
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype type, void *outbuf,
+		MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+	return pack_c(0, (void *)inbuf, incount, type, outbuf, outsize, position, comm, "MPI_Pack_c");
 }
 
 int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
 		  MPI_Count outcount, MPI_Datatype type, MPI_Comm comm)
 {
-	int64_t bytes;
-	struct big b;
-	int err;
-
-	if ((err = smpi_check_init("MPI_Unpack_c")) ||
-	    (err = smpi_type_check(comm, type, "MPI_Unpack_c")))
-		return err;
-	if (outcount < 0 || !position || *position < 0)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Unpack_c", "bad count %lld or position",
-				(long long)outcount);
-	bytes = outcount * smpi_type_size(type);
-	if (*position + bytes > insize)
-		return smpi_err(comm, MPI_ERR_TRUNCATE, "MPI_Unpack_c",
-				"%lld bytes at position %lld run past the %lld-byte buffer",
-				(long long)bytes, (long long)*position, (long long)insize);
-	if ((err = big_of(outcount, type, &b, "MPI_Unpack_c")))
-		return err;
-	smpi_type_copy(outbuf, b.n, b.t, (const char *)inbuf + *position, bytes, MPI_BYTE);
-	*position += bytes;
-	return big_done(&b, MPI_SUCCESS);
+	return pack_c(1, outbuf, outcount, type, (void *)inbuf, insize, position, comm,
+		      "MPI_Unpack_c");
 }
 
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype type, MPI_Comm comm, MPI_Count *size)

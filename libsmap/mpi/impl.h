@@ -450,6 +450,8 @@ int smpi_p2p_probe(MPI_Comm comm, int source, int tag, MPI_Status *status);
 /* The tag of the first message from world rank world_src in context ctx
  * that no receive has taken yet: 1 and *tag, or 0 if none (no progress). */
 int smpi_p2p_peek(int ctx, int world_src, int *tag);
+/* MPI_Get_count's answer in full (pt2pt.c), for fn. */
+int smpi_get_count(const MPI_Status *status, MPI_Datatype type, MPI_Count *count, const char *fn);
 
 /*
  * A send that leaves at once, with nothing to complete later (inline and

@@ -411,23 +411,33 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 	return smpi_status_keep(status, kept, iprobe_one(source, tag, comm, flag, status));
 }
 
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+int smpi_get_count(const MPI_Status *status, MPI_Datatype type, MPI_Count *count, const char *fn)
 {
 	int64_t size;
 	int err;
 
 	if (!status || !count)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Get_count", "status or count pointer is NULL");
-	if ((err = smpi_type_check(NULL, type, "MPI_Get_count")))
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "status or count pointer is NULL");
+	if ((err = smpi_type_check(NULL, type, fn)))
 		return err;
 	size = smpi_type_size(type);
 	if (size == 0)
 		*count = 0;
-	else if (status->smpi_bytes % size || status->smpi_bytes / size > INT_MAX)
+	else if (status->smpi_bytes % size)
 		*count = MPI_UNDEFINED;
 	else
 		*count = status->smpi_bytes / size;
 	return MPI_SUCCESS;
+}
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+{
+	MPI_Count c = 0;
+	int err = smpi_get_count(status, type, count ? &c : NULL, "MPI_Get_count");
+
+	if (!err)
+		*count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
+	return err;
 }
 
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type, MPI_Count *count)
