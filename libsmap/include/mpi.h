@@ -115,7 +115,24 @@ extern struct smpi_type smpi_type_char,
 	smpi_type_long_int,
 	smpi_type_2int,
 	smpi_type_short_int,
-	smpi_type_long_double_int;
+	smpi_type_long_double_int,
+	/* Fortran's named types, in C too (MPI 3.1 section 3.2.2) */
+	smpi_type_f_integer,
+	smpi_type_f_real,
+	smpi_type_f_double_precision,
+	smpi_type_f_complex,
+	smpi_type_f_double_complex,
+	smpi_type_f_logical,
+	smpi_type_f_character,
+	smpi_type_f_integer1,
+	smpi_type_f_integer2,
+	smpi_type_f_integer4,
+	smpi_type_f_integer8,
+	smpi_type_f_real4,
+	smpi_type_f_real8,
+	smpi_type_f_complex8,
+	smpi_type_f_complex16,
+	smpi_type_f_2integer;
 extern struct smpi_op smpi_op_max,
 	smpi_op_min,
 	smpi_op_sum,
@@ -191,6 +208,24 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_2INT		(&smpi_type_2int)
 #define MPI_SHORT_INT		(&smpi_type_short_int)
 #define MPI_LONG_DOUBLE_INT	(&smpi_type_long_double_int)
+/* Fortran's named types: each its own handle (and name), of the C type
+ * gfortran lays it out as (default INTEGER, REAL and LOGICAL: 4 bytes). */
+#define MPI_INTEGER		(&smpi_type_f_integer)
+#define MPI_REAL		(&smpi_type_f_real)
+#define MPI_DOUBLE_PRECISION	(&smpi_type_f_double_precision)
+#define MPI_COMPLEX		(&smpi_type_f_complex)
+#define MPI_DOUBLE_COMPLEX	(&smpi_type_f_double_complex)
+#define MPI_LOGICAL		(&smpi_type_f_logical)
+#define MPI_CHARACTER		(&smpi_type_f_character)
+#define MPI_INTEGER1		(&smpi_type_f_integer1)
+#define MPI_INTEGER2		(&smpi_type_f_integer2)
+#define MPI_INTEGER4		(&smpi_type_f_integer4)
+#define MPI_INTEGER8		(&smpi_type_f_integer8)
+#define MPI_REAL4		(&smpi_type_f_real4)
+#define MPI_REAL8		(&smpi_type_f_real8)
+#define MPI_COMPLEX8		(&smpi_type_f_complex8)
+#define MPI_COMPLEX16		(&smpi_type_f_complex16)
+#define MPI_2INTEGER		(&smpi_type_f_2integer)
 
 /* Predefined reduction operations (libsmap/mpi/op.c). */
 #define MPI_MAX			(&smpi_op_max)

@@ -50,6 +50,42 @@ T(smpi_type_long_int, SMPI_K_LONG_INT, "MPI_LONG_INT");
 T(smpi_type_2int, SMPI_K_2INT, "MPI_2INT");
 T(smpi_type_short_int, SMPI_K_SHORT_INT, "MPI_SHORT_INT");
 T(smpi_type_long_double_int, SMPI_K_LDOUBLE_INT, "MPI_LONG_DOUBLE_INT");
+T(smpi_type_f_integer, SMPI_K_INT, "MPI_INTEGER");
+T(smpi_type_f_real, SMPI_K_FLOAT, "MPI_REAL");
+T(smpi_type_f_double_precision, SMPI_K_DOUBLE, "MPI_DOUBLE_PRECISION");
+T(smpi_type_f_complex, SMPI_K_CFLOAT, "MPI_COMPLEX");
+T(smpi_type_f_double_complex, SMPI_K_CDOUBLE, "MPI_DOUBLE_COMPLEX");
+T(smpi_type_f_logical, SMPI_K_INT, "MPI_LOGICAL");
+T(smpi_type_f_character, SMPI_K_CHAR, "MPI_CHARACTER");
+T(smpi_type_f_integer1, SMPI_K_I8, "MPI_INTEGER1");
+T(smpi_type_f_integer2, SMPI_K_I16, "MPI_INTEGER2");
+T(smpi_type_f_integer4, SMPI_K_I32, "MPI_INTEGER4");
+T(smpi_type_f_integer8, SMPI_K_I64, "MPI_INTEGER8");
+T(smpi_type_f_real4, SMPI_K_FLOAT, "MPI_REAL4");
+T(smpi_type_f_real8, SMPI_K_DOUBLE, "MPI_REAL8");
+T(smpi_type_f_complex8, SMPI_K_CFLOAT, "MPI_COMPLEX8");
+T(smpi_type_f_complex16, SMPI_K_CDOUBLE, "MPI_COMPLEX16");
+T(smpi_type_f_2integer, SMPI_K_2INT, "MPI_2INTEGER");
+
+/* Fortran's named types share the layout of their C kind's. */
+static struct smpi_type *const type_fortran[] = {
+	&smpi_type_f_integer,
+	&smpi_type_f_real,
+	&smpi_type_f_double_precision,
+	&smpi_type_f_complex,
+	&smpi_type_f_double_complex,
+	&smpi_type_f_logical,
+	&smpi_type_f_character,
+	&smpi_type_f_integer1,
+	&smpi_type_f_integer2,
+	&smpi_type_f_integer4,
+	&smpi_type_f_integer8,
+	&smpi_type_f_real4,
+	&smpi_type_f_real8,
+	&smpi_type_f_complex8,
+	&smpi_type_f_complex16,
+	&smpi_type_f_2integer,
+};
 #undef T
 
 /* By kind, for the loops below and the reduction kernels. */
@@ -146,6 +182,8 @@ void smpi_type_init(void)
 	for (k = SMPI_K_CHAR; k < SMPI_NTYPES; k++)
 		if (!type_predef[k]->dt)
 			smpi_fatal("MPI_Init: no memory for the predefined datatypes");
+	for (k = 0; k < (int)(sizeof type_fortran / sizeof type_fortran[0]); k++)
+		type_fortran[k]->dt = type_predef[type_fortran[k]->kind]->dt;
 }
 
 MPI_Datatype smpi_type_of_kind(int kind)

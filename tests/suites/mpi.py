@@ -18,7 +18,7 @@ PROGRAMS = {
     "mpit_topo": 9,
     "mpit_info": 5,
     "mpit_inter": 8,
-    "mpit_compat": 8,
+    "mpit_compat": 9,
     "mpit_dtx": 6,
     "mpit_tools": 4,
     "mpit_bigc": 4,

@@ -280,6 +280,37 @@ static void t_conformance(void)
 	bad |= mpit_report("buffer_detach_and_empty_null_type");
 }
 
+/* Fortran's named types exist in C, each its own handle and name, laid
+ * out as gfortran's defaults, and reduce as their C counterparts. */
+static void t_fortran_types(void)
+{
+	static const struct { MPI_Datatype t; const char *name; int size; } f[] = {
+		{ MPI_INTEGER, "MPI_INTEGER", 4 }, { MPI_REAL, "MPI_REAL", 4 },
+		{ MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", 8 },
+		{ MPI_COMPLEX, "MPI_COMPLEX", 8 }, { MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16 },
+		{ MPI_LOGICAL, "MPI_LOGICAL", 4 }, { MPI_CHARACTER, "MPI_CHARACTER", 1 },
+		{ MPI_INTEGER8, "MPI_INTEGER8", 8 }, { MPI_REAL8, "MPI_REAL8", 8 },
+		{ MPI_2INTEGER, "MPI_2INTEGER", 8 },
+	};
+	char name[MPI_MAX_OBJECT_NAME];
+	int len, size, v = wrank + 1, sum = 0;
+	double d = 1.5, dsum = 0;
+
+	for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++) {
+		MPI_Type_get_name(f[i].t, name, &len);
+		MPI_Type_size(f[i].t, &size);
+		if (strcmp(name, f[i].name) || size != f[i].size)
+			mpit_fail("%s: named %s, %d bytes", f[i].name, name, size);
+	}
+	if (MPI_INTEGER == MPI_INT)
+		mpit_fail("MPI_INTEGER is MPI_INT's handle");
+	MPI_Allreduce(&v, &sum, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(&d, &dsum, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD);
+	mpit_expect_int("MPI_SUM on MPI_INTEGER", wsize * (wsize + 1) / 2, sum);
+	mpit_expect_int("MPI_SUM on MPI_DOUBLE_PRECISION (x2)", 3 * wsize, (int)(dsum * 2));
+	bad |= mpit_report("fortran_named_types_in_c");
+}
+
 static int self_order[2], self_n;
 
 static int self_delete(MPI_Comm c, int key, void *val, void *extra)
@@ -315,6 +346,7 @@ int main(int argc, char **argv)
 	t_grequest();
 	t_dynamic();
 	t_conformance();
+	t_fortran_types();
 	MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k1, NULL);
 	MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k2, NULL);
 	MPI_Comm_set_attr(MPI_COMM_SELF, k1, (void *)1L);
