@@ -132,7 +132,12 @@ extern struct smpi_type smpi_type_char,
 	smpi_type_f_real8,
 	smpi_type_f_complex8,
 	smpi_type_f_complex16,
-	smpi_type_f_2integer;
+	smpi_type_f_2integer,
+	/* C++'s, in C too (MPI 3.1 section 3.2.2) */
+	smpi_type_cxx_bool,
+	smpi_type_cxx_float_complex,
+	smpi_type_cxx_double_complex,
+	smpi_type_cxx_long_double_complex;
 extern struct smpi_op smpi_op_max,
 	smpi_op_min,
 	smpi_op_sum,
@@ -226,6 +231,11 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_COMPLEX8		(&smpi_type_f_complex8)
 #define MPI_COMPLEX16		(&smpi_type_f_complex16)
 #define MPI_2INTEGER		(&smpi_type_f_2integer)
+/* C++'s bool and complex types: the layout of C's _Bool and _Complex. */
+#define MPI_CXX_BOOL		(&smpi_type_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX	(&smpi_type_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX	(&smpi_type_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX	(&smpi_type_cxx_long_double_complex)
 
 /* Predefined reduction operations (libsmap/mpi/op.c). */
 #define MPI_MAX			(&smpi_op_max)

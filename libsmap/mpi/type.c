@@ -66,8 +66,12 @@ T(smpi_type_f_real8, SMPI_K_DOUBLE, "MPI_REAL8");
 T(smpi_type_f_complex8, SMPI_K_CFLOAT, "MPI_COMPLEX8");
 T(smpi_type_f_complex16, SMPI_K_CDOUBLE, "MPI_COMPLEX16");
 T(smpi_type_f_2integer, SMPI_K_2INT, "MPI_2INTEGER");
+T(smpi_type_cxx_bool, SMPI_K_BOOL, "MPI_CXX_BOOL");
+T(smpi_type_cxx_float_complex, SMPI_K_CFLOAT, "MPI_CXX_FLOAT_COMPLEX");
+T(smpi_type_cxx_double_complex, SMPI_K_CDOUBLE, "MPI_CXX_DOUBLE_COMPLEX");
+T(smpi_type_cxx_long_double_complex, SMPI_K_CLDOUBLE, "MPI_CXX_LONG_DOUBLE_COMPLEX");
 
-/* Fortran's named types share the layout of their C kind's. */
+/* Fortran's and C++'s named types share the layout of their C kind's. */
 static struct smpi_type *const type_fortran[] = {
 	&smpi_type_f_integer,
 	&smpi_type_f_real,
@@ -85,6 +89,10 @@ static struct smpi_type *const type_fortran[] = {
 	&smpi_type_f_complex8,
 	&smpi_type_f_complex16,
 	&smpi_type_f_2integer,
+	&smpi_type_cxx_bool,
+	&smpi_type_cxx_float_complex,
+	&smpi_type_cxx_double_complex,
+	&smpi_type_cxx_long_double_complex,
 };
 #undef T
 

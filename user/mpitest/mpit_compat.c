@@ -280,8 +280,9 @@ static void t_conformance(void)
 	bad |= mpit_report("buffer_detach_and_empty_null_type");
 }
 
-/* Fortran's named types exist in C, each its own handle and name, laid
- * out as gfortran's defaults, and reduce as their C counterparts. */
+/* Fortran's (and C++'s) named types exist in C, each its own handle and
+ * name, laid out as gfortran's defaults, and reduce as their C
+ * counterparts. */
 static void t_fortran_types(void)
 {
 	static const struct { MPI_Datatype t; const char *name; int size; } f[] = {
@@ -290,7 +291,8 @@ static void t_fortran_types(void)
 		{ MPI_COMPLEX, "MPI_COMPLEX", 8 }, { MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16 },
 		{ MPI_LOGICAL, "MPI_LOGICAL", 4 }, { MPI_CHARACTER, "MPI_CHARACTER", 1 },
 		{ MPI_INTEGER8, "MPI_INTEGER8", 8 }, { MPI_REAL8, "MPI_REAL8", 8 },
-		{ MPI_2INTEGER, "MPI_2INTEGER", 8 },
+		{ MPI_2INTEGER, "MPI_2INTEGER", 8 }, { MPI_CXX_BOOL, "MPI_CXX_BOOL", 1 },
+		{ MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", 16 },
 	};
 	char name[MPI_MAX_OBJECT_NAME];
 	int len, size, v = wrank + 1, sum = 0;
