@@ -139,16 +139,19 @@ uint64_t smpi_win_word(MPI_Win win, int i, uint64_t *w, uint8_t kind, uint64_t v
  * or before returning when wait is set: then 0 or the engine's -errno. */
 int smpi_win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Datatype otype,
 		      char *at, int64_t tcount, MPI_Datatype ttype, int get, int wait);
+/* Whether the target's engine can combine tcount ttype at `at` with op
+ * (a predefined op on a kind it has, each run of the layout aligned to an
+ * element); if not, the caller walks the elements. */
+int smpi_win_net_combines(MPI_Op op, char *at, int64_t tcount, MPI_Datatype ttype);
 /* An accumulate (op, no fetch) of those elements through member i's
- * engine, each element atomic at the target, done as a put is: 0, -1 when
- * the target refused it (wait set), 1 when the engine has no such
- * operation and the caller must walk the elements. */
+ * engine, each element atomic at the target, done as a put is (only when
+ * smpi_win_net_combines): 0, or -1 when the target refused it (wait set). */
 int smpi_win_net_acc(MPI_Win win, int i, const void *obuf, int64_t ocount, MPI_Datatype otype,
 		     char *at, int64_t tcount, MPI_Datatype ttype, MPI_Op op, int wait);
 /* The fetching form, from packed origin data at obuf (unused for
- * MPI_NO_OP) into packed results at rbuf, on tcount ttype at `at`: the old
- * values land in rbuf before it returns; 0, -1 when the target refused
- * it, 1 as above. */
+ * MPI_NO_OP) into packed results at rbuf, on tcount ttype at `at` (only
+ * when smpi_win_net_combines): the old values land in rbuf before it
+ * returns; 0, or -1 when the target refused it. */
 int smpi_win_net_facc(MPI_Win win, int i, const void *obuf, void *rbuf, char *at,
 		      int64_t tcount, MPI_Datatype ttype, MPI_Op op);
 /* One accumulate element of `width` bytes at t in member i (not on this

@@ -204,15 +204,20 @@ static int win_runs_aligned(char *at, int64_t tcount, MPI_Datatype ttype, size_t
 	return 1;
 }
 
+int smpi_win_net_combines(MPI_Op op, char *at, int64_t tcount, MPI_Datatype ttype)
+{
+	int code = win_acc_code(op, ttype->kind, at);
+
+	return code >= 0 && (dt_is_dense(ttype->dt) ||
+			     win_runs_aligned(at, tcount, ttype, eng_acc_width((uint8_t)code)));
+}
+
 int smpi_win_net_acc(MPI_Win win, int i, const void *obuf, int64_t ocount, MPI_Datatype otype,
 		     char *at, int64_t tcount, MPI_Datatype ttype, MPI_Op op, int wait)
 {
 	int code = win_acc_code(op, ttype->kind, at);
 
 	/* A layout with holes goes as one stream per run, all in flight. */
-	if (code < 0 || (!dt_is_dense(ttype->dt) &&
-			 !win_runs_aligned(at, tcount, ttype, eng_acc_width((uint8_t)code))))
-		return 1;
 	return win_net_move(win, i, (void *)obuf, ocount, otype, at, tcount, ttype, SNOP_ACC,
 			    (uint8_t)code, wait) < 0 ? -1 : 0;
 }
@@ -226,8 +231,6 @@ int smpi_win_net_facc(MPI_Win win, int i, const void *obuf, void *rbuf, char *at
 	uint64_t bytes = tcount * smpi_type_size(ttype), off = 0;
 	struct dt_cursor c;
 
-	if (code < 0 || !win_runs_aligned(at, tcount, ttype, eng_acc_width((uint8_t)code)))
-		return 1;
 	/* Each run of the target's layout in pieces of at most one frame's
 	 * answer, BATCH in flight. */
 	dt_cursor_init(&c, ttype->dt, at, tcount);

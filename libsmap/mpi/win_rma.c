@@ -442,9 +442,14 @@ static int rma_acc_stream(MPI_Win win, int rank, const void *obuf, int ocount,
 			  MPI_Datatype otype, char *at, int tcount, MPI_Datatype ttype, MPI_Op op,
 			  int wait)
 {
-	uint64_t *l = win->acc[rank] & WIN_ACC_EXCL ? NULL : smpi_win_net_acc_lock(win, rank);
-	int r = smpi_win_net_acc(win, rank, obuf, ocount, otype, at, tcount, ttype, op, wait);
+	uint64_t *l;
+	int r;
 
+	/* Asked before the lock and the packing: no round trip for nothing. */
+	if (!smpi_win_net_combines(op, at, tcount, ttype))
+		return 1;
+	l = win->acc[rank] & WIN_ACC_EXCL ? NULL : smpi_win_net_acc_lock(win, rank);
+	r = smpi_win_net_acc(win, rank, obuf, ocount, otype, at, tcount, ttype, op, wait);
 	if (l)
 		smpi_win_net_acc_unlock(win, rank, l);
 	return r;
@@ -457,9 +462,14 @@ static int rma_facc_stream(MPI_Win win, int rank, const void *obuf, int ocount,
 			   int tcount, MPI_Datatype ttype, int64_t bytes, MPI_Op op)
 {
 	int pack_o = op != MPI_NO_OP && !dt_is_dense(otype->dt), pack_r = !dt_is_dense(rtype->dt);
-	char *o = pack_o ? malloc(bytes) : (char *)obuf, *r = pack_r ? malloc(bytes) : rbuf;
+	char *o, *r;
 	uint64_t *l = NULL;
 	int rc;
+
+	if (!smpi_win_net_combines(op, at, tcount, ttype))
+		return 1;
+	o = pack_o ? malloc(bytes) : (char *)obuf;
+	r = pack_r ? malloc(bytes) : rbuf;
 
 	if ((pack_o && !o) || (pack_r && !r))
 		smpi_fatal("MPI RMA: no memory to pack %lld bytes", (long long)bytes);
