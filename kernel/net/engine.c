@@ -22,6 +22,7 @@
 #include "acc.h"
 #include "engine.h"
 #include "proto.h"
+#include "smapos_abi.h"
 #include "smapos_net.h"
 
 #define ENG_NOPS	2048
@@ -37,6 +38,13 @@
 #define RTO_INIT	20000u		/* us */
 #define RTO_MIN		2000u
 #define RTO_MAX		1000000u
+/* An acknowledgement waits a little for a DATA frame to ride on: the
+ * answer to a message (the next one of a ping-pong or an exchange, a
+ * reply) usually follows within microseconds, and a bare ACK costs a
+ * frame on both sides of the critical path.  A stream is acknowledged
+ * every ACK_EVERY frames, well inside the window and the bounce ring. */
+#define ACK_DELAY	50u		/* us */
+#define ACK_EVERY	4u
 
 enum op_kind {
 	OK_MSG = 1,	/* eager message: done when acknowledged */
@@ -44,6 +52,7 @@ enum op_kind {
 	OK_GET,		/* GETREQ sent; done on the last GETDATA */
 	OK_PUT,		/* PUT stream; done on ACKOP */
 	OK_AMO,		/* done on AMOREPLY */
+	OK_POSTED,	/* AMO the target answers not at all: done when acknowledged */
 	OK_SERVE,	/* GETDATA stream answering a peer */
 	OK_ANSWER,	/* one frame (AMOREPLY, ACKOP, ERR, FACCREPLY): done when acknowledged */
 	OK_FACC,	/* done on FACCREPLY */
@@ -95,6 +104,8 @@ struct chan {
 	uint16_t qhead, qtail;	/* operations with frames to send */
 	uint32_t waiting;	/* operations waiting for an answer from this node */
 	bool ack_due;
+	bool ack_now;		/* a duplicate, a ping or a refusal: no waiting */
+	uint8_t ack_owed;	/* in-order frames since our last acknowledgement */
 	bool gone;		/* the platform saw the node leave */
 	bool refused;		/* we refused a frame: advertise a closed window */
 	uint16_t full_rank;	/* 1 + the local rank whose full inbox refused it */
@@ -104,6 +115,7 @@ struct chan {
 	uint64_t srtt, rttvar;	/* us, RFC 6298 */
 	uint64_t retx_at;	/* when the oldest unacknowledged frame times out */
 	uint64_t pinged;
+	uint64_t ack_since;	/* when the oldest frame we owe an ACK for came */
 	struct txslot tx[ENG_WINDOW];
 };
 
@@ -192,7 +204,8 @@ static const char *op_name(const struct eop *o)
 	case OK_RTS: return "rendezvous send";
 	case OK_GET: return "get";
 	case OK_PUT: return "put";
-	case OK_AMO: return "atomic";
+	case OK_AMO:
+	case OK_POSTED: return "atomic";
 	case OK_FACC: return "fetching accumulate";
 	case OK_SERVE: return "rendezvous reply";
 	default: return "acknowledgement";
@@ -380,8 +393,11 @@ static int xmit(struct eng *e, unsigned node, uint8_t kind, uint8_t flags, uint3
 	if (blen)
 		f[nf++] = (struct eng_frag){ body, blen };
 	int rc = eng_plat_tx(e, node, f, nf);
-	if (rc == 0)
+	if (rc == 0) {
 		c->ack_due = false;
+		c->ack_now = false;
+		c->ack_owed = 0;
+	}
 	return rc;
 }
 
@@ -450,7 +466,7 @@ static void frame_acked(struct eng *e, struct txslot *s)
 		return;
 	if (o->failed) {
 		op_complete(e, o, o->failed, 0, 0);
-	} else if (o->kind == OK_MSG || o->kind == OK_ANSWER) {
+	} else if (o->kind == OK_MSG || o->kind == OK_ANSWER || o->kind == OK_POSTED) {
 		op_complete(e, o, 0, 0, o->len);
 	} else if (o->kind == OK_SERVE) {
 		struct eop *r = o->rts ? op_lookup(e, o->rts, o->node, OK_RTS) : NULL;
@@ -535,6 +551,7 @@ static bool op_send(struct eng *e, struct eop *o, uint64_t now)
 	case OK_RTS:
 	case OK_GET:
 	case OK_AMO:
+	case OK_POSTED:
 	case OK_ANSWER:
 		if (!send_data(e, o->node, &o->w, o->fbuf ? e->facc[o->fbuf - 1] : NULL,
 			       o->fbuf ? (uint32_t)o->w.len : 0, o, now))
@@ -715,7 +732,9 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		break;
 	}
 	case SNOP_AMO:
-		o->kind = OK_AMO;
+		o->kind = cmd->flags & SNET_CMD_POSTED ? OK_POSTED : OK_AMO;
+		if (o->kind == OK_POSTED)
+			o->w.flags = SNOP_F_POSTED;
 		break;
 	default:
 		err = -EINVAL;
@@ -726,7 +745,7 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		post_event(e, lrank, cmd->id, err, 0, 0);
 		return;
 	}
-	if (o->kind != OK_MSG)
+	if (o->kind != OK_MSG && o->kind != OK_POSTED)
 		e->ch[node].waiting++;
 	enqueue(e, o);
 }
@@ -946,11 +965,22 @@ static int take_amo(struct eng *e, unsigned node, const struct snet_op *w)
 
 	if (e->nfree == 0)
 		return -EAGAIN;
-	if (l < 0 || !amo_valid(w->amo) || (w->addr & (size - 1)))
-		return answer(e, node, SNOP_ERR, w, -EINVAL), 0;
-	p = (void *)rank_ptr(e, (unsigned)l, w->addr, size, 1);
+	p = l < 0 || !amo_valid(w->amo) || (w->addr & (size - 1)) ? NULL
+		: (void *)rank_ptr(e, (unsigned)l, w->addr, size, 1);
+	if (w->flags & SNOP_F_POSTED) {
+		/* Its issuer is already done: a word it cannot reach is a
+		 * broken library, and the job ends rather than lose it. */
+		if (!p) {
+			eng_job_abort(e, w->src, SMAPOS_EXIT_NET);
+			eng_plat_abort(e, w->src, SMAPOS_EXIT_NET);
+		} else {
+			do_amo(w->amo, p, w->arg[0], w->arg[1]);
+		}
+		return 0;
+	}
 	if (!p)
-		return answer(e, node, SNOP_ERR, w, -EFAULT), 0;
+		return answer(e, node, SNOP_ERR, w, l < 0 || !amo_valid(w->amo) ||
+					   (w->addr & (size - 1)) ? -EINVAL : -EFAULT), 0;
 	old = do_amo(w->amo, p, w->arg[0], w->arg[1]);
 	answer(e, node, SNOP_AMOREPLY, w, old);
 	return 0;
@@ -1192,7 +1222,7 @@ static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_
 		if ((h.flags & SNET_F_NAK) && c->una != c->next_seq)
 			resend(e, h.src, now);
 		if (h.flags & SNET_F_PING)
-			c->ack_due = true;
+			c->ack_due = c->ack_now = true;
 		return;
 	}
 	if (h.kind != SNET_DATA || h.len < sizeof(struct snet_op))
@@ -1206,12 +1236,16 @@ static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_
 			c->expect++;
 			c->refused = false;
 			c->full_rank = 0;
+			if (!c->ack_due)
+				c->ack_since = now;
+			c->ack_owed++;
 		} else {
 			c->refused = true;
+			c->ack_now = true;
 		}
 		c->ack_due = true;
 	} else if (seq_lt(h.seq, c->expect)) {
-		c->ack_due = true;	/* a duplicate: our ack was lost */
+		c->ack_due = c->ack_now = true;	/* a duplicate: our ack was lost */
 	} else if (c->nak_for != c->expect + 1) {
 		c->nak_for = c->expect + 1;
 		send_ack(e, h.src, SNET_F_NAK);
@@ -1337,7 +1371,8 @@ static void timers(struct eng *e, uint64_t now)
 				send_ack(e, n, SNET_F_NAK);
 			}
 		}
-		if (c->ack_due)
+		if (c->ack_due && (c->ack_now || c->ack_owed >= ACK_EVERY ||
+				   now - c->ack_since >= ACK_DELAY))
 			send_ack(e, n, 0);
 	}
 }
@@ -1533,7 +1568,7 @@ void eng_node_gone(struct eng *e, unsigned node)
 	}
 	c->qhead = c->qtail = ENG_NONE;
 	c->una = c->next_seq;
-	c->ack_due = false;
+	c->ack_due = c->ack_now = false;
 	for (unsigned i = 0; i < ENG_NOPS; i++) {
 		struct eop *o = &e->op[i];
 

@@ -118,6 +118,7 @@ enum snet_amo {
 
 #define SNOP_F_LAST	0x1u	/* PUT/ACC/GETDATA: last chunk of the stream */
 #define SNOP_F_NOTIFY	0x2u	/* PUT: acknowledge the stream with ACKOP */
+#define SNOP_F_POSTED	0x4u	/* AMO: no AMOREPLY; its acknowledgement completes it */
 
 struct snet_op {
 	uint8_t op;		/* enum snet_opcode */

@@ -41,6 +41,8 @@
  * flags hold SNET_CMD_MAYLOSE: then its event says -ESRCH.  A command to
  * a node whose job has ended (it is still there) gets -ESRCH either way. */
 #define SNET_CMD_MAYLOSE	0x1u	/* the destination's node may be gone */
+#define SNET_CMD_POSTED		0x2u	/* SNOP_AMO: no old word; the event comes once
+					 * the target's node has applied it */
 
 struct snet_cmd {
 	uint32_t ticket;

@@ -217,8 +217,10 @@ static char *net_bounce_get(uint64_t len, struct net_op *op)
 	return net.bounce + pos % NET_BOUNCE;
 }
 
-void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst,
-	     const void *laddr, uint64_t raddr, uint64_t len, int64_t a0, int64_t a1)
+/* net_cmd with SNET_CMD_* flags beyond the op's own. */
+static void net_post(struct net_op *op, uint8_t flags, uint8_t opc, uint8_t amo, uint32_t ctx,
+		     uint32_t dst, const void *laddr, uint64_t raddr, uint64_t len, int64_t a0,
+		     int64_t a1)
 {
 	struct snet_area *a = net.area;
 	struct snet_cmd *c;
@@ -247,7 +249,7 @@ void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t
 	c = &a->cmd[net.cmd_n % SNET_NCMD];
 	c->op = opc;
 	c->amo = amo;
-	c->flags = op->maylose ? SNET_CMD_MAYLOSE : 0;
+	c->flags = flags | (op->maylose ? SNET_CMD_MAYLOSE : 0);
 	c->ctx = ctx;
 	c->dst = dst;
 	c->id = (uintptr_t)op;
@@ -260,6 +262,12 @@ void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t
 	net.cmd_n++;
 	if (core.host)
 		hostnet_drive();
+}
+
+void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst,
+	     const void *laddr, uint64_t raddr, uint64_t len, int64_t a0, int64_t a1)
+{
+	net_post(op, 0, opc, amo, ctx, dst, laddr, raddr, len, a0, a1);
 }
 
 /* Commands nobody waits for: completed by progress, their failure is the
@@ -298,7 +306,9 @@ void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const v
 	a->op.arg = a;
 	a->what = what;
 	a->dst = dst;
-	net_cmd(&a->op, opc, amo, ctx, dst, laddr, raddr, len, a0, a1);
+	/* nobody wants an atomic's old word: no reply frame */
+	net_post(&a->op, opc == SNOP_AMO ? SNET_CMD_POSTED : 0, opc, amo, ctx, dst, laddr, raddr,
+		 len, a0, a1);
 }
 
 int net_wait(struct net_op *op)
@@ -365,8 +375,8 @@ void net_quiet(void)
  * round k a leader adds one to flag[k] at node (me + 2^k) mod nodes and
  * waits until its own flag[k] reaches the barrier's number: one one-way
  * message per round, all nodes' in flight at once (a counter at node 0
- * and a release from the last arrival took two round trips).  Nobody
- * waits for the adds' replies; net_quiet and progress complete them.  Every
+ * and a release from the last arrival took two round trips).  The adds
+ * are posted (no reply frame); net_quiet and progress complete them.  Every
  * node's leader runs the same barriers in the same order, so each flag
  * gets exactly one add per barrier and only ever grows.  The words live in
  * each node's first rank, as whichever rank arrives last leads.
