@@ -960,13 +960,12 @@ static int take_amo(struct eng *e, unsigned node, const struct snet_op *w)
 {
 	int l = local_of(e, w->dst);
 	unsigned size = w->amo & SNAMO_32 ? 4 : 8;
+	bool bad;
 	void *p;
 	int64_t old;
 
-	if (e->nfree == 0)
-		return -EAGAIN;
-	p = l < 0 || !amo_valid(w->amo) || (w->addr & (size - 1)) ? NULL
-		: (void *)rank_ptr(e, (unsigned)l, w->addr, size, 1);
+	bad = l < 0 || !amo_valid(w->amo) || (w->addr & (size - 1));
+	p = bad ? NULL : (void *)rank_ptr(e, (unsigned)l, w->addr, size, 1);
 	if (w->flags & SNOP_F_POSTED) {
 		/* Its issuer is already done: a word it cannot reach is a
 		 * broken library, and the job ends rather than lose it. */
@@ -978,9 +977,10 @@ static int take_amo(struct eng *e, unsigned node, const struct snet_op *w)
 		}
 		return 0;
 	}
+	if (e->nfree == 0)
+		return -EAGAIN;	/* no slot for the answer: sent again later */
 	if (!p)
-		return answer(e, node, SNOP_ERR, w, l < 0 || !amo_valid(w->amo) ||
-					   (w->addr & (size - 1)) ? -EINVAL : -EFAULT), 0;
+		return answer(e, node, SNOP_ERR, w, bad ? -EINVAL : -EFAULT), 0;
 	old = do_amo(w->amo, p, w->arg[0], w->arg[1]);
 	answer(e, node, SNOP_AMOREPLY, w, old);
 	return 0;

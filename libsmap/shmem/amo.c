@@ -61,8 +61,10 @@ T NAME(SHMEMI_PARAM_##F const T *source, int pe)			\
 	int w_ = SHMEMI_PE_##F(pe);					\
 	const T *p_ = shmemi_local(source, sizeof(T), w_, __func__);		\
 									\
-	if (__builtin_expect(p_ != NULL, 1))				\
+	if (__builtin_expect(p_ != NULL, 1)) {				\
+		shmemi_poll();						\
 		return AMO_LOAD(T, p_);					\
+	}							\
 	return AMO_NET(T, AMO_LOAD, source, (T)0, (T)0, w_);		\
 }
 #define AMO_FETCH_NBI_DEF(F, T, NAME)					\
@@ -83,8 +85,10 @@ T NAME(SHMEMI_PARAM_##F T *dest, T value, int pe)			\
 	int w_ = SHMEMI_PE_##F(pe);					\
 	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
-	if (__builtin_expect(p_ != NULL, 1))				\
+	if (__builtin_expect(p_ != NULL, 1)) {				\
+		shmemi_poll();						\
 		return OP(T, p_, value);				\
+	}							\
 	return AMO_NET(T, OP, dest, value, (T)0, w_);			\
 }
 #define AMO_VOID_DEF(F, T, NAME, OP)					\
@@ -115,8 +119,10 @@ T NAME(SHMEMI_PARAM_##F T *dest, int pe)				\
 	int w_ = SHMEMI_PE_##F(pe);					\
 	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
-	if (__builtin_expect(p_ != NULL, 1))				\
+	if (__builtin_expect(p_ != NULL, 1)) {				\
+		shmemi_poll();						\
 		return AMO_FADD(T, p_, (T)1);				\
+	}							\
 	return AMO_NET(T, AMO_FADD, dest, (T)1, (T)0, w_);		\
 }
 #define AMO_INC_DEF(F, T, NAME)						\
@@ -153,8 +159,10 @@ T NAME(SHMEMI_PARAM_##F T *dest, T cond, T value, int pe)		\
 	int w_ = SHMEMI_PE_##F(pe);					\
 	T *p_ = shmemi_local(dest, sizeof(T), w_, __func__);			\
 									\
-	if (__builtin_expect(p_ != NULL, 1))				\
+	if (__builtin_expect(p_ != NULL, 1)) {				\
+		shmemi_poll();						\
 		return AMO_CSWAP(T, p_, cond, value);			\
+	}							\
 	return AMO_CSWAP_NET(T, dest, cond, value, w_);			\
 }
 #define AMO_CSWAP_NBI_DEF(F, T, NAME)					\

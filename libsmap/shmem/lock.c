@@ -74,6 +74,7 @@ int shmem_test_lock(long *lock)
 	struct lock_words l = lock_words(lock, __func__);
 
 	__atomic_store_n(l.node, 0, __ATOMIC_RELAXED);
+	shmemi_poll();
 	return lock_amo(SNAMO_CAS, l.tail, 0, l.me, 0, __func__) != 0;
 }
 

@@ -94,6 +94,20 @@ static inline void *shmemi_local(const volatile void *p, size_t n, int pe, const
 	return remote_address(r, (void *)p);
 }
 
+/* Routines a program may call in a polling loop (the tests, test_lock,
+ * signal_fetch, _g and fetching atomics on this node) drive host mode's
+ * network every 16th call: its engine moves only while a rank of its node
+ * is in the library (core_progress), so two nodes each polling for the
+ * other's store would otherwise wait forever.  Waits drive it in
+ * core_spin; the kernel's engine has a CPU of its own. */
+static inline void shmemi_poll(void)
+{
+	static unsigned polls;
+
+	if (__builtin_expect(core_progress != NULL, 0) && !(++polls & 15))
+		core_progress();
+}
+
 /* The bytes n elements of es bytes, stride elements apart, span from p:
  * the lowest address and the length, or (p, SIZE_MAX) when that
  * overflows, which no range check accepts. */

@@ -12,9 +12,11 @@
 #include "../core/core.h"
 #include "shmemi.h"
 
+/* The door of every wait and test (a test may be polled: shmemi_poll). */
 static void wait_check_cmp(int cmp, const char *fn)
 {
 	core_call = fn;
+	shmemi_poll();
 	if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_GE)
 		shmemi_fail(fn, "unknown comparison %d (SHMEM_CMP_EQ, _NE, _GT, _LE, _LT, _GE)", cmp);
 }
@@ -218,6 +220,7 @@ void (shmem_wait_until)(long *ivar, int cmp, long cmp_value)
 
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
+	shmemi_poll();
 	return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 

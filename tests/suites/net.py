@@ -29,7 +29,7 @@ def cases():
                         "--timeout", "190", prog("mpit_p2p")], tap=True, min_tap=15, timeout=200,
                        expect=[r"\[n0\] nic: 82574L \(e1000e\) at 00:\d\d\.0, MAC "
                                r"52:54:00:5a:00:00, link up, frames up to 9018 bytes"]),
-        nodes("net_qemu_shmem_rma_2x2", 2, 2, "shmem_rma", tap=True, min_tap=2 * 20),
+        nodes("net_qemu_shmem_rma_2x2", 2, 2, "shmem_rma", tap=True, min_tap=2 * 21),
         nodes("net_qemu_shmem_nodes_2x2_drop2", 2, 2, "shmem_nodes", ["net"],
               extra=["--drop", "2"], tap=True, min_tap=2 * 5),
         nodes("net_qemu_rma_window_2x2", 2, 2, "rmat_err", ["nodes"], tap=True, min_tap=1),

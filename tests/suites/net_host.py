@@ -7,7 +7,7 @@ import harness
 
 P2P_CHECKS = 15
 # TAP lines of the SHMEM programs, from the first PE of each node.
-SHMEM_CHECKS = {"shmem_rma": 20, "shmem_amo": 12, "shmem_sync": 10, "shmem_coll": 16,
+SHMEM_CHECKS = {"shmem_rma": 21, "shmem_amo": 12, "shmem_sync": 11, "shmem_coll": 16,
                 "shmem_team": 8}
 
 

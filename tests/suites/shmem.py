@@ -17,9 +17,9 @@ import harness  # noqa: E402
 
 # TAP lines each program prints (so a job that dies early cannot pass).
 CHECKS = {
-    "shmem_rma": 20,
+    "shmem_rma": 21,
     "shmem_amo": 12,
-    "shmem_sync": 10,
+    "shmem_sync": 11,
     "shmem_coll": 16,
     "shmem_team": 8,
     "shmem_heap": 11,

@@ -39,7 +39,7 @@ static uint64_t now_us;
 static struct frame *wire;
 static unsigned drop_pm, dup_pm, corrupt_pm, jitter_us;
 static int dead_node = -1;	/* this node neither sends nor receives */
-static unsigned long frames_sent, frames_lost, frames_headcrc;
+static unsigned long frames_sent, frames_lost, frames_headcrc, bare_acks, amo_replies;
 static int failed_node = -1, failed_by = -1, aborted_rank = -1, aborted_status;
 static char failed_what[128];
 
@@ -90,6 +90,11 @@ int eng_plat_tx(struct eng *e, unsigned node, const struct eng_frag *f, unsigned
 	frames_sent++;
 	if (((const struct snet_hdr *)buf)->flags & SNET_F_HEADCRC)
 		frames_headcrc++;
+	if (((const struct snet_hdr *)buf)->kind == SNET_ACK)
+		bare_acks++;
+	else if (len >= sizeof(struct snet_hdr) + sizeof(struct snet_op) &&
+		 ((const struct snet_op *)(buf + sizeof(struct snet_hdr)))->op == SNOP_AMOREPLY)
+		amo_replies++;
 	if ((int)node_of_eng(e) == dead_node || (int)node == dead_node ||
 	    (drop_pm && rnd(1000) < drop_pm)) {
 		frames_lost++;
@@ -472,6 +477,44 @@ static void test_amo(const char *name)
 
 	snprintf(nm, sizeof(nm), "%s: remote compare-and-swap returns the old value", name);
 	CHECK(nm, ev && ev->value == 3 * (int64_t)n && *word == 42, "cas");
+
+	/* Posted: no reply frame, each complete once its frame is acknowledged. */
+	unsigned long replies = amo_replies;
+
+	*word = 0;
+	ok = 1;
+	post_flags = SNET_CMD_POSTED;
+	for (unsigned i = 0; i < n; i++) {
+		post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 1), 0, uaddr(DATA), 0, 1, 0, i);
+		post(2, 1, SNOP_AMO, SNAMO_ADD, world(1, 1), 0, uaddr(DATA), 0, 2, 0, i);
+	}
+	post_flags = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct snet_ev *a = event(0, 0, 4000000), *b = event(2, 1, 4000000);
+
+		if (!a || !b || a->status || b->status)
+			ok = 0;
+	}
+	snprintf(nm, sizeof(nm), "%s: %u posted adds from two nodes apply exactly once, unanswered",
+		 name, 2 * n);
+	CHECK(nm, ok && *word == 3 * (int64_t)n && amo_replies == replies, "word %ld, %lu replies",
+	      (long)*word, amo_replies - replies);
+}
+
+/* Ping-pong of eager messages between two ranks on two nodes: the reply
+ * carries the acknowledgement, so hardly any bare ACK goes on the wire. */
+static void test_ack_rides(void)
+{
+	unsigned long acks = bare_acks;
+	int ok = 1;
+
+	for (unsigned i = 0; i < 100 && ok; i++)
+		ok = eager_arrives(i % 2, 1 - i % 2);
+	CHECK("a ping-pong of 100 eager messages sends at most 2 bare ACKs",
+	      ok && bare_acks - acks <= 2, "ok %d, %lu bare ACKs", ok, bare_acks - acks);
+	for (unsigned i = 0; i < 100; i++)
+		ok &= event(i % 2, 1, 400000) != NULL;
+	CHECK("each of them completes for its sender", ok, "an event is missing");
 }
 
 /* Accumulate streams from two nodes into one rank's memory: every element
@@ -888,6 +931,7 @@ int main(void)
 	test_acc("clean wire");
 	test_facc("clean wire");
 	test_order();
+	test_ack_rides();
 	test_flow();
 
 	job_begin(2, 0);

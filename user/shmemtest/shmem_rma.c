@@ -293,6 +293,21 @@ static void test_big(void)
 	t_case("half_mib_get_lands_whole_and_stops_at_its_end");
 }
 
+/* Moving nothing checks nothing: 0 bytes at NULL are no error. */
+static void test_zero(void)
+{
+	shmem_putmem(NULL, NULL, 0, right);
+	shmem_getmem(NULL, NULL, 0, right);
+	shmem_putmem_nbi(NULL, NULL, 0, right);
+	shmem_getmem_nbi(NULL, NULL, 0, right);
+	shmem_int_iput(NULL, NULL, 1, 1, 0, right);
+	shmem_int_iget(NULL, NULL, 1, 1, 0, right);
+	shmem_long_put(NULL, NULL, 0, right);
+	shmem_quiet();
+	shmem_barrier_all();
+	t_case("zero_length_calls_take_any_address");
+}
+
 int main(void)
 {
 	t_init();
@@ -305,6 +320,7 @@ int main(void)
 	test_strided();
 	test_sized();
 	test_big();
+	test_zero();
 	shmem_finalize();
 	return 0;
 }

@@ -191,6 +191,52 @@ static void test_lock(void)
 	t_case("test_lock_fails_while_held_and_succeeds_once_free");
 }
 
+/* A token goes once around the ring for each way of polling that does not
+ * block: a PE polls its own word until its left neighbour has set it, then
+ * sets its right neighbour's.  Across nodes a whole node may sit in such
+ * calls while the token comes to it from another node. */
+static long tokens[4];
+static uint64_t token_sig;
+
+static int token_polled(int way)
+{
+	switch (way) {
+	case 0:
+		return shmem_long_atomic_fetch(&tokens[0], me) != 0;
+	case 1:
+		return shmem_long_test(&tokens[1], SHMEM_CMP_NE, 0);
+	case 2:
+		return shmem_long_g(&tokens[2], me) != 0;
+	default:
+		return shmem_signal_fetch(&token_sig) != 0;
+	}
+}
+
+static void test_polls(void)
+{
+	int way;
+
+	for (way = 0; way < 4; way++) {
+		long mine = me + 1;
+
+		if (me != 0)
+			while (!token_polled(way))
+				;
+		if (way < 3)
+			shmem_long_atomic_set(&tokens[way], mine, right);
+		else
+			shmem_long_put_signal(&tokens[3], &mine, 1, &token_sig, 1, SHMEM_SIGNAL_SET,
+					      right);
+		if (me == 0)
+			while (!token_polled(way))
+				;
+		EXPECT(shmem_long_atomic_fetch(&tokens[way], me) == left + 1,
+		       "expected token %d from PE %d, got %ld", way, left, tokens[way]);
+	}
+	shmem_barrier_all();
+	t_case("polling_fetch_test_g_and_signal_fetch_see_a_token_from_any_node");
+}
+
 int main(void)
 {
 	t_init();
@@ -199,6 +245,7 @@ int main(void)
 	test_all_any_some();
 	test_signal();
 	test_lock();
+	test_polls();
 	shmem_finalize();
 	return 0;
 }
