@@ -151,7 +151,7 @@ void eng_plat_abort(struct eng *e, unsigned rank, int status)
 	(void)e;
 	pr_err("net: rank %u failed on another node (status %d): ending the job\n", rank, status);
 	if (knet.job)
-		job_fail(knet.job, status ? status : 1);
+		job_fail(knet.job, status);	/* 0 too: shmem_global_exit(0) */
 }
 
 /* ---- discovery ---- */

@@ -268,5 +268,5 @@ void eng_plat_abort(struct eng *e, unsigned rank, int status)
 	(void)e;
 	core_warn("libsmap: node %u: rank %u failed on its node (status %d): ending the job",
 		  core.ji.node, rank, status);
-	host_abort(status ? status : 1);
+	host_abort(status);	/* 0 too: shmem_global_exit(0) */
 }

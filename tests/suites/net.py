@@ -37,6 +37,10 @@ def cases():
         # 50 barriers per communicator: every one crosses the emulated wire.
         nodes("net_qemu_span_2x2", 2, 2, "mpit_span", ["50"], tap=True, min_tap=16),
         nodes("net_qemu_shmem_coll_2x2", 2, 2, "shmem_coll", tap=True, min_tap=2 * 16),
+        # shmem_global_exit(0) on node 1 is a successful end on node 0 too.
+        nodes("net_qemu_shmem_global_exit_0_ends_both_nodes_with_0", 2, 2, "shmem_fail",
+              ["global_exit", "0"], rc=0, expect=[r"PE 3 exits the job"],
+              reject=[r"was not stopped"]),
         # Not quiet: the boot log must name the NIC and what discovery found.
         harness.lwkrun("net_qemu_dead_wire_ends_the_job_naming_the_operation",
                        ["--nodes", "2", "-n", "1", "--drop", "100", "--append",

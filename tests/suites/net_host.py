@@ -49,6 +49,9 @@ def cases():
         host("net_host_inter_3x1_drop2", 3, 1, "mpit_inter", ["--drop", "2"], tap=True,
              min_tap=7),
         host("net_host_rma_acc_2x2", 2, 2, "rmat_acc", tap=True, min_tap=14),
+        host("net_host_shmem_global_exit_0_ends_both_nodes_with_0", 2, 2, "shmem_fail",
+             pargs=["global_exit", "0"], rc=0, expect=[r"PE 3 exits the job"],
+             reject=[r"was not stopped"]),
     ] + [host("net_host_%s_%s" % (p, shape), k, n, p, extra, tap=True, min_tap=k * c)
          for p, c in sorted(SHMEM_CHECKS.items())
          for shape, k, n, extra in (("2x2", 2, 2, []), ("3x1_drop2", 3, 1, ["--drop", "2"]))]

@@ -4,7 +4,7 @@
  * the message names the call.
  *
  * usage: shmem_fail MODE
- *   global_exit	the last PE exits the job with status 7; the others wait
+ *   global_exit [S]	the last PE exits the job with status S (7); the others wait
  *   bad_pe		shmem_long_p to a PE that does not exist
  *   asymmetric_malloc	PE 1 asks for another size than PE 0
  *   foreign_free	shmem_free of private memory
@@ -40,7 +40,8 @@ int main(int argc, char **argv)
 		shmem_barrier_all();
 		if (me == npes - 1) {
 			printf("PE %d exits the job\n", me);
-			shmem_global_exit(7);
+			fflush(stdout);
+			shmem_global_exit(argc > 2 ? atoi(argv[2]) : 7);
 		}
 		/* Never satisfied: only the global exit ends these PEs. */
 		shmem_int_wait_until(&flag, SHMEM_CMP_EQ, 1);
