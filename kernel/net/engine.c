@@ -186,29 +186,29 @@ static void what_num(struct eng *e, uint64_t v)
 static const char *cmd_name(uint8_t op)
 {
 	switch (op) {
-	case SNOP_MSG: return "message";
-	case SNOP_RTS: return "rendezvous send";
-	case SNOP_GETREQ: return "get";
-	case SNOP_PUT: return "put";
-	case SNOP_ACC: return "accumulate";
-	case SNOP_FACC: return "fetching accumulate";
-	case SNOP_AMO: return "atomic";
-	default: return "command";
+	case SNOP_MSG: return "a message";
+	case SNOP_RTS: return "a rendezvous send";
+	case SNOP_GETREQ: return "a get";
+	case SNOP_PUT: return "a put";
+	case SNOP_ACC: return "an accumulate";
+	case SNOP_FACC: return "a fetching accumulate";
+	case SNOP_AMO: return "an atomic";
+	default: return "a command";
 	}
 }
 
 static const char *op_name(const struct eop *o)
 {
 	switch (o->kind) {
-	case OK_MSG: return "message";
-	case OK_RTS: return "rendezvous send";
-	case OK_GET: return "get";
-	case OK_PUT: return "put";
+	case OK_MSG: return "a message";
+	case OK_RTS: return "a rendezvous send";
+	case OK_GET: return "a get";
+	case OK_PUT: return "a put";
 	case OK_AMO:
-	case OK_POSTED: return "atomic";
-	case OK_FACC: return "fetching accumulate";
-	case OK_SERVE: return "rendezvous reply";
-	default: return "acknowledgement";
+	case OK_POSTED: return "an atomic";
+	case OK_FACC: return "a fetching accumulate";
+	case OK_SERVE: return "a rendezvous reply";
+	default: return "an acknowledgement";
 	}
 }
 
@@ -1317,8 +1317,8 @@ static void chan_fail(struct eng *e, unsigned node)
 		what_add(e, " to rank ");
 		what_num(e, o->w.dst);
 	} else {
-		what_add(e, __atomic_load_n(&e->watch, __ATOMIC_RELAXED) ? "hardware barrier"
-									   : "acknowledgement");
+		what_add(e, __atomic_load_n(&e->watch, __ATOMIC_RELAXED) ? "a hardware barrier"
+									   : "an acknowledgement");
 	}
 	fail_state(e, node);
 	e->live = false;

@@ -141,7 +141,7 @@ void *eng_plat_rank_mem(struct eng *e, unsigned lrank, uint64_t a, uint64_t n, i
 void eng_plat_fail(struct eng *e, unsigned node, const char *what)
 {
 	(void)e;
-	pr_err("net: node %u stopped answering during a %s: ending the job\n", node, what);
+	pr_err("net: node %u stopped answering during %s: ending the job\n", node, what);
 	if (knet.job)
 		job_fail(knet.job, SMAPOS_EXIT_NET);
 }

@@ -258,7 +258,7 @@ uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n)
 void eng_plat_fail(struct eng *e, unsigned node, const char *what)
 {
 	(void)e;
-	core_warn("libsmap: node %u: node %u left or stopped answering during a %s: ending the job",
+	core_warn("libsmap: node %u: node %u left or stopped answering during %s: ending the job",
 		  core.ji.node, node, what);
 	host_abort(SMAPOS_EXIT_NET);
 }

@@ -49,7 +49,7 @@ def cases():
                        expect=[r"\[n0\] pci: \d+ functions: .*8086:100e",
                                r"\[n0\] nic: 82540EM \(e1000\) at 00:\d\d\.0, MAC "
                                r"52:54:00:5a:00:00, link",
-                               r"\[n0\] net: node 1 stopped answering during a \w+ from rank 0 "
+                               r"\[n0\] net: node 1 stopped answering during an? \w+ from rank 0 "
                                r"to rank 1: ending the job",
                                r"switch: \d+ frames in, 0 out, \d+ flooded, \d+ dropped"]),
         harness.lwkrun("net_qemu_discovery_and_a_node_without_nic",
