@@ -786,14 +786,38 @@ static bool take_commands(struct eng *e)
 
 /* ---- operations: receiving ---- */
 
-/* Deliver an eager message or a rendezvous announce to the inbox of
- * world rank dst. */
 /* Inbox bytes a record with blen bytes of body takes (64-byte aligned). */
 static uint64_t inbox_need(uint32_t blen)
 {
 	return (sizeof(struct snet_inrec) + blen + 63) & ~63ull;
 }
 
+/* Where the next record of `need` bytes goes in rank r's inbox: its ring
+ * position (*head) and offset (*pos), after *skip bytes of the ring's
+ * tail, since a record never wraps; -EAGAIN when there is no room.  Only
+ * more room can appear meanwhile (the rank frees), so the answer stays
+ * right until the engine itself writes. */
+static int inbox_spot(const struct erank *r, uint64_t need, uint64_t *head, uint64_t *pos,
+		      uint64_t *skip)
+{
+	uint64_t h = r->area->inbox_head;
+	uint64_t tail = __atomic_load_n(&r->area->inbox_tail, __ATOMIC_ACQUIRE), room;
+
+	if (tail > h || h - tail > r->inbox_bytes)
+		return -EAGAIN;		/* the rank broke its own inbox */
+	*pos = h % r->inbox_bytes;
+	room = r->inbox_bytes - *pos;
+	*skip = room < need ? room : 0;
+	if (r->inbox_bytes - (h - tail) < *skip + need)
+		return -EAGAIN;
+	*head = h + *skip;
+	if (*skip)
+		*pos = 0;
+	return 0;
+}
+
+/* Deliver an eager message or a rendezvous announce to the inbox of
+ * world rank dst.  The body may be in place already (eng_rx_place). */
 static int to_inbox(struct eng *e, const struct snet_op *w, const void *body, uint32_t blen,
 		    uint64_t rts_id)
 {
@@ -801,7 +825,7 @@ static int to_inbox(struct eng *e, const struct snet_op *w, const void *body, ui
 	struct erank *r;
 	struct snet_area *a;
 	struct snet_inrec rec;
-	uint64_t need, head, tail, pos, room;
+	uint64_t need, head, pos, skip;
 
 	if (l < 0)
 		return -EINVAL;
@@ -810,24 +834,13 @@ static int to_inbox(struct eng *e, const struct snet_op *w, const void *body, ui
 	if (!a)
 		return -EAGAIN;		/* not attached yet: the peer retries */
 	need = inbox_need(blen);
-	head = a->inbox_head;
-	tail = __atomic_load_n(&a->inbox_tail, __ATOMIC_ACQUIRE);
-	if (tail > head || head - tail > r->inbox_bytes)
-		return -EAGAIN;		/* the rank broke its own inbox */
-	pos = head % r->inbox_bytes;
-	room = r->inbox_bytes - pos;
-	if (room < need) {
-		/* a record never wraps: skip the tail of the ring */
-		if (r->inbox_bytes - (head - tail) < room + need)
-			return -EAGAIN;
-		struct snet_inrec *skip = (struct snet_inrec *)(a->inbox + pos);
-
-		skip->size = (uint32_t)room;
-		skip->op = 0;
-		head += room;
-		pos = 0;
-	} else if (r->inbox_bytes - (head - tail) < need) {
+	if (inbox_spot(r, need, &head, &pos, &skip))
 		return -EAGAIN;
+	if (skip) {
+		struct snet_inrec *s = (struct snet_inrec *)(a->inbox + a->inbox_head % r->inbox_bytes);
+
+		s->size = (uint32_t)skip;
+		s->op = 0;
 	}
 	memset(&rec, 0, sizeof(rec));
 	rec.size = (uint32_t)need;
@@ -840,7 +853,7 @@ static int to_inbox(struct eng *e, const struct snet_op *w, const void *body, ui
 	rec.addr = w->addr;
 	rec.id = rts_id;
 	memcpy(a->inbox + pos, &rec, sizeof(rec));
-	if (blen)
+	if (blen && body != a->inbox + pos + sizeof(rec))
 		memcpy(a->inbox + pos + sizeof(rec), body, blen);
 	__atomic_store_n(&a->inbox_head, head + need, __ATOMIC_RELEASE);
 	return 0;
@@ -1283,6 +1296,16 @@ void *eng_rx_place(struct eng *e, const void *head, size_t len, uint32_t *plen)
 		if (!o || o->state != OS_SENT || w.off + *plen > o->len)
 			return NULL;
 		return (void *)rank_ptr(e, o->lrank, o->laddr + w.off, *plen, 1);
+	}
+	if (w.op == SNOP_MSG && *plen == w.len) {
+		/* the body's place in the inbox record deliver() will write */
+		uint64_t head, pos, skip;
+
+		l = local_of(e, w.dst);
+		if (l < 0 || !e->rk[l].area ||
+		    inbox_spot(&e->rk[l], inbox_need(*plen), &head, &pos, &skip))
+			return NULL;
+		return e->rk[l].area->inbox + pos + sizeof(struct snet_inrec);
 	}
 	return NULL;
 }
