@@ -22,7 +22,6 @@
 #include "acc.h"
 #include "engine.h"
 #include "proto.h"
-#include "smapos_abi.h"
 #include "smapos_net.h"
 
 #define ENG_NOPS	2048
@@ -620,9 +619,27 @@ static bool answer(struct eng *e, unsigned node, uint8_t opcode, const struct sn
 	o->w.src = req->dst;
 	o->w.dst = req->src;
 	o->w.id = req->id;
+	o->w.flags = req->flags & SNOP_F_POSTED;
 	o->w.arg[0] = value;
 	enqueue(e, o);
 	return true;
+}
+
+/* An operation of this node's that can no longer succeed ends the job:
+ * "a put from rank 3 to rank 0 after its node left". */
+static void op_fatal(struct eng *e, unsigned node, const char *name, uint32_t src, uint32_t dst,
+		     const char *why)
+{
+	e->what[0] = 0;
+	what_add(e, name);
+	what_add(e, " from rank ");
+	what_num(e, src);
+	what_add(e, " to rank ");
+	what_num(e, dst);
+	what_add(e, why);
+	fail_state(e, node);
+	e->live = false;
+	eng_plat_fail(e, node, e->what);
 }
 
 /* ---- commands from ranks ---- */
@@ -647,16 +664,7 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 			post_event(e, lrank, cmd->id, -ESRCH, 0, 0);
 			return;
 		}
-		e->what[0] = 0;
-		what_add(e, cmd_name(cmd->op));
-		what_add(e, " from rank ");
-		what_num(e, me);
-		what_add(e, " to rank ");
-		what_num(e, cmd->dst);
-		what_add(e, " after its node left");
-		fail_state(e, node);
-		e->live = false;
-		eng_plat_fail(e, node, e->what);
+		op_fatal(e, node, cmd_name(cmd->op), me, cmd->dst, " after its node left");
 		return;
 	}
 	o = op_alloc(e, false);
@@ -979,21 +987,14 @@ static int take_amo(struct eng *e, unsigned node, const struct snet_op *w)
 
 	bad = l < 0 || !amo_valid(w->amo) || (w->addr & (size - 1));
 	p = bad ? NULL : (void *)rank_ptr(e, (unsigned)l, w->addr, size, 1);
+	if (!p)		/* a posted one's issuer learns it from the ERR too */
+		return answer(e, node, SNOP_ERR, w, bad ? -EINVAL : -EFAULT) ? 0 : -EAGAIN;
 	if (w->flags & SNOP_F_POSTED) {
-		/* Its issuer is already done: a word it cannot reach is a
-		 * broken library, and the job ends rather than lose it. */
-		if (!p) {
-			eng_job_abort(e, w->src, SMAPOS_EXIT_NET);
-			eng_plat_abort(e, w->src, SMAPOS_EXIT_NET);
-		} else {
-			do_amo(w->amo, p, w->arg[0], w->arg[1]);
-		}
+		do_amo(w->amo, p, w->arg[0], w->arg[1]);
 		return 0;
 	}
 	if (e->nfree == 0)
 		return -EAGAIN;	/* no slot for the answer: sent again later */
-	if (!p)
-		return answer(e, node, SNOP_ERR, w, bad ? -EINVAL : -EFAULT), 0;
 	old = do_amo(w->amo, p, w->arg[0], w->arg[1]);
 	answer(e, node, SNOP_AMOREPLY, w, old);
 	return 0;
@@ -1072,6 +1073,13 @@ static void take_answer(struct eng *e, unsigned node, const struct snet_op *w)
 	static const uint8_t kinds[] = { OK_GET, OK_PUT, OK_AMO, OK_RTS, OK_FACC };
 	struct eop *o = NULL;
 
+	if (w->op == SNOP_ERR && (w->flags & SNOP_F_POSTED)) {
+		/* Its acknowledgement (which rides ahead of this answer) told
+		 * the issuer it was done: nobody waits to hear otherwise. */
+		op_fatal(e, node, "an atomic", w->dst, w->src,
+			 w->arg[0] == -ESRCH ? " after its job ended" : " the target could not apply");
+		return;
+	}
 	if (w->op == SNOP_ACKOP) {
 		o = op_lookup(e, w->id, (uint16_t)node, OK_PUT);
 		if (o)

@@ -776,6 +776,28 @@ static void test_ended(void)
 	for (int i = 0; i < 2000; i++)
 		step();
 	CHECK("and the nodes are idle after it", eng_idle(E[0]) && eng_idle(E[1]), "busy");
+
+	/* A posted atomic is done for its issuer once acknowledged: one the
+	 * target cannot apply must still end the job, never vanish. */
+	job_begin(15, 0);
+	eng_job_end(E[1]);
+	post_flags = SNET_CMD_POSTED;
+	post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 34);
+	post_flags = 0;
+	for (int i = 0; i < 20000 && failed_node < 0; i++)
+		step();
+	CHECK("a posted atomic for an ended job ends the issuer's job, naming it",
+	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "after its job ended"),
+	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
+	job_begin(16, 0);
+	post_flags = SNET_CMD_POSTED;
+	post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 0), 0, uaddr(DATA) + 4, 0, 1, 0, 35);
+	post_flags = 0;
+	for (int i = 0; i < 20000 && failed_node < 0; i++)
+		step();
+	CHECK("a misaligned posted atomic ends the issuer's job, naming it",
+	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "could not apply"),
+	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
 }
 
 static void test_idle_alive(void)
