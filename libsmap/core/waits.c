@@ -9,6 +9,8 @@
  * every rank: peers read it through SMARTMAP, so the check costs nothing
  * until a wait has lasted long.  A rank that computes, sleeps or sits in a
  * system call is not spinning, so a job waiting on it is never judged.
+ * The verdict takes two scans (waitrule.h): the second needs every rank
+ * to have read its condition again after the first ended.
  *
  * Several nodes: a node whose live ranks are all stuck is quiet, and says
  * so to world rank 0 every 1/WAIT_REPORT_DIV s (a network atomic into
@@ -30,22 +32,19 @@
 #include "smap.h"
 #include "../net/net.h"
 #include "../../kernel/net/engine.h"
+#include "waitrule.h"
 
 #define WAIT_CHECK_MASK	(CORE_WAIT_LOOK - 1)
-#define WAIT_STUCK_S	2		/* seconds in one wait */
-#define WAIT_FRESH_DIV	4		/* still spinning: seen within 1/4 s */
 #define WAIT_GAP_DIV	2		/* no look for 1/2 s: a new wait */
-
-struct wait_state {
-	_Alignas(64) uint64_t start;	/* TSC when this rank's current wait began */
-	uint64_t seen;			/* TSC of its latest look */
-	uint32_t exited;
-	uint32_t blocked;		/* in a system call that waits (core_wait_blocked) */
-	uint32_t reported;		/* rank 0's: one rank tells */
-};
 
 static struct wait_state wait_state;
 const char *core_call;
+/* This rank's first scan that found its node quiet (wait_node_quiet). */
+static struct {
+	uint64_t start;		/* the wait of this rank it belongs to */
+	uint64_t since;		/* TSC at its end; 0: none */
+	unsigned gone;		/* ranks that had exited by then */
+} wait_first;
 
 #define WAIT_REPORT_DIV	4		/* a quiet node reports 4 times a second */
 #define WAIT_REPORT_QUIET (1ull << 62)	/* a report: quiet bit, stamp << 24, tick */
@@ -68,13 +67,22 @@ static void wait_exited(void)
 	__atomic_store_n(&wait_state.exited, 1, __ATOMIC_RELEASE);
 }
 
+/* A look at this rank's own wait; `fresh`: it is a new one. */
+static void wait_look(uint64_t now, int fresh)
+{
+	if (fresh)
+		__atomic_store_n(&wait_state.start, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&wait_state.before, wait_state.seen, __ATOMIC_RELEASE);
+	__atomic_store_n(&wait_state.seen, now, __ATOMIC_RELAXED);
+}
+
 void core_wait_blocked(int on)
 {
 	uint64_t now = smap_rdtsc();
 
-	if (on && now - wait_state.seen > smap_tsc_hz() / WAIT_GAP_DIV)
-		__atomic_store_n(&wait_state.start, now, __ATOMIC_RELAXED);
-	__atomic_store_n(&wait_state.seen, now, __ATOMIC_RELAXED);
+	/* Leaving starts the clock again: a rank just out of its wait must
+	 * not look stuck in it. */
+	wait_look(now, !on || now - wait_state.seen > smap_tsc_hz() / WAIT_GAP_DIV);
 	__atomic_store_n(&wait_state.blocked, on, __ATOMIC_RELEASE);
 }
 
@@ -156,24 +164,46 @@ static void wait_deadlock(uint64_t hz, uint64_t now, unsigned nodes)
 }
 
 /* Whether every live rank of this node has spun in one wait for
- * WAIT_STUCK_S; *stamp: the latest start of those waits. */
+ * WAIT_STUCK_S and, since a first scan found so, looked at its condition
+ * again with no rank exiting meanwhile (wait_judge: one scan cannot tell
+ * a rank just released from a stuck one); *stamp: the latest start of
+ * those waits. */
 static int wait_node_quiet(uint64_t now, uint64_t hz, uint64_t *stamp)
 {
+	uint64_t since = wait_first.start == wait_state.start ? wait_first.since : 0;
+	unsigned gone = 0, unsure = 0;
+
 	*stamp = 0;
 	for (unsigned r = 0; r < core.ji.nranks; r++) {
 		const struct wait_state *s = remote_address(r, &wait_state);
-		uint64_t start;
+		uint64_t before, start;
 
-		if (__atomic_load_n(&s->exited, __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&s->exited, __ATOMIC_ACQUIRE)) {
+			gone++;
 			continue;
+		}
+		before = __atomic_load_n(&s->before, __ATOMIC_ACQUIRE);
 		start = __atomic_load_n(&s->start, __ATOMIC_RELAXED);
-		if ((!__atomic_load_n(&s->blocked, __ATOMIC_ACQUIRE) &&
-		     now - __atomic_load_n(&s->seen, __ATOMIC_RELAXED) > hz / WAIT_FRESH_DIV) ||
-		    now - start < WAIT_STUCK_S * hz)
-			return 0;	/* r is busy elsewhere, or waits only since lately */
+		switch (wait_judge(start, before, __atomic_load_n(&s->seen, __ATOMIC_RELAXED),
+				   __atomic_load_n(&s->blocked, __ATOMIC_ACQUIRE), now, hz, since)) {
+		case WAIT_BUSY:
+			wait_first.since = 0;
+			return 0;
+		case WAIT_UNSURE:
+			unsure = 1;
+			break;
+		case WAIT_STUCK:
+			break;
+		}
 		*stamp = start > *stamp ? start : *stamp;
 	}
-	return 1;
+	if (!since || gone != wait_first.gone) {
+		wait_first.start = wait_state.start;
+		wait_first.since = smap_rdtsc();
+		wait_first.gone = gone;
+		return 0;
+	}
+	return !unsure;
 }
 
 /* This node is quiet: report it to world rank 0 (another node), or judge
@@ -184,7 +214,7 @@ static void wait_nodes_check(uint64_t now, uint64_t hz, uint64_t stamp)
 	unsigned nn = core.ji.nnodes, quiet = 1;
 	uint64_t sent, gone = net_gone_nodes();
 
-	if (nn > ENG_MAX_NODES || wait_reporting || !net_up())
+	if (nn > ENG_MAX_NODES || !net_up())
 		return;
 	if (core.ji.node) {
 		sent = __atomic_load_n(&n0->sent, __ATOMIC_RELAXED);
@@ -192,7 +222,6 @@ static void wait_nodes_check(uint64_t now, uint64_t hz, uint64_t stamp)
 		    !__atomic_compare_exchange_n(&n0->sent, &sent, now, 0, __ATOMIC_ACQ_REL,
 						 __ATOMIC_RELAXED))
 			return;
-		/* The network's own waits come back here: one report at a time. */
 		wait_reporting = 1;
 		net_cmd(&wait_report, SNOP_AMO, SNAMO_SET, 0, 0, NULL,
 			(uintptr_t)&wait_nodes.report[core.ji.node], 0,
@@ -225,7 +254,9 @@ void core_wait_check(unsigned spins)
 	uint64_t now, hz, stamp;
 	int reporting = 0;
 
-	if (spins & WAIT_CHECK_MASK)
+	/* The network's own waits for this rank's report come back here:
+	 * they are part of the wait that sends it. */
+	if ((spins & WAIT_CHECK_MASK) || wait_reporting)
 		return;
 	now = smap_rdtsc();
 	hz = smap_tsc_hz();
@@ -234,11 +265,9 @@ void core_wait_check(unsigned spins)
 	 * long after it, belongs to a new wait.  A rank whose network
 	 * commands are in flight (a rendezvous get streaming in) is not stuck:
 	 * its wait starts again. */
-	if (spins <= wait_spins || now - wait_state.seen > hz / WAIT_GAP_DIV ||
-	    (core.ji.nnodes > 1 && !wait_reporting && net_in_flight(&wait_report, &reporting)))
-		__atomic_store_n(&wait_state.start, now, __ATOMIC_RELAXED);
+	wait_look(now, spins <= wait_spins || now - wait_state.seen > hz / WAIT_GAP_DIV ||
+		  (core.ji.nnodes > 1 && net_in_flight(&wait_report, &reporting)));
 	wait_spins = spins;
-	__atomic_store_n(&wait_state.seen, now, __ATOMIC_RELAXED);
 	if (now - wait_state.start < WAIT_STUCK_S * hz || !wait_node_quiet(now, hz, &stamp))
 		return;
 	if (core.ji.nnodes == 1)
