@@ -133,20 +133,24 @@ def reduce_algorithms(sec, kind, ranks):
                                 us, run)
 
 
+CHECK_TURNS = 16
+
+
 def coll_check_cost(sec, kind):
     """Collective arguments checked across ranks (issue 18's goal: at most
     5% on an 8-byte allreduce and a barrier): mpi_bench's collcheck turns the
     check off and on by turns inside one run (MPI_T's smap_coll_check), so
     both halves of a pair see the same placement of the ranks, which moves
     a 2-rank barrier by more than the check costs from one run to the
-    next; several runs a repeat, as the figure still depends on the run."""
+    next; 16 runs a repeat, as the figure still depends on the run (from -19%
+    to +11% for the barrier in 16 runs of 2026-11-28)."""
     for run in range(sec.repeats):
-        for turn in range(4):
+        for turn in range(CHECK_TURNS):
             _, out = sec.run(libsmap_argv(kind, "mpi_bench", 2, ["quick", "collcheck"]), 180)
             add_csv(sec, kind, "mpi_bench", "libsmap", [r for r in parse_csv(out)
                                                         if r[0].endswith("check_cost") or
                                                         r[0].endswith("check")],
-                    run * 4 + turn)
+                    run * CHECK_TURNS + turn)
 
 
 SHMEM_LINE = re.compile(r"^shmem_bench (\w+) (\d+) ([\d.]+)\s*$", re.M)
