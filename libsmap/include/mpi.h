@@ -133,6 +133,13 @@ extern struct smpi_type smpi_type_char,
 	smpi_type_f_complex8,
 	smpi_type_f_complex16,
 	smpi_type_f_2integer,
+	smpi_type_f_integer16,
+	smpi_type_f_real16,
+	smpi_type_f_complex32,
+	smpi_type_f_2real,
+	smpi_type_f_2double_precision,
+	smpi_type_lb,
+	smpi_type_ub,
 	/* C++'s, in C too (MPI 3.1 section 3.2.2) */
 	smpi_type_cxx_bool,
 	smpi_type_cxx_float_complex,
@@ -231,6 +238,20 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_COMPLEX8		(&smpi_type_f_complex8)
 #define MPI_COMPLEX16		(&smpi_type_f_complex16)
 #define MPI_2INTEGER		(&smpi_type_f_2integer)
+#define MPI_2REAL		(&smpi_type_f_2real)
+#define MPI_2DOUBLE_PRECISION	(&smpi_type_f_2double_precision)
+/* gfortran's INTEGER(16), REAL(16) (IEEE quad) and COMPLEX(16); there is no
+ * 2-byte REAL on x86-64, so MPI_REAL2 and MPI_COMPLEX4 are
+ * MPI_DATATYPE_NULL, as MPICH has its optional types it cannot offer. */
+#define MPI_INTEGER16		(&smpi_type_f_integer16)
+#define MPI_REAL16		(&smpi_type_f_real16)
+#define MPI_COMPLEX32		(&smpi_type_f_complex32)
+#define MPI_REAL2		MPI_DATATYPE_NULL
+#define MPI_COMPLEX4		MPI_DATATYPE_NULL
+/* MPI-1's bound markers for MPI_Type_struct (removed in MPI 3.0; MPICH
+ * still has them): zero bytes, a sticky lower or upper bound. */
+#define MPI_LB			(&smpi_type_lb)
+#define MPI_UB			(&smpi_type_ub)
 /* C++'s bool and complex types: the layout of C's _Bool and _Complex. */
 #define MPI_CXX_BOOL		(&smpi_type_cxx_bool)
 #define MPI_CXX_FLOAT_COMPLEX	(&smpi_type_cxx_float_complex)

@@ -23,18 +23,6 @@ import os
 import re
 import sys
 
-# Fortran datatypes and the C datatype each one is (gfortran: default
-# INTEGER, REAL and LOGICAL are 4 bytes, DOUBLE PRECISION 8).
-F_TYPES = [
-    ("MPI_INTEGER", "MPI_INT"), ("MPI_REAL", "MPI_FLOAT"),
-    ("MPI_DOUBLE_PRECISION", "MPI_DOUBLE"), ("MPI_COMPLEX", "MPI_C_FLOAT_COMPLEX"),
-    ("MPI_DOUBLE_COMPLEX", "MPI_C_DOUBLE_COMPLEX"), ("MPI_LOGICAL", "MPI_INT"),
-    ("MPI_CHARACTER", "MPI_CHAR"), ("MPI_INTEGER1", "MPI_INT8_T"),
-    ("MPI_INTEGER2", "MPI_INT16_T"), ("MPI_INTEGER4", "MPI_INT32_T"),
-    ("MPI_INTEGER8", "MPI_INT64_T"), ("MPI_REAL4", "MPI_FLOAT"), ("MPI_REAL8", "MPI_DOUBLE"),
-    ("MPI_2INTEGER", "MPI_2INT"), ("MPI_COMPLEX8", "MPI_C_FLOAT_COMPLEX"),
-    ("MPI_COMPLEX16", "MPI_C_DOUBLE_COMPLEX"),
-]
 # Arguments that are LOGICAL in Fortran (C int or int *).
 LOGICAL = {"flag", "commute", "reorder", "periods", "remain_dims"}
 # void * arguments the C function writes an address into: Fortran passes an
@@ -183,15 +171,10 @@ def gen_handles(handles, pre, ints):
         for n, ob in names:
             if ob not in objs:
                 objs.append(ob)
-        extra = [c for f, c in F_TYPES] if t == "MPI_Datatype" else []
         o.append("static void *const fh_pre_%s[] = {" % k)
         o.append("\tNULL,")
         for ob in objs:
             o.append("\t&%s," % ob)
-        for c in extra:
-            ob = dict(names).get(c)
-            if ob:
-                o.append("\t&%s,\t/* Fortran */" % ob)
         o.append("};")
         o.append("struct fh_table smpi_fh_%s = {" % k)
         o.append("\t.pre = fh_pre_%s, .npre = sizeof(fh_pre_%s) / sizeof(void *)," % (k, k))
@@ -218,13 +201,6 @@ def handle_index(handles, pre):
                 objs.append(ob)
         for n, ob in pre.get(t, []):
             idx[n] = objs.index(ob) + 1
-        if t == "MPI_Datatype":
-            i = len(objs) + 1
-            names = dict(pre.get(t, []))
-            for f, c in F_TYPES:
-                if c in names:
-                    idx[f] = i
-                    i += 1
     return idx
 
 
@@ -805,9 +781,6 @@ def gen_f08(apis, handles, c, idx, skipped):
     for t, lst in PRE.items():
         for n, _ in lst:
             htype_of[n] = t
-    for f, cname in F_TYPES:
-        if cname in htype_of:
-            htype_of[f] = "MPI_Datatype"
     htype_of.update(NULLS)
     for k in sorted(c):
         if k in kinds:

@@ -59,11 +59,28 @@ static int dt_node_dense(const struct dt_node *n)
 	return n->kind == DT_LEAF && n->off == 0 && n->lb == 0 && n->extent == n->size;
 }
 
-/* Bounds of the union of the typemaps seen so far. */
-struct dt_bounds {
-	int any, anydata;
-	int64_t lb, ub, true_lb, true_ub;
+/* One bound of the union of the typemaps seen so far: marked candidates
+ * win over unmarked ones. */
+struct dt_bound {
+	int any, marked;
+	int64_t v;
 };
+
+struct dt_bounds {
+	struct dt_bound lb, ub;
+	int anydata;
+	int64_t true_lb, true_ub;
+};
+
+static void dt_bound_take(struct dt_bound *b, int64_t v, int marked, int lower)
+{
+	if (b->any && marked < b->marked)
+		return;
+	if (!b->any || marked > b->marked || (lower ? v < b->v : v > b->v))
+		b->v = v;
+	b->any = 1;
+	b->marked = marked;
+}
 
 /* Adds blocklen elements of c starting at disp. */
 static void dt_bounds_add(struct dt_bounds *b, const struct dt_node *c,
@@ -75,11 +92,10 @@ static void dt_bounds_add(struct dt_bounds *b, const struct dt_node *c,
 
 	if (blocklen <= 0)
 		return;
-	if (!b->any || lo + c->lb < b->lb)
-		b->lb = lo + c->lb;
-	if (!b->any || hi + c->lb + c->extent > b->ub)
-		b->ub = hi + c->lb + c->extent;
-	b->any = 1;
+	if (!(c->marks & DT_NO_LB))
+		dt_bound_take(&b->lb, lo + c->lb, !!(c->marks & DT_LB_MARK), 1);
+	if (!(c->marks & DT_NO_UB))
+		dt_bound_take(&b->ub, hi + c->lb + c->extent, !!(c->marks & DT_UB_MARK), 0);
 	if (c->size == 0)
 		return;
 	if (!b->anydata || lo + c->true_lb < b->true_lb)
@@ -91,8 +107,10 @@ static void dt_bounds_add(struct dt_bounds *b, const struct dt_node *c,
 
 static void dt_bounds_set(struct dt_node *n, const struct dt_bounds *b)
 {
-	n->lb = b->any ? b->lb : 0;
-	n->extent = b->any ? b->ub - b->lb : 0;
+	n->lb = b->lb.any ? b->lb.v : 0;
+	n->extent = (b->ub.any ? b->ub.v : 0) - n->lb;
+	n->marks = (b->lb.marked ? DT_LB_MARK : 0) | (b->ub.marked ? DT_UB_MARK : 0) |
+		   (b->lb.any ? 0 : DT_NO_LB) | (b->ub.any ? 0 : DT_NO_UB);
 	n->true_lb = b->anydata ? b->true_lb : 0;
 	n->true_ub = b->anydata ? b->true_ub : 0;
 }
@@ -219,7 +237,7 @@ struct dt *dt_blocks(int64_t count, const int64_t *blocklen,
 		next = disp[i] + blocklen[i] * c->size;
 	}
 	dt_bounds_set(n, &b);
-	if (pad && n->align > 1 && n->extent % n->align)
+	if (pad && !(n->marks & DT_UB_MARK) && n->align > 1 && n->extent % n->align)
 		n->extent += n->align - n->extent % n->align;
 	if (count > 0 && dense)
 		dt_collapse(n, &t->node[root[0]], disp[0]);
@@ -241,6 +259,18 @@ struct dt *dt_resized(const struct dt *child, int64_t lb, int64_t extent)
 	n->lb = lb;
 	n->extent = extent;
 	n->align = 1;
+	n->marks = DT_LB_MARK | DT_UB_MARK;
+	return t;
+}
+
+struct dt *dt_marker(int upper)
+{
+	struct dt *t = dt_basic(0, 1);
+
+	if (t) {
+		t->node[0].basic = 1;	/* an empty run of bytes */
+		t->node[0].marks = upper ? DT_UB_MARK | DT_NO_LB : DT_LB_MARK | DT_NO_UB;
+	}
 	return t;
 }
 

@@ -43,8 +43,17 @@ struct dt_node {
 	int64_t lb, extent;
 	int64_t true_lb, true_ub;
 	uint32_t depth;
-	uint32_t pad;
+	uint32_t marks;		/* DT_LB_MARK ... */
 };
+
+/*
+ * Bound markers (MPI 3.1 section 4.1.6): MPI_Type_create_resized sets both,
+ * MPI-1's MPI_LB and MPI_UB one each.  They are sticky: a type built from
+ * marked children takes its lower bound from the marked ones only, and
+ * likewise its upper bound (and no alignment padding then).  NO_LB/NO_UB:
+ * the type gives no bound of that side (an empty type, a lone marker).
+ */
+enum { DT_LB_MARK = 1, DT_UB_MARK = 2, DT_NO_LB = 4, DT_NO_UB = 8 };
 
 struct dt_block {
 	int64_t disp;
@@ -85,6 +94,8 @@ struct dt *dt_vector(int64_t count, int64_t blocklen, int64_t stride,
 struct dt *dt_blocks(int64_t count, const int64_t *blocklen,
 		     const int64_t *disp, const struct dt *const *child, int pad);
 struct dt *dt_resized(const struct dt *child, int64_t lb, int64_t extent);
+/* MPI_LB's (upper 0) or MPI_UB's layout: no data, one marker at 0. */
+struct dt *dt_marker(int upper);
 
 /*
  * A cursor walks the data of `count` elements at `buf` as contiguous runs.

@@ -251,6 +251,11 @@ int smpi_intra_check(MPI_Comm comm, const char *fn);
 /* ---- datatypes (type.c) ---- */
 
 /* What the element-wise reduction kernels see of a type. */
+/* gfortran's INTEGER(16), REAL(16) (IEEE quad, in software) and COMPLEX(16). */
+typedef __int128 smpi_i128;
+typedef __float128 smpi_f128;
+typedef _Complex float __attribute__((mode(TC))) smpi_cf128;
+
 enum smpi_kind {
 	SMPI_K_NONE, SMPI_K_CHAR, SMPI_K_SCHAR, SMPI_K_UCHAR, SMPI_K_BYTE,
 	SMPI_K_WCHAR, SMPI_K_SHORT, SMPI_K_USHORT, SMPI_K_INT, SMPI_K_UINT,
@@ -258,8 +263,9 @@ enum smpi_kind {
 	SMPI_K_DOUBLE, SMPI_K_LDOUBLE, SMPI_K_BOOL, SMPI_K_I8, SMPI_K_I16,
 	SMPI_K_I32, SMPI_K_I64, SMPI_K_U8, SMPI_K_U16, SMPI_K_U32, SMPI_K_U64,
 	SMPI_K_AINT, SMPI_K_OFFSET, SMPI_K_COUNT, SMPI_K_CFLOAT, SMPI_K_CDOUBLE,
-	SMPI_K_CLDOUBLE, SMPI_K_PACKED, SMPI_K_FLOAT_INT, SMPI_K_DOUBLE_INT,
-	SMPI_K_LONG_INT, SMPI_K_2INT, SMPI_K_SHORT_INT, SMPI_K_LDOUBLE_INT,
+	SMPI_K_CLDOUBLE, SMPI_K_I128, SMPI_K_F128, SMPI_K_CF128, SMPI_K_PACKED,
+	SMPI_K_FLOAT_INT, SMPI_K_DOUBLE_INT, SMPI_K_LONG_INT, SMPI_K_2INT, SMPI_K_SHORT_INT,
+	SMPI_K_LDOUBLE_INT, SMPI_K_2FLOAT, SMPI_K_2DOUBLE,
 	SMPI_K_COUNT_OF
 };
 

@@ -9,6 +9,13 @@
 #include "impl.h"
 #include "../coll/coll.h"
 
+/* The 16-byte kinds at any 8-byte boundary: the engine's chunks and
+ * scratch buffers need not keep their natural 16-byte alignment, which
+ * the compiler would otherwise assume (aligned vector loads). */
+typedef smpi_i128 op_i128 __attribute__((aligned(8)));
+typedef smpi_f128 op_f128 __attribute__((aligned(8)));
+typedef smpi_cf128 op_cf128 __attribute__((aligned(8)));
+
 #define INT_KINDS(X) \
 	X(SMPI_K_CHAR, char) X(SMPI_K_SCHAR, signed char) X(SMPI_K_UCHAR, unsigned char) \
 	X(SMPI_K_WCHAR, wchar_t) X(SMPI_K_SHORT, short) X(SMPI_K_USHORT, unsigned short) \
@@ -17,12 +24,14 @@
 	X(SMPI_K_ULLONG, unsigned long long) X(SMPI_K_I8, int8_t) X(SMPI_K_I16, int16_t) \
 	X(SMPI_K_I32, int32_t) X(SMPI_K_I64, int64_t) X(SMPI_K_U8, uint8_t) \
 	X(SMPI_K_U16, uint16_t) X(SMPI_K_U32, uint32_t) X(SMPI_K_U64, uint64_t) \
-	X(SMPI_K_AINT, MPI_Aint) X(SMPI_K_OFFSET, MPI_Offset) X(SMPI_K_COUNT, MPI_Count)
+	X(SMPI_K_AINT, MPI_Aint) X(SMPI_K_OFFSET, MPI_Offset) X(SMPI_K_COUNT, MPI_Count) \
+	X(SMPI_K_I128, op_i128)
 #define FLOAT_KINDS(X) \
-	X(SMPI_K_FLOAT, float) X(SMPI_K_DOUBLE, double) X(SMPI_K_LDOUBLE, long double)
+	X(SMPI_K_FLOAT, float) X(SMPI_K_DOUBLE, double) X(SMPI_K_LDOUBLE, long double) \
+	X(SMPI_K_F128, op_f128)
 #define COMPLEX_KINDS(X) \
 	X(SMPI_K_CFLOAT, float _Complex) X(SMPI_K_CDOUBLE, double _Complex) \
-	X(SMPI_K_CLDOUBLE, long double _Complex)
+	X(SMPI_K_CLDOUBLE, long double _Complex) X(SMPI_K_CF128, op_cf128)
 #define BOOL_KINDS(X) X(SMPI_K_BOOL, _Bool)
 #define BYTE_KINDS(X) X(SMPI_K_BYTE, unsigned char)
 
@@ -81,15 +90,18 @@ OP_KERNEL(bor, BITS)
 OP_KERNEL(bxor, BITS)
 #undef OP_EXPR
 
-/* The MINLOC/MAXLOC pairs as C lays them out; ties keep the lower index. */
+/* The MINLOC/MAXLOC pairs as C lays them out: value and index; ties keep
+ * the lower index. */
 #define PAIR_KINDS(X) \
-	X(SMPI_K_FLOAT_INT, float) X(SMPI_K_DOUBLE_INT, double) X(SMPI_K_LONG_INT, long) \
-	X(SMPI_K_2INT, int) X(SMPI_K_SHORT_INT, short) X(SMPI_K_LDOUBLE_INT, long double)
+	X(SMPI_K_FLOAT_INT, float, int) X(SMPI_K_DOUBLE_INT, double, int) \
+	X(SMPI_K_LONG_INT, long, int) X(SMPI_K_2INT, int, int) X(SMPI_K_SHORT_INT, short, int) \
+	X(SMPI_K_LDOUBLE_INT, long double, int) X(SMPI_K_2FLOAT, float, float) \
+	X(SMPI_K_2DOUBLE, double, double)
 
-#define LOC_CASE(k, t) \
+#define LOC_CASE(k, t, it) \
 	case k: { \
-		const struct { t v; int i; } *a = in; \
-		struct { t v; int i; } *b = inout; \
+		const struct { t v; it i; } *a = in; \
+		struct { t v; it i; } *b = inout; \
 		for (i = 0; i < n; i++) \
 			if (LOC_BETTER(a[i].v, b[i].v) || \
 			    (a[i].v == b[i].v && a[i].i < b[i].i)) { \
@@ -125,6 +137,7 @@ static void op_maxloc(const void *in, void *inout, int64_t n, int kind)
 enum { F_INT = 1, F_FLOAT = 2, F_COMPLEX = 4, F_BOOL = 8, F_BYTE = 16, F_PAIR = 32 };
 
 #define FAM_CASE(k, t) case k:
+#define PAIR_FAM_CASE(k, t, it) case k:
 static int op_family(int kind)
 {
 	switch (kind) {
@@ -133,11 +146,12 @@ static int op_family(int kind)
 	COMPLEX_KINDS(FAM_CASE) return F_COMPLEX;
 	BOOL_KINDS(FAM_CASE) return F_BOOL;
 	BYTE_KINDS(FAM_CASE) return F_BYTE;
-	PAIR_KINDS(FAM_CASE) return F_PAIR;
+	PAIR_KINDS(PAIR_FAM_CASE) return F_PAIR;
 	}
 	return 0;
 }
 #undef FAM_CASE
+#undef PAIR_FAM_CASE
 
 /*
  * The engine's operators: one adapter per op with the kind as its context,

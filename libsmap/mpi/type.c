@@ -40,7 +40,8 @@ T(smpi_type_uint64_t, SMPI_K_U64, "MPI_UINT64_T");
 T(smpi_type_aint, SMPI_K_AINT, "MPI_AINT");
 T(smpi_type_offset, SMPI_K_OFFSET, "MPI_OFFSET");
 T(smpi_type_count, SMPI_K_COUNT, "MPI_COUNT");
-T(smpi_type_c_float_complex, SMPI_K_CFLOAT, "MPI_C_FLOAT_COMPLEX");
+/* MPI_C_COMPLEX is the same type; its name is the one MPICH gives both. */
+T(smpi_type_c_float_complex, SMPI_K_CFLOAT, "MPI_C_COMPLEX");
 T(smpi_type_c_double_complex, SMPI_K_CDOUBLE, "MPI_C_DOUBLE_COMPLEX");
 T(smpi_type_c_long_double_complex, SMPI_K_CLDOUBLE, "MPI_C_LONG_DOUBLE_COMPLEX");
 T(smpi_type_packed, SMPI_K_PACKED, "MPI_PACKED");
@@ -66,6 +67,14 @@ T(smpi_type_f_real8, SMPI_K_DOUBLE, "MPI_REAL8");
 T(smpi_type_f_complex8, SMPI_K_CFLOAT, "MPI_COMPLEX8");
 T(smpi_type_f_complex16, SMPI_K_CDOUBLE, "MPI_COMPLEX16");
 T(smpi_type_f_2integer, SMPI_K_2INT, "MPI_2INTEGER");
+T(smpi_type_f_integer16, SMPI_K_I128, "MPI_INTEGER16");
+T(smpi_type_f_real16, SMPI_K_F128, "MPI_REAL16");
+T(smpi_type_f_complex32, SMPI_K_CF128, "MPI_COMPLEX32");
+T(smpi_type_f_2real, SMPI_K_2FLOAT, "MPI_2REAL");
+T(smpi_type_f_2double_precision, SMPI_K_2DOUBLE, "MPI_2DOUBLE_PRECISION");
+/* MPI-1's bound markers, removed in MPI 3.0 and still in old codes. */
+T(smpi_type_lb, SMPI_K_NONE, "MPI_LB");
+T(smpi_type_ub, SMPI_K_NONE, "MPI_UB");
 T(smpi_type_cxx_bool, SMPI_K_BOOL, "MPI_CXX_BOOL");
 T(smpi_type_cxx_float_complex, SMPI_K_CFLOAT, "MPI_CXX_FLOAT_COMPLEX");
 T(smpi_type_cxx_double_complex, SMPI_K_CDOUBLE, "MPI_CXX_DOUBLE_COMPLEX");
@@ -129,6 +138,9 @@ static struct smpi_type *const type_predef[SMPI_NTYPES] = {
 	[SMPI_K_CFLOAT] = &smpi_type_c_float_complex,
 	[SMPI_K_CDOUBLE] = &smpi_type_c_double_complex,
 	[SMPI_K_CLDOUBLE] = &smpi_type_c_long_double_complex,
+	[SMPI_K_I128] = &smpi_type_f_integer16,
+	[SMPI_K_F128] = &smpi_type_f_real16,
+	[SMPI_K_CF128] = &smpi_type_f_complex32,
 	[SMPI_K_PACKED] = &smpi_type_packed,
 	[SMPI_K_FLOAT_INT] = &smpi_type_float_int,
 	[SMPI_K_DOUBLE_INT] = &smpi_type_double_int,
@@ -136,6 +148,8 @@ static struct smpi_type *const type_predef[SMPI_NTYPES] = {
 	[SMPI_K_2INT] = &smpi_type_2int,
 	[SMPI_K_SHORT_INT] = &smpi_type_short_int,
 	[SMPI_K_LDOUBLE_INT] = &smpi_type_long_double_int,
+	[SMPI_K_2FLOAT] = &smpi_type_f_2real,
+	[SMPI_K_2DOUBLE] = &smpi_type_f_2double_precision,
 };
 
 /* Size and alignment of each basic kind, in C's terms. */
@@ -152,22 +166,25 @@ static const struct { uint32_t size, align; } type_basic[SMPI_NTYPES] = {
 	B(SMPI_K_U64, uint64_t), B(SMPI_K_AINT, MPI_Aint), B(SMPI_K_OFFSET, MPI_Offset),
 	B(SMPI_K_COUNT, MPI_Count), B(SMPI_K_CFLOAT, float _Complex),
 	B(SMPI_K_CDOUBLE, double _Complex), B(SMPI_K_CLDOUBLE, long double _Complex),
+	B(SMPI_K_I128, smpi_i128), B(SMPI_K_F128, smpi_f128), B(SMPI_K_CF128, smpi_cf128),
 	B(SMPI_K_PACKED, char),
 };
 #undef B
 
-/* The MINLOC/MAXLOC pairs: value then int, laid out as C lays the struct. */
-static struct dt *type_pair(int value_kind)
+/* The MINLOC/MAXLOC pairs: value then index (an int in C's, the value's
+ * type in Fortran's 2REAL and 2DOUBLE_PRECISION), laid out as C lays the
+ * struct. */
+static struct dt *type_pair(int value_kind, int index_kind)
 {
 	struct dt *v = dt_basic(type_basic[value_kind].size, type_basic[value_kind].align);
-	struct dt *i = dt_basic(sizeof(int), _Alignof(int));
+	struct dt *i = dt_basic(type_basic[index_kind].size, type_basic[index_kind].align);
 	const struct dt *ch[2] = { v, i };
-	int64_t bl[2] = { 1, 1 }, disp[2] = { 0, 0 };
+	int64_t bl[2] = { 1, 1 }, disp[2] = { 0, 0 }, ia = type_basic[index_kind].align;
 	struct dt *p;
 
 	if (!v || !i)
 		smpi_fatal("MPI_Init: no memory for the predefined datatypes");
-	disp[1] = (type_basic[value_kind].size + _Alignof(int) - 1) & ~(int64_t)(_Alignof(int) - 1);
+	disp[1] = (type_basic[value_kind].size + ia - 1) & ~(ia - 1);
 	p = dt_blocks(2, bl, disp, ch, 1);
 	free(v);
 	free(i);
@@ -176,22 +193,28 @@ static struct dt *type_pair(int value_kind)
 
 void smpi_type_init(void)
 {
-	static const int pairs[][2] = {
-		{ SMPI_K_FLOAT_INT, SMPI_K_FLOAT }, { SMPI_K_DOUBLE_INT, SMPI_K_DOUBLE },
-		{ SMPI_K_LONG_INT, SMPI_K_LONG }, { SMPI_K_2INT, SMPI_K_INT },
-		{ SMPI_K_SHORT_INT, SMPI_K_SHORT }, { SMPI_K_LDOUBLE_INT, SMPI_K_LDOUBLE },
+	static const int pairs[][3] = {
+		{ SMPI_K_FLOAT_INT, SMPI_K_FLOAT, SMPI_K_INT },
+		{ SMPI_K_DOUBLE_INT, SMPI_K_DOUBLE, SMPI_K_INT },
+		{ SMPI_K_LONG_INT, SMPI_K_LONG, SMPI_K_INT }, { SMPI_K_2INT, SMPI_K_INT, SMPI_K_INT },
+		{ SMPI_K_SHORT_INT, SMPI_K_SHORT, SMPI_K_INT },
+		{ SMPI_K_LDOUBLE_INT, SMPI_K_LDOUBLE, SMPI_K_INT },
+		{ SMPI_K_2FLOAT, SMPI_K_FLOAT, SMPI_K_FLOAT },
+		{ SMPI_K_2DOUBLE, SMPI_K_DOUBLE, SMPI_K_DOUBLE },
 	};
 	int k;
 
 	for (k = SMPI_K_CHAR; k <= SMPI_K_PACKED; k++)
 		type_predef[k]->dt = dt_basic(type_basic[k].size, type_basic[k].align);
 	for (k = 0; k < (int)(sizeof pairs / sizeof pairs[0]); k++)
-		type_predef[pairs[k][0]]->dt = type_pair(pairs[k][1]);
+		type_predef[pairs[k][0]]->dt = type_pair(pairs[k][1], pairs[k][2]);
 	for (k = SMPI_K_CHAR; k < SMPI_NTYPES; k++)
 		if (!type_predef[k]->dt)
 			smpi_fatal("MPI_Init: no memory for the predefined datatypes");
 	for (k = 0; k < (int)(sizeof type_fortran / sizeof type_fortran[0]); k++)
 		type_fortran[k]->dt = type_predef[type_fortran[k]->kind]->dt;
+	if (!(smpi_type_lb.dt = dt_marker(0)) || !(smpi_type_ub.dt = dt_marker(1)))
+		smpi_fatal("MPI_Init: no memory for the predefined datatypes");
 }
 
 MPI_Datatype smpi_type_of_kind(int kind)
@@ -357,6 +380,9 @@ static int type_blocks(int count, const int *blocklens, int blocklen, const void
 		dp[i] = int_disps ? (int64_t)((const int *)disps)[i] * smpi_type_extent(t)
 				  : (int64_t)((const MPI_Aint *)disps)[i];
 		ch[i] = t->dt;
+		/* No data, no say in the kind: MPI_LB, MPI_UB, empty types. */
+		if (!dt_root(t->dt)->size)
+			continue;
 		if (kind == -1 || kind == t->kind)
 			kind = t->kind;
 		else

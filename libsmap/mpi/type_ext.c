@@ -417,6 +417,7 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 		{ MPI_TYPECLASS_INTEGER, 2, MPI_INT16_T },
 		{ MPI_TYPECLASS_INTEGER, 4, MPI_INT32_T },
 		{ MPI_TYPECLASS_INTEGER, 8, MPI_INT64_T },
+		{ MPI_TYPECLASS_INTEGER, 16, MPI_INTEGER16 },
 		{ MPI_TYPECLASS_REAL, 4, MPI_FLOAT },
 		{ MPI_TYPECLASS_REAL, 8, MPI_DOUBLE },
 		{ MPI_TYPECLASS_REAL, 16, MPI_LONG_DOUBLE },
@@ -480,20 +481,31 @@ static int f90_type(MPI_Datatype base, int combiner, int ni, const int *ints, MP
 	return MPI_SUCCESS;
 }
 
+/* gfortran's kinds 4, 8, 10 (x87 extended) and 16 (IEEE quad), as
+ * SELECTED_REAL_KIND picks them: the first with p digits and range r. */
+static int f90_real_index(int p, int r)
+{
+	static const int digits[4] = { 6, 15, 18, 33 }, range[4] = { 37, 307, 4931, 4931 };
+
+	if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		if ((p == MPI_UNDEFINED || p <= digits[i]) && (r == MPI_UNDEFINED || r <= range[i]))
+			return i;
+	return -1;
+}
+
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 {
 	int ints[2] = { p, r }, idx;
 
 	if (!newtype)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_real", "NULL argument");
-	/* Digits and exponent range of IEEE single, double and x87 extended. */
-	idx = (p == MPI_UNDEFINED || p <= 6) && (r == MPI_UNDEFINED || r <= 37) ? 0 :
-	      (p == MPI_UNDEFINED || p <= 15) && (r == MPI_UNDEFINED || r <= 307) ? 1 :
-	      (p == MPI_UNDEFINED || p <= 18) && (r == MPI_UNDEFINED || r <= 4931) ? 2 : -1;
-	if (idx < 0 || (p == MPI_UNDEFINED && r == MPI_UNDEFINED))
+	if ((idx = f90_real_index(p, r)) < 0)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_real",
 				"no real of precision %d and range %d", p, r);
-	return f90_type(idx == 0 ? MPI_FLOAT : idx == 1 ? MPI_DOUBLE : MPI_LONG_DOUBLE,
+	return f90_type(((const MPI_Datatype[]){ MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE,
+						 MPI_REAL16 })[idx],
 			MPI_COMBINER_F90_REAL, 2, ints, newtype);
 }
 
@@ -503,28 +515,26 @@ int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 
 	if (!newtype)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_complex", "NULL argument");
-	idx = (p == MPI_UNDEFINED || p <= 6) && (r == MPI_UNDEFINED || r <= 37) ? 0 :
-	      (p == MPI_UNDEFINED || p <= 15) && (r == MPI_UNDEFINED || r <= 307) ? 1 :
-	      (p == MPI_UNDEFINED || p <= 18) && (r == MPI_UNDEFINED || r <= 4931) ? 2 : -1;
-	if (idx < 0 || (p == MPI_UNDEFINED && r == MPI_UNDEFINED))
+	if ((idx = f90_real_index(p, r)) < 0)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_complex",
 				"no complex of precision %d and range %d", p, r);
-	return f90_type(idx == 0 ? MPI_C_FLOAT_COMPLEX : idx == 1 ? MPI_C_DOUBLE_COMPLEX :
-			MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMBINER_F90_COMPLEX, 2, ints, newtype);
+	return f90_type(((const MPI_Datatype[]){ MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+						 MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMPLEX32 })[idx],
+			MPI_COMBINER_F90_COMPLEX, 2, ints, newtype);
 }
 
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
-	static const int range[4] = { 2, 4, 9, 18 };
-	MPI_Datatype base[4] = { MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T };
+	static const int range[5] = { 2, 4, 9, 18, 38 };
+	MPI_Datatype base[5] = { MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_INTEGER16 };
 	int idx;
 
 	if (!newtype)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_integer", "NULL argument");
-	/* Decimal exponent ranges of 1, 2, 4 and 8 byte integers. */
-	for (idx = 0; idx < 4 && r > range[idx]; idx++)
+	/* Decimal exponent ranges of 1, 2, 4, 8 and 16 byte integers. */
+	for (idx = 0; idx < 5 && r > range[idx]; idx++)
 		;
-	if (idx == 4)
+	if (idx == 5)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_f90_integer",
 				"no integer of range %d", r);
 	return f90_type(base[idx], MPI_COMBINER_F90_INTEGER, 1, &r, newtype);

@@ -222,6 +222,8 @@ static MPI_Datatype rma_pair(int kind)
 	case SMPI_K_2INT: return MPI_2INT;
 	case SMPI_K_SHORT_INT: return MPI_SHORT_INT;
 	case SMPI_K_LDOUBLE_INT: return MPI_LONG_DOUBLE_INT;
+	case SMPI_K_2FLOAT: return MPI_2REAL;
+	case SMPI_K_2DOUBLE: return MPI_2DOUBLE_PRECISION;
 	}
 	return NULL;
 }

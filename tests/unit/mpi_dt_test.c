@@ -216,6 +216,45 @@ static void test_empty(void)
 	free(v);
 }
 
+/* Bound markers are sticky (MPI 3.1 section 4.1.6). */
+static void test_markers(void)
+{
+	struct dt *d = dt_basic(8, 8), *c = dt_basic(1, 1), *lb = dt_marker(0), *ub = dt_marker(1);
+	struct dt *r = dt_resized(c, 4, 8), *e = dt_vector(0, 1, 1, d);
+	const struct dt *ch[3] = { lb, d, ub }, *mix[2] = { r, d }, *only[1] = { lb };
+	const struct dt *gap[2] = { e, d }, *pad[2] = { d, c }, *padub[3] = { d, c, ub };
+	int64_t bl[3] = { 1, 1, 1 }, disp[3] = { -4, 0, 24 }, mdisp[2] = { 0, -16 };
+	int64_t one[1] = { 10 }, gdisp[2] = { 100, 0 }, pdisp[3] = { 0, 8, 12 };
+	struct dt *s = dt_blocks(3, bl, disp, ch, 1), *m = dt_blocks(2, bl, mdisp, mix, 1);
+	struct dt *o = dt_blocks(1, bl, one, only, 1), *g = dt_blocks(2, bl, gdisp, gap, 1);
+	struct dt *p = dt_blocks(2, bl, pdisp, pad, 1), *pu = dt_blocks(3, bl, pdisp, padub, 1);
+	struct dt *v = dt_vector(3, 1, 32, s);
+
+	check(dt_root(s)->lb == -4 && dt_root(s)->extent == 28 && dt_root(s)->size == 8,
+	      "markers_set_lb_and_ub", "%lld", 28, dt_root(s)->extent);
+	check_eq("a_marked_child_overrides_an_unmarked_lower_one", 4, dt_root(m)->lb);
+	check_eq("a_lone_lb_marker_gives_ub_0", -10, dt_root(o)->extent);
+	check(dt_root(g)->lb == 0 && dt_root(g)->extent == 8, "an_empty_child_gives_no_bounds",
+	      "%lld", 8, dt_root(g)->extent);
+	check_eq("unmarked_struct_is_padded_to_its_alignment", 16, dt_root(p)->extent);
+	check_eq("an_ub_marker_stops_the_padding", 12, dt_root(pu)->extent);
+	check(dt_root(v)->lb == -4 && dt_root(v)->extent == 92,
+	      "markers_stay_sticky_in_a_vector", "%lld", 92, dt_root(v)->extent);
+	free(d);
+	free(c);
+	free(lb);
+	free(ub);
+	free(r);
+	free(e);
+	free(s);
+	free(m);
+	free(o);
+	free(g);
+	free(p);
+	free(pu);
+	free(v);
+}
+
 int main(void)
 {
 	int k;
@@ -231,5 +270,6 @@ int main(void)
 	test_resized_and_nested();
 	test_typed_to_typed();
 	test_empty();
+	test_markers();
 	return failed;
 }

@@ -1,6 +1,6 @@
 ! lang_fmod.f90 - Fortran with `use mpi`, built by tools/smapfort: point-to-point
 ! (blocking, nonblocking, probe, status), collectives, communicators, derived
-! types and a user reduction.  Rank 0 prints one TAP line per behaviour with
+! types, Fortran's named types and a user reduction.  Rank 0 prints one TAP line per behaviour with
 ! the verdicts of all ranks.
 module report_m
   use mpi
@@ -62,6 +62,11 @@ program lang_fmod
   integer(kind=MPI_ADDRESS_KIND) :: tagub, lb, extent
   integer :: eh, key, dup2
   integer(kind=MPI_ADDRESS_KIND) :: aval, extra
+  real :: pr(2), pro(2)
+  double precision :: pd(2), pdo(2)
+  integer(kind=16) :: i16, s16
+  real(kind=16) :: q, sq
+  character(len=MPI_MAX_OBJECT_NAME) :: tname, tname2
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -121,6 +126,28 @@ program lang_fmod
   call MPI_Allgather(rank * 2, 1, MPI_INTEGER, counts, 1, MPI_INTEGER, MPI_COMM_WORLD, ierr)
   call report('f_allgather', counts(nranks) == 2 * (nranks - 1))
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
+
+  ! Fortran's named types: their own names, the MINLOC pairs of reals,
+  ! INTEGER(16) and REAL(16)
+  call MPI_Type_get_name(MPI_INTEGER, tname, n, ierr)
+  call MPI_Type_get_name(MPI_2DOUBLE_PRECISION, tname2, i, ierr)
+  call report('f_type_names', tname(1:n) == 'MPI_INTEGER' .and. &
+              tname2(1:i) == 'MPI_2DOUBLE_PRECISION')
+  pr(1) = real(mod(rank * 7, 5))
+  pr(2) = real(rank)
+  call MPI_Allreduce(pr, pro, 1, MPI_2REAL, MPI_MINLOC, MPI_COMM_WORLD, ierr)
+  pd(1) = dble(mod(rank * 7, 5))
+  pd(2) = dble(rank)
+  call MPI_Allreduce(pd, pdo, 1, MPI_2DOUBLE_PRECISION, MPI_MAXLOC, MPI_COMM_WORLD, ierr)
+  call report('f_minloc_2real_maxloc_2double_precision', pro(1) == 0.0 .and. pro(2) == 0.0 &
+              .and. pdo(1) == dble(maxval([(mod(i * 7, 5), i = 0, nranks - 1)])) .and. &
+              pdo(2) == dble(maxloc([(mod(i * 7, 5), i = 0, nranks - 1)], 1) - 1))
+  i16 = 2_16**100 + rank
+  call MPI_Allreduce(i16, s16, 1, MPI_INTEGER16, MPI_SUM, MPI_COMM_WORLD, ierr)
+  q = 1.0_16 / 3.0_16 * (rank + 1)
+  call MPI_Allreduce(q, sq, 1, MPI_REAL16, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call report('f_integer16_real16_sum', s16 == nranks * 2_16**100 + nranks * (nranks - 1) / 2 &
+              .and. abs(sq - nranks * (nranks + 1) / 6.0_16) < 1e-30_16)
 
   ! communicators, a derived type, a user operation
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), -rank, sub, ierr)

@@ -96,6 +96,37 @@ static void t_errhandler(void)
 	bad |= mpit_report("mpi1_errhandlers");
 }
 
+/* MPI_LB and MPI_UB: an int padded to a 24-byte record starting 8 bytes
+ * before it, sent two at a time. */
+static void t_markers(void)
+{
+	int blocks[3] = { 1, 1, 1 }, in[12], out[12], size;
+	MPI_Aint disp[3] = { -8, 0, 16 }, lb, ext;
+	MPI_Datatype types[3] = { MPI_LB, MPI_INT, MPI_UB }, rec, vec;
+
+	MPI_Type_struct(3, blocks, disp, types, &rec);
+	MPI_Type_commit(&rec);
+	MPI_Type_get_extent(rec, &lb, &ext);
+	MPI_Type_size(rec, &size);
+	mpit_expect_int("MPI_LB sets the lower bound", -8, lb);
+	mpit_expect_int("MPI_UB sets the upper bound (extent 24)", 24, ext);
+	mpit_expect_int("markers hold no data", (int)sizeof(int), size);
+	/* Sticky: a contiguous of it keeps them. */
+	MPI_Type_contiguous(2, rec, &vec);
+	MPI_Type_get_extent(vec, &lb, &ext);
+	mpit_expect_int("markers are sticky: lb of a contiguous", -8, lb);
+	mpit_expect_int("markers are sticky: extent of a contiguous", 48, ext);
+	for (int i = 0; i < 12; i++) {
+		in[i] = 100 + i;
+		out[i] = -1;
+	}
+	MPI_Sendrecv(in + 2, 2, rec, 0, 5, out, 2, MPI_INT, 0, 5, MPI_COMM_SELF,
+		     MPI_STATUS_IGNORE);
+	mpit_expect_int("records travel at their extent (second int)", 108, out[1]);
+	MPI_Type_free(&rec);
+	MPI_Type_free(&vec);
+}
+
 static void t_types(void)
 {
 	struct rec {
@@ -141,6 +172,7 @@ static void t_types(void)
 	MPI_Type_free(&st);
 	MPI_Type_free(&hv);
 	MPI_Type_free(&hi);
+	t_markers();
 	bad |= mpit_report("mpi1_datatypes");
 }
 
@@ -293,10 +325,16 @@ static void t_fortran_types(void)
 		{ MPI_INTEGER8, "MPI_INTEGER8", 8 }, { MPI_REAL8, "MPI_REAL8", 8 },
 		{ MPI_2INTEGER, "MPI_2INTEGER", 8 }, { MPI_CXX_BOOL, "MPI_CXX_BOOL", 1 },
 		{ MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", 16 },
+		{ MPI_2REAL, "MPI_2REAL", 8 },
+		{ MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16 },
+		{ MPI_INTEGER16, "MPI_INTEGER16", 16 }, { MPI_REAL16, "MPI_REAL16", 16 },
+		{ MPI_COMPLEX32, "MPI_COMPLEX32", 32 },
 	};
 	char name[MPI_MAX_OBJECT_NAME];
 	int len, size, v = wrank + 1, sum = 0;
 	double d = 1.5, dsum = 0;
+	struct { double v, i; } loc = { wrank % 2 ? 1.0 : 2.0, wrank }, best;
+	__int128 big = ((__int128)1 << 100) + wrank, bigsum = 0;
 
 	for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++) {
 		MPI_Type_get_name(f[i].t, name, &len);
@@ -310,6 +348,14 @@ static void t_fortran_types(void)
 	MPI_Allreduce(&d, &dsum, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD);
 	mpit_expect_int("MPI_SUM on MPI_INTEGER", wsize * (wsize + 1) / 2, sum);
 	mpit_expect_int("MPI_SUM on MPI_DOUBLE_PRECISION (x2)", 3 * wsize, (int)(dsum * 2));
+	/* The pairs of reals index with a real; ties keep the lower index. */
+	MPI_Allreduce(&loc, &best, 1, MPI_2DOUBLE_PRECISION, MPI_MINLOC, MPI_COMM_WORLD);
+	mpit_expect_int("MPI_MINLOC on MPI_2DOUBLE_PRECISION: the index", wsize > 1, (int)best.i);
+	MPI_Allreduce(&big, &bigsum, 1, MPI_INTEGER16, MPI_SUM, MPI_COMM_WORLD);
+	mpit_expect_int("MPI_SUM on MPI_INTEGER16 past 64 bits",
+			bigsum == ((__int128)wsize << 100) + wsize * (wsize - 1) / 2, 1);
+	if (MPI_REAL2 != MPI_DATATYPE_NULL || MPI_COMPLEX4 != MPI_DATATYPE_NULL)
+		mpit_fail("MPI_REAL2 and MPI_COMPLEX4 (no such types here) are not MPI_DATATYPE_NULL");
 	bad |= mpit_report("fortran_named_types_in_c");
 }
 
