@@ -250,12 +250,12 @@ int smpi_intra_check(MPI_Comm comm, const char *fn);
 
 /* ---- datatypes (type.c) ---- */
 
-/* What the element-wise reduction kernels see of a type. */
 /* gfortran's INTEGER(16), REAL(16) (IEEE quad, in software) and COMPLEX(16). */
 typedef __int128 smpi_i128;
 typedef __float128 smpi_f128;
 typedef _Complex float __attribute__((mode(TC))) smpi_cf128;
 
+/* What the element-wise reduction kernels see of a type. */
 enum smpi_kind {
 	SMPI_K_NONE, SMPI_K_CHAR, SMPI_K_SCHAR, SMPI_K_UCHAR, SMPI_K_BYTE,
 	SMPI_K_WCHAR, SMPI_K_SHORT, SMPI_K_USHORT, SMPI_K_INT, SMPI_K_UINT,

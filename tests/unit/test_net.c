@@ -753,6 +753,17 @@ static void test_gone(void)
 
 /* A node whose job ended answers requests for it with ESRCH, so their
  * issuers need not wait for the dead time. */
+/* A posted add from rank 0 of node 0 to rank 0 of node 1 at addr, run
+ * until a node fails the job (or for 20000 steps). */
+static void posted_add_fails(uint64_t addr, uint64_t id)
+{
+	post_flags = SNET_CMD_POSTED;
+	post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 0), 0, addr, 0, 1, 0, id);
+	post_flags = 0;
+	for (int i = 0; i < 20000 && failed_node < 0; i++)
+		step();
+}
+
 static void test_ended(void)
 {
 	size_t len = 3u << 19;
@@ -781,20 +792,12 @@ static void test_ended(void)
 	 * target cannot apply must still end the job, never vanish. */
 	job_begin(15, 0);
 	eng_job_end(E[1]);
-	post_flags = SNET_CMD_POSTED;
-	post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 34);
-	post_flags = 0;
-	for (int i = 0; i < 20000 && failed_node < 0; i++)
-		step();
+	posted_add_fails(uaddr(DATA), 34);
 	CHECK("a posted atomic for an ended job ends the issuer's job, naming it",
 	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "after its job ended"),
 	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
 	job_begin(16, 0);
-	post_flags = SNET_CMD_POSTED;
-	post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 0), 0, uaddr(DATA) + 4, 0, 1, 0, 35);
-	post_flags = 0;
-	for (int i = 0; i < 20000 && failed_node < 0; i++)
-		step();
+	posted_add_fails(uaddr(DATA) + 4, 35);
 	CHECK("a misaligned posted atomic ends the issuer's job, naming it",
 	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "could not apply"),
 	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
