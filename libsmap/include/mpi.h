@@ -389,6 +389,12 @@ int smpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
 #define MPI_COMBINER_F90_REAL		14
 #define MPI_COMBINER_F90_COMPLEX	15
 #define MPI_COMBINER_F90_INTEGER	16
+/* MPI-1's Fortran forms (deprecated): never returned here, as in MPICH; a
+ * type from Fortran's MPI_TYPE_HVECTOR says MPI_COMBINER_HVECTOR and its
+ * contents hold addresses. */
+#define MPI_COMBINER_HVECTOR_INTEGER	17
+#define MPI_COMBINER_HINDEXED_INTEGER	18
+#define MPI_COMBINER_STRUCT_INTEGER	19
 /* Type_match_size. */
 #define MPI_TYPECLASS_REAL		1
 #define MPI_TYPECLASS_INTEGER		2

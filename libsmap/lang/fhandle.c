@@ -3,6 +3,7 @@
  * Fortran bindings' argument conversions (fhandle.h, docs/languages.md).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fhandle.h"
@@ -107,8 +108,9 @@ static int fh_start(struct fh_table *t)
 		return 0;
 	t->cap = t->npre < 64 ? 64 : t->npre * 2;
 	t->obj = calloc((size_t)t->cap, sizeof *t->obj);
+	t->uses = calloc((size_t)t->cap, sizeof *t->uses);
 	t->free_idx = malloc((size_t)t->cap * sizeof *t->free_idx);
-	if (!t->obj || !t->free_idx)
+	if (!t->obj || !t->uses || !t->free_idx)
 		return -1;
 	t->n = t->npre;
 	for (i = 1; i < t->npre; i++) {
@@ -123,7 +125,9 @@ static int fh_start(struct fh_table *t)
 	return 0;
 }
 
-MPI_Fint smpi_fh_c2f(struct fh_table *t, const void *p)
+/* p's number, made when it has none; `ref`: the caller hands Fortran
+ * another reference to p, which an existing number then counts. */
+static MPI_Fint fh_number(struct fh_table *t, const void *p, int ref)
 {
 	MPI_Fint f = 0;
 	size_t h;
@@ -136,6 +140,8 @@ MPI_Fint smpi_fh_c2f(struct fh_table *t, const void *p)
 	h = fh_hash_find(t, p);
 	if (h != SIZE_MAX) {
 		f = t->hash[h].f;
+		if (ref && f >= t->npre)
+			t->uses[f]++;
 		goto out;
 	}
 	if (t->nfree) {
@@ -143,10 +149,15 @@ MPI_Fint smpi_fh_c2f(struct fh_table *t, const void *p)
 	} else {
 		if (t->n == t->cap) {
 			void **o = realloc(t->obj, (size_t)t->cap * 2 * sizeof *o);
-			int *fi = o ? realloc(t->free_idx, (size_t)t->cap * 2 * sizeof *fi) : NULL;
+			int *u = o ? realloc(t->uses, (size_t)t->cap * 2 * sizeof *u) : NULL;
+			int *fi = u ? realloc(t->free_idx, (size_t)t->cap * 2 * sizeof *fi) : NULL;
 
 			if (o)
 				t->obj = o;
+			if (u) {
+				t->uses = u;
+				memset(u + t->cap, 0, (size_t)t->cap * sizeof *u);
+			}
 			if (!fi)
 				goto out;
 			t->free_idx = fi;
@@ -164,6 +175,11 @@ MPI_Fint smpi_fh_c2f(struct fh_table *t, const void *p)
 out:
 	fh_unlock(t);
 	return f;
+}
+
+MPI_Fint smpi_fh_c2f(struct fh_table *t, const void *p)
+{
+	return fh_number(t, p, 0);
 }
 
 void *smpi_fh_f2c(struct fh_table *t, MPI_Fint f)
@@ -184,7 +200,9 @@ static void fh_release(struct fh_table *t, MPI_Fint f)
 	size_t h;
 
 	fh_lock(t);
-	if (f >= t->npre && f < t->n && t->obj[f]) {
+	if (f >= t->npre && f < t->n && t->obj[f] && t->uses[f]) {
+		t->uses[f]--;
+	} else if (f >= t->npre && f < t->n && t->obj[f]) {
 		h = fh_hash_find(t, t->obj[f]);
 		if (h != SIZE_MAX && t->hash[h].f == f)
 			fh_hash_del(t, h);
@@ -202,7 +220,8 @@ MPI_Fint smpi_fh_update(struct fh_table *t, MPI_Fint f_old, const void *c_old, c
 			fh_release(t, f_old);
 		return 0;
 	}
-	return smpi_fh_c2f(t, c_new);
+	/* Another object than went in: a reference the call made. */
+	return fh_number(t, c_new, c_new != c_old);
 }
 
 void **smpi_fh_array(struct fh_table *t, const MPI_Fint *f, int n)
@@ -258,6 +277,26 @@ const int *smpi_fints(const int *p)
 		return MPI_WEIGHTS_EMPTY;
 #endif
 	return p;
+}
+
+MPI_Aint *smpi_faints(const MPI_Fint *f, int n)
+{
+	MPI_Aint *a = n > 0 ? malloc((size_t)n * sizeof(*a)) : NULL;
+
+	for (int i = 0; a && i < n; i++)
+		a[i] = f[i];
+	return a;
+}
+
+int smpi_faint_out(MPI_Fint *f, MPI_Aint v, const char *fn)
+{
+	*f = (MPI_Fint)v;
+	if (*f == v)
+		return MPI_SUCCESS;
+	fprintf(stderr, "%s: %lld does not fit in a default INTEGER (MPI-1's Fortran binding; "
+		"the MPI-2 call takes INTEGER(KIND=MPI_ADDRESS_KIND))\n", fn, (long long)v);
+	PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_ARG);
+	return MPI_ERR_ARG;
 }
 
 char *smpi_fstr_in(const char *s, size_t len)

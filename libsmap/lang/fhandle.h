@@ -26,6 +26,7 @@ struct fh_table {
 	int npre;
 	int lock;
 	void **obj;		/* index -> object */
+	int *uses;		/* index -> references handed out beyond the first */
 	int n, cap;
 	int *free_idx;		/* released indices, reused first */
 	int nfree;
@@ -44,7 +45,9 @@ extern struct fh_table smpi_fh_comm, smpi_fh_datatype, smpi_fh_op;
 MPI_Fint smpi_fh_c2f(struct fh_table *t, const void *p);
 void *smpi_fh_f2c(struct fh_table *t, MPI_Fint f);
 /* The Fortran value after a call: c_new's number; `release` (a free or a
- * completion) gives f_old's number back when the call turned c_old to NULL. */
+ * completion) gives f_old's number back when the call turned c_old to NULL
+ * and no other reference Fortran was given to the object (MPI_Comm_group
+ * twice, MPI_Type_get_contents of a dup) still holds it. */
 MPI_Fint smpi_fh_update(struct fh_table *t, MPI_Fint f_old, const void *c_old, const void *c_new,
 			int release);
 void **smpi_fh_array(struct fh_table *t, const MPI_Fint *f, int n);
@@ -55,6 +58,11 @@ int smpi_fh_comm_size(const MPI_Fint *comm);
 /* Choice buffers and int arrays: Fortran's sentinels to C's values. */
 void *smpi_fbuf(const void *p);
 const int *smpi_fints(const int *p);
+/* MPI-1's INTEGER addresses and displacements (genf.py's MPI1_INT_AINT):
+ * n of them as MPI_Aint (malloc'd; NULL for none), and a result back,
+ * which must fit (else MPI_ERR_ARG through MPI_COMM_WORLD's handler). */
+MPI_Aint *smpi_faints(const MPI_Fint *f, int n);
+int smpi_faint_out(MPI_Fint *f, MPI_Aint v, const char *fn);
 
 /* The error code to Fortran: ierror is optional in mpi_f08 (NULL when
  * absent), required in mpif.h and the mpi module. */

@@ -28,6 +28,10 @@ LOGICAL = {"flag", "commute", "reorder", "periods", "remain_dims"}
 # void * arguments the C function writes an address into: Fortran passes an
 # INTEGER(KIND=MPI_ADDRESS_KIND) to receive it.
 ADDRESS_OUT = {"baseptr", "buffer_addr"}
+# MPI-1's names whose addresses, extents and displacements are default
+# INTEGERs in Fortran (their MPI-2 replacements take MPI_ADDRESS_KIND).
+MPI1_INT_AINT = {"Address", "Type_extent", "Type_lb", "Type_ub", "Type_hvector", "Type_hindexed",
+                 "Type_struct"}
 # Sentinels: Fortran names a COMMON block, C the value it stands for.
 SENTINELS = [
     # (Fortran name, common block, C macro, Fortran declaration suffix)
@@ -124,6 +128,11 @@ def parse(path):
             ints[name] = 0
             NULLS[name] = n.group(1)
             continue
+        # Another name for a predefined handle (MPI_C_COMPLEX).
+        alias = [(lst, o) for lst in pre.values() for n2, o in lst if n2 == val]
+        if alias:
+            alias[0][0].append((name, alias[0][1]))
+            continue
         expr = re.sub(r"\b(MPI_\w+)\b", lambda x: str(ints.get(x.group(1), "X")), val)
         if re.match(r"^[\s()0-9a-fA-FxX+\-*|<]+$", expr):
             try:
@@ -132,12 +141,6 @@ def parse(path):
                 continue
             if isinstance(v, int) and -2**31 <= v < 2**31:
                 ints[name] = v
-        elif val in dict((n, 1) for lst in pre.values() for n, _ in lst):
-            for t, lst in pre.items():
-                for n2, o in lst:
-                    if n2 == val:
-                        lst.append((name, o))
-                        break
     status = re.search(r"typedef\s+struct\s+MPI_Status\s*\{(.*?)\}\s*MPI_Status\s*;", text, re.S)
     if not status:
         die("no struct MPI_Status in %s" % path)
@@ -235,7 +238,7 @@ class Binding:
             if self.api.name.lower().startswith(("alltoallw", "ialltoallw", "neighbor_alltoallw",
                                                  "ineighbor_alltoallw")):
                 return "smpi_fh_comm_size(comm)"
-        for n in ("count", "incount", "n"):
+        for n in ("count", "incount", "n", "max_datatypes"):
             if n in names[:i]:
                 return "(*%s)" % n
         if "comm" in names and self.api.name.lower().startswith(("alltoallw", "ialltoallw")):
@@ -307,6 +310,9 @@ class Binding:
             else:
                 self.call.append("smpi_fbuf(%s)" % n)
             return
+        if a.base == "MPI_Aint" and self.api.name in MPI1_INT_AINT:
+            self.mpi1_aint(i, a)
+            return
         if a.base in ("int", "MPI_Aint", "MPI_Count", "MPI_Offset", "MPI_Fint"):
             if a.ptr + a.arr == 0:
                 self.params.append("%s *%s" % ("MPI_Fint" if a.base == "int" else a.base, n))
@@ -322,6 +328,27 @@ class Binding:
             return
         self.why = ("callback %s" % a.name) if a.base.endswith(("_function", "_fn")) \
             else "argument type %s" % a.decl
+
+    def mpi1_aint(self, i, a):
+        """An MPI_Aint argument that MPI-1's Fortran passes as INTEGER."""
+        n = a.name
+        if a.ptr + a.arr == 0:
+            self.params.append("MPI_Fint *%s" % n)
+            self.call.append("(MPI_Aint)*%s" % n)
+        elif a.arr:
+            cnt = self.count_for(i)
+            if cnt is None:
+                return
+            self.params.append("const MPI_Fint *%s" % n)
+            self.pre.append("\tMPI_Aint *c_%s = smpi_faints(%s, %s);" % (n, n, cnt))
+            self.call.append("c_%s" % n)
+            self.post.append("\tfree(c_%s);" % n)
+        else:
+            self.params.append("MPI_Fint *%s" % n)
+            self.pre.append("\tMPI_Aint c_%s = 0;" % n)
+            self.call.append("&c_%s" % n)
+            self.post.append('\tif (err == MPI_SUCCESS)\n\t\terr = smpi_faint_out(%s, c_%s, "MPI_%s");'
+                             % (n, n, self.api.name))
 
     def text(self):
         api = self.api
@@ -733,8 +760,9 @@ def gen_module(c):
 
 # ---------------------------------------------------------------- mpi_f08
 
-def f08_type(a, htypes):
-    """The Fortran declaration of C argument a in mpi_f08, or None."""
+def f08_type(a, htypes, mpi1=False):
+    """The Fortran declaration of C argument a in mpi_f08, or None (mpi1:
+    of an MPI1_INT_AINT routine)."""
     n, dim = a.name, ""
     if a.arr == 2:
         dim = "(3,*)"
@@ -744,6 +772,8 @@ def f08_type(a, htypes):
         return "type(%s) :: %s%s" % (a.base, n, dim)
     if a.base == "MPI_Status":
         return "type(MPI_Status) :: %s%s" % (n, dim)
+    if a.base == "MPI_Aint" and mpi1:
+        return "integer :: %s%s" % (n, dim)
     if a.base in ("MPI_Aint", "MPI_Count", "MPI_Offset"):
         return "integer(kind=%s) :: %s%s" % ({"MPI_Aint": "MPI_ADDRESS_KIND",
                                               "MPI_Count": "MPI_COUNT_KIND",
@@ -851,7 +881,7 @@ def gen_f08(apis, handles, c, idx, skipped):
             ifaces += ["    subroutine MPI_%s(%s) bind(C, name=\"pmpi_%s_\")" % (n, ", ".join(dummies), low),
                        "      import"] + ["      " + d for d in decls] + ["    end subroutine"]
             continue
-        decls = [f08_type(a, set(htypes)) for a in api.args]
+        decls = [f08_type(a, set(htypes), api.name in MPI1_INT_AINT) for a in api.args]
         if any(d is None for d in decls):
             continue
         dummies = [a.name for a in api.args]

@@ -577,8 +577,8 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *out)
 		memcpy(t, old->dt, old->dt->bytes);
 	err = type_new(t, old->kind, MPI_COMBINER_DUP, out, "MPI_Type_dup");
 	if (!err) {
+		/* Not the name, as MPI_Comm_dup here and MPICH's datatypes. */
 		(*out)->committed = old->committed;
-		strcpy((*out)->name, old->name);
 		err = smpi_type_args(err, out, 0, NULL, 0, NULL, 1, &old);
 	}
 	return err ? err : smpi_type_copy_attrs(old, *out);

@@ -1,12 +1,17 @@
 C     lang_fh.f - fixed-form Fortran 77 with INCLUDE 'mpif.h', built by
-C     tools/smapfort: a ring, a reduction and a broadcast; rank 0 prints
-C     one TAP line per behaviour.
+C     tools/smapfort: a ring, a reduction and a broadcast, MPI-1's INTEGER
+C     displacements and handles Fortran holds twice; rank 0 prints one
+C     TAP line per behaviour.
       PROGRAM LANGFH
       IMPLICIT NONE
       INCLUDE 'mpif.h'
       INTEGER IERR, RANK, NP, PEER, FROM, ISTAT(MPI_STATUS_SIZE)
       INTEGER IVAL, ISUM, IGOT, IALL
       DOUBLE PRECISION X, XSUM
+      INTEGER IBUF(10), IPACK(10), IDISP(10), ICNT(10), ITYPE, IDUP
+      INTEGER IPOS, I, IOK, IEXT, NINTS(1), ITYPES(1), NLEN
+      INTEGER(KIND=MPI_ADDRESS_KIND) IADDS(1)
+      CHARACTER*(MPI_MAX_OBJECT_NAME) CNAME
       CALL MPI_INIT(IERR)
       CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
       CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
@@ -37,6 +42,50 @@ C     one TAP line per behaviour.
             WRITE (*, '(A)') 'ok f77_allreduce_bcast'
          ELSE
             WRITE (*, '(A)') 'not ok f77_allreduce_bcast - wrong value'
+         END IF
+      END IF
+C     MPI-1's hindexed and extent take default INTEGERs (MPI_ADDRESS
+C     too, but host mode's addresses do not fit in one)
+      CALL MPI_TYPE_EXTENT(MPI_INTEGER, IEXT, IERR)
+      DO 10 I = 1, 10
+         IDISP(I) = (10 - I) * IEXT
+         ICNT(I) = 1
+         IBUF(I) = I
+   10 CONTINUE
+      CALL MPI_TYPE_HINDEXED(10, ICNT, IDISP, MPI_INTEGER, ITYPE, IERR)
+      CALL MPI_TYPE_COMMIT(ITYPE, IERR)
+      IPOS = 0
+      CALL MPI_PACK(IBUF, 1, ITYPE, IPACK, 40, IPOS, MPI_COMM_WORLD,
+     &     IERR)
+      IOK = 0
+      IF (IPOS .EQ. 40 .AND. IPACK(1) .EQ. 10 .AND. IPACK(10) .EQ. 1)
+     &     IOK = 1
+C     a dup's contents hold the old type a second time; freeing that
+C     reference leaves the old one usable, and the dup has no name
+      CALL MPI_TYPE_SET_NAME(ITYPE, 'reversed', IERR)
+      CALL MPI_TYPE_DUP(ITYPE, IDUP, IERR)
+      CALL MPI_TYPE_GET_NAME(IDUP, CNAME, NLEN, IERR)
+      IF (NLEN .NE. 0) IOK = 0
+      CALL MPI_TYPE_GET_CONTENTS(IDUP, 1, 1, 1, NINTS, IADDS, ITYPES,
+     &     IERR)
+      IF (ITYPES(1) .NE. ITYPE) IOK = 0
+      CALL MPI_TYPE_FREE(ITYPES(1), IERR)
+      CALL MPI_TYPE_FREE(IDUP, IERR)
+      IPOS = 0
+      CALL MPI_PACK(IBUF, 1, ITYPE, IPACK, 40, IPOS, MPI_COMM_WORLD,
+     &     IERR)
+      IF (IERR .NE. MPI_SUCCESS .OR. IPACK(2) .NE. 9) IOK = 0
+      CALL MPI_TYPE_FREE(ITYPE, IERR)
+      IF (IERR .NE. MPI_SUCCESS) IOK = 0
+      CALL MPI_TYPE_GET_NAME(MPI_C_COMPLEX, CNAME, NLEN, IERR)
+      IF (CNAME(1:NLEN) .NE. 'MPI_C_COMPLEX') IOK = 0
+      CALL MPI_REDUCE(IOK, ISUM, 1, MPI_INTEGER, MPI_SUM, 0,
+     &     MPI_COMM_WORLD, IERR)
+      IF (RANK .EQ. 0) THEN
+         IF (ISUM .EQ. NP) THEN
+            WRITE (*, '(A)') 'ok f77_mpi1_hindexed_and_held_twice'
+         ELSE
+            WRITE (*, '(A)') 'not ok f77_mpi1_hindexed_and_held_twice'
          END IF
       END IF
       CALL MPI_FINALIZE(IERR)
