@@ -616,6 +616,52 @@ def attr_set(obj):
 """ % {"o": obj, "O": obj.capitalize(), "T": c_handle(obj), "t": c_handle(obj)[4:].lower()}
 
 
+# MPI-1's attribute calls and MPI_Pcontrol in Fortran, onto the MPI-2
+# bindings above them in the file: INTEGER attribute values and extra
+# state (the callbacks get 8-byte slots, whose low half is the INTEGER),
+# and a PCONTROL without IERROR, as MPI 3.1 section 14.2.4 binds it.
+MPI1_ONTO = {
+    "Attr_put": """void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val,
+		    MPI_Fint *ierr)
+{
+	MPI_Aint v = *attribute_val;
+
+	pmpi_comm_set_attr_(comm, keyval, &v, ierr);
+}
+""",
+    "Attr_get": """void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val,
+		    MPI_Fint *flag, MPI_Fint *ierr)
+{
+	MPI_Aint v = 0;
+	MPI_Fint err;
+
+	pmpi_comm_get_attr_(comm, keyval, &v, flag, &err);
+	if (err == MPI_SUCCESS && *flag)
+		*attribute_val = (MPI_Fint)v;
+	smpi_fret(ierr, err);
+}
+""",
+    "Keyval_create": """void pmpi_keyval_create_(smpi_fcopy_comm_fn *copy_fn, smpi_fdel_comm_fn *delete_fn,
+			 MPI_Fint *keyval, MPI_Fint *extra_state, MPI_Fint *ierr)
+{
+	MPI_Aint extra = *extra_state;
+
+	pmpi_comm_create_keyval_(copy_fn, delete_fn, keyval, &extra, ierr);
+}
+""",
+    "Errhandler_create": """void pmpi_errhandler_create_(smpi_feh_comm_fn *fn, MPI_Fint *errhandler, MPI_Fint *ierr)
+{
+	pmpi_comm_create_errhandler_(fn, errhandler, ierr);
+}
+""",
+    "Pcontrol": """void pmpi_pcontrol_(MPI_Fint *level)
+{
+	PMPI_Pcontrol(*level);
+}
+""",
+}
+
+
 def keys_case(ints, names, how):
     return "\n".join("\tcase %s:\n\t\t*attribute_val = %s;\n\t\tbreak;" % (k, how)
                      for k in names if k in ints)
@@ -635,6 +681,8 @@ def gen_fortran(apis, handles, ints):
             continue
         if n.endswith("_c"):
             skipped.append((n, "a large-count C name: Fortran has none (MPI 4.0 section 19.1)"))
+            continue
+        if n in MPI1_ONTO:
             continue
         if n in SPECIAL:
             body.append(SPECIAL[n]())
@@ -673,6 +721,11 @@ def gen_fortran(apis, handles, ints):
             body.append(b.text())
             done.append(n)
             continue
+        body.append('extern __typeof__(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'
+                    % (n.lower(), n.lower(), n.lower()))
+        done.append(n)
+    for n in sorted(MPI1_ONTO):
+        body.append(MPI1_ONTO[n])
         body.append('extern __typeof__(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'
                     % (n.lower(), n.lower(), n.lower()))
         done.append(n)
@@ -870,7 +923,8 @@ def gen_f08(apis, handles, c, idx, skipped):
             skip[n] = "wrapped"
     for api in apis:
         n = api.name
-        if n in skip or n.endswith("_c2f") or n.endswith("_f2c"):
+        # MPI-1's INTEGER attribute calls are not in mpi_f08 (MPI 3.1 17.1.1)
+        if n in skip or n in MPI1_ONTO or n.endswith("_c2f") or n.endswith("_f2c"):
             continue
         low = n.lower()
         if n in specials:

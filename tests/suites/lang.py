@@ -18,7 +18,7 @@ OMP4 = (["-e", "OMP_NUM_THREADS=4"],
 PROGRAMS = {
     "lang_cxx": (8, ([], [])),
     "lang_fmod": (21, ([], [])),
-    "lang_fh": (3, ([], [])),
+    "lang_fh": (4, ([], [])),
     "lang_f08": (7, ([], [])),
     "lang_c_musl": (2, OMP4),
     "lang_c_glibc": (4, OMP4),

@@ -1,7 +1,7 @@
 C     lang_fh.f - fixed-form Fortran 77 with INCLUDE 'mpif.h', built by
 C     tools/smapfort: a ring, a reduction and a broadcast, MPI-1's INTEGER
-C     displacements and handles Fortran holds twice; rank 0 prints one
-C     TAP line per behaviour.
+C     displacements and attributes, and handles Fortran holds twice; rank
+C     0 prints one TAP line per behaviour.
       PROGRAM LANGFH
       IMPLICIT NONE
       INCLUDE 'mpif.h'
@@ -12,6 +12,8 @@ C     TAP line per behaviour.
       INTEGER IPOS, I, IOK, IEXT, NINTS(1), ITYPES(1), NLEN
       INTEGER(KIND=MPI_ADDRESS_KIND) IADDS(1)
       CHARACTER*(MPI_MAX_OBJECT_NAME) CNAME
+      INTEGER KEY, IEXTRA, NEWC
+      LOGICAL FLAG, FLAG2
       CALL MPI_INIT(IERR)
       CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
       CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
@@ -86,6 +88,30 @@ C     reference leaves the old one usable, and the dup has no name
             WRITE (*, '(A)') 'ok f77_mpi1_hindexed_and_held_twice'
          ELSE
             WRITE (*, '(A)') 'not ok f77_mpi1_hindexed_and_held_twice'
+         END IF
+      END IF
+C     MPI-1's attribute calls, with INTEGER values
+      CALL MPI_ATTR_GET(MPI_COMM_WORLD, MPI_TAG_UB, IVAL, FLAG, IERR)
+      IEXTRA = 3
+      CALL MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN, KEY,
+     &     IEXTRA, IERR)
+      CALL MPI_ATTR_PUT(MPI_COMM_WORLD, KEY, -42, IERR)
+      CALL MPI_COMM_DUP(MPI_COMM_WORLD, NEWC, IERR)
+      CALL MPI_ATTR_GET(NEWC, KEY, IGOT, FLAG2, IERR)
+      CALL MPI_PCONTROL(1)
+      IOK = 0
+      IF (FLAG .AND. IVAL .GE. 32767 .AND. FLAG2 .AND. IGOT .EQ. -42)
+     &     IOK = 1
+      CALL MPI_COMM_FREE(NEWC, IERR)
+      CALL MPI_ATTR_DELETE(MPI_COMM_WORLD, KEY, IERR)
+      CALL MPI_KEYVAL_FREE(KEY, IERR)
+      CALL MPI_REDUCE(IOK, ISUM, 1, MPI_INTEGER, MPI_SUM, 0,
+     &     MPI_COMM_WORLD, IERR)
+      IF (RANK .EQ. 0) THEN
+         IF (ISUM .EQ. NP) THEN
+            WRITE (*, '(A)') 'ok f77_mpi1_attributes'
+         ELSE
+            WRITE (*, '(A)') 'not ok f77_mpi1_attributes'
          END IF
       END IF
       CALL MPI_FINALIZE(IERR)
