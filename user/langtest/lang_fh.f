@@ -6,7 +6,7 @@ C     0 prints one TAP line per behaviour.
       IMPLICIT NONE
       INCLUDE 'mpif.h'
       INTEGER IERR, RANK, NP, PEER, FROM, ISTAT(MPI_STATUS_SIZE)
-      INTEGER IVAL, ISUM, IGOT, IALL
+      INTEGER IVAL, IGOT, IALL
       DOUBLE PRECISION X, XSUM
       INTEGER IBUF(10), IPACK(10), IDISP(10), ICNT(10), ITYPE, IDUP
       INTEGER IPOS, I, IOK, IEXT, NINTS(1), ITYPES(1), NLEN
@@ -24,28 +24,16 @@ C     0 prints one TAP line per behaviour.
      &     MPI_INTEGER, FROM, 5, MPI_COMM_WORLD, ISTAT, IERR)
       IALL = 0
       IF (IGOT .EQ. 100 + FROM .AND. ISTAT(MPI_SOURCE) .EQ. FROM) IALL=1
-      CALL MPI_REDUCE(IALL, ISUM, 1, MPI_INTEGER, MPI_SUM, 0,
-     &     MPI_COMM_WORLD, IERR)
-      IF (RANK .EQ. 0) THEN
-         IF (ISUM .EQ. NP) THEN
-            WRITE (*, '(A)') 'ok f77_sendrecv'
-         ELSE
-            WRITE (*, '(A)') 'not ok f77_sendrecv - wrong value'
-         END IF
-      END IF
+      CALL REPORT('f77_sendrecv', IALL)
       X = DBLE(RANK)
       CALL MPI_ALLREDUCE(X, XSUM, 1, MPI_DOUBLE_PRECISION, MPI_SUM,
      &     MPI_COMM_WORLD, IERR)
       IVAL = 0
       IF (RANK .EQ. 0) IVAL = 77
       CALL MPI_BCAST(IVAL, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, IERR)
-      IF (RANK .EQ. 0) THEN
-         IF (XSUM .EQ. DBLE(NP * (NP - 1) / 2) .AND. IVAL .EQ. 77) THEN
-            WRITE (*, '(A)') 'ok f77_allreduce_bcast'
-         ELSE
-            WRITE (*, '(A)') 'not ok f77_allreduce_bcast - wrong value'
-         END IF
-      END IF
+      IALL = 0
+      IF (XSUM .EQ. DBLE(NP * (NP - 1) / 2) .AND. IVAL .EQ. 77) IALL = 1
+      CALL REPORT('f77_allreduce_bcast', IALL)
 C     MPI-1's hindexed and extent take default INTEGERs (MPI_ADDRESS
 C     too, but host mode's addresses do not fit in one)
       CALL MPI_TYPE_EXTENT(MPI_INTEGER, IEXT, IERR)
@@ -81,15 +69,7 @@ C     reference leaves the old one usable, and the dup has no name
       IF (IERR .NE. MPI_SUCCESS) IOK = 0
       CALL MPI_TYPE_GET_NAME(MPI_C_COMPLEX, CNAME, NLEN, IERR)
       IF (CNAME(1:NLEN) .NE. 'MPI_C_COMPLEX') IOK = 0
-      CALL MPI_REDUCE(IOK, ISUM, 1, MPI_INTEGER, MPI_SUM, 0,
-     &     MPI_COMM_WORLD, IERR)
-      IF (RANK .EQ. 0) THEN
-         IF (ISUM .EQ. NP) THEN
-            WRITE (*, '(A)') 'ok f77_mpi1_hindexed_and_held_twice'
-         ELSE
-            WRITE (*, '(A)') 'not ok f77_mpi1_hindexed_and_held_twice'
-         END IF
-      END IF
+      CALL REPORT('f77_mpi1_hindexed_and_held_twice', IOK)
 C     MPI-1's attribute calls, with INTEGER values
       CALL MPI_ATTR_GET(MPI_COMM_WORLD, MPI_TAG_UB, IVAL, FLAG, IERR)
       IEXTRA = 3
@@ -105,14 +85,23 @@ C     MPI-1's attribute calls, with INTEGER values
       CALL MPI_COMM_FREE(NEWC, IERR)
       CALL MPI_ATTR_DELETE(MPI_COMM_WORLD, KEY, IERR)
       CALL MPI_KEYVAL_FREE(KEY, IERR)
+      CALL REPORT('f77_mpi1_attributes', IOK)
+      CALL MPI_FINALIZE(IERR)
+      END
+C     One TAP line from rank 0: ok when every rank's IOK is 1.
+      SUBROUTINE REPORT(NAME, IOK)
+      IMPLICIT NONE
+      INCLUDE 'mpif.h'
+      CHARACTER*(*) NAME
+      INTEGER IOK, ISUM, NP, RANK, IERR
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
       CALL MPI_REDUCE(IOK, ISUM, 1, MPI_INTEGER, MPI_SUM, 0,
      &     MPI_COMM_WORLD, IERR)
-      IF (RANK .EQ. 0) THEN
-         IF (ISUM .EQ. NP) THEN
-            WRITE (*, '(A)') 'ok f77_mpi1_attributes'
-         ELSE
-            WRITE (*, '(A)') 'not ok f77_mpi1_attributes'
-         END IF
+      IF (RANK .NE. 0) RETURN
+      IF (ISUM .EQ. NP) THEN
+         WRITE (*, '(A,A)') 'ok ', NAME
+      ELSE
+         WRITE (*, '(A,A,A)') 'not ok ', NAME, ' - a rank disagreed'
       END IF
-      CALL MPI_FINALIZE(IERR)
       END
