@@ -115,7 +115,7 @@ static void dt_bounds_set(struct dt_node *n, const struct dt_bounds *b)
 	n->true_ub = b->anydata ? b->true_ub : 0;
 }
 
-struct dt *dt_basic(uint32_t size, uint32_t align)
+struct dt *dt_basic_ext(uint32_t size, uint32_t align, uint32_t ext)
 {
 	struct dt *t = dt_alloc(1, 0);
 	struct dt_node *n;
@@ -130,7 +130,14 @@ struct dt *dt_basic(uint32_t size, uint32_t align)
 	n->nbasic = 1;
 	n->extent = size;
 	n->true_ub = size;
+	n->ext = ext;
+	n->xsize = DT_EXT_UNIT(ext) ? size / DT_EXT_UNIT(ext) * dt_ext_bytes(ext) : 0;
 	return t;
+}
+
+struct dt *dt_basic(uint32_t size, uint32_t align)
+{
+	return dt_basic_ext(size, align, DT_EXT(DT_X_SWAP, size));
 }
 
 /* Turns the finished root n into a LEAF when its data is one run of the
@@ -139,6 +146,7 @@ static void dt_collapse(struct dt_node *n, const struct dt_node *c, int64_t off)
 {
 	n->kind = DT_LEAF;
 	n->basic = c->basic;
+	n->ext = c->ext;
 	n->child = 0;
 	n->count = 0;
 	n->blocklen = 0;
@@ -166,6 +174,7 @@ struct dt *dt_vector(int64_t count, int64_t blocklen, int64_t stride,
 	n->align = c->align;
 	n->size = count * blocklen * c->size;
 	n->nbasic = count * blocklen * c->nbasic;
+	n->xsize = count * blocklen * c->xsize;
 	n->depth = c->depth + 1;
 	if (count > 0) {
 		dt_bounds_add(&b, c, 0, blocklen);
@@ -227,12 +236,14 @@ struct dt *dt_blocks(int64_t count, const int64_t *blocklen,
 		tb[i].child = root[i];
 		n->size += blocklen[i] * c->size;
 		n->nbasic += blocklen[i] * c->nbasic;
+		n->xsize += blocklen[i] * c->xsize;
 		if (c->align > n->align)
 			n->align = c->align;
 		if (c->depth + 1 > n->depth)
 			n->depth = c->depth + 1;
 		dt_bounds_add(&b, c, disp[i], blocklen[i]);
-		if (!dt_node_dense(c) || disp[i] != next || c->basic != t->node[root[0]].basic)
+		if (!dt_node_dense(c) || disp[i] != next || c->basic != t->node[root[0]].basic ||
+		    c->ext != t->node[root[0]].ext)
 			dense = 0;
 		next = disp[i] + blocklen[i] * c->size;
 	}
@@ -269,6 +280,7 @@ struct dt *dt_marker(int upper)
 
 	if (t) {
 		t->node[0].basic = 1;	/* an empty run of bytes */
+		t->node[0].ext = DT_EXT(DT_X_SWAP, 1);
 		t->node[0].marks = upper ? DT_UB_MARK | DT_NO_LB : DT_LB_MARK | DT_NO_UB;
 	}
 	return t;

@@ -44,7 +44,35 @@ struct dt_node {
 	int64_t true_lb, true_ub;
 	uint32_t depth;
 	uint32_t marks;		/* DT_LB_MARK ... */
+	uint32_t ext;		/* LEAF: external32 conversion, DT_EXT() */
+	int64_t xsize;		/* bytes of one element in external32 */
 };
+
+/*
+ * external32 (MPI 3.1 section 13.5.2) is big-endian IEEE with sizes of
+ * its own: a leaf's data is a run of units of one conversion.  SWAP
+ * reverses each unit (a complex number is two units); LONG and ULONG
+ * keep the low 4 bytes of 8 (sign- or zero-extended back), WCHAR the low
+ * 2 of 4, and LDOUBLE turns x87's 80-bit format into IEEE quad.
+ */
+enum { DT_X_SWAP, DT_X_LONG, DT_X_ULONG, DT_X_WCHAR, DT_X_LDOUBLE };
+#define DT_EXT(conv, unit)	((uint32_t)(conv) << 8 | (unit))
+#define DT_EXT_CONV(ext)	((ext) >> 8)
+#define DT_EXT_UNIT(ext)	((ext) & 0xff)
+
+/* Bytes of one unit of conversion ext in external32. */
+static inline uint32_t dt_ext_bytes(uint32_t ext)
+{
+	switch (DT_EXT_CONV(ext)) {
+	case DT_X_LONG:
+	case DT_X_ULONG:
+		return 4;
+	case DT_X_WCHAR:
+		return 2;
+	default:
+		return DT_EXT_UNIT(ext);
+	}
+}
 
 /*
  * Bound markers (MPI 3.1 section 4.1.6): MPI_Type_create_resized sets both,
@@ -87,6 +115,8 @@ static inline int dt_is_dense(const struct dt *t)
  * short; the caller checks nesting (dt_root()->depth < DT_MAXDEPTH) first.
  */
 struct dt *dt_basic(uint32_t size, uint32_t align);
+/* A basic layout whose units convert to external32 as ext says. */
+struct dt *dt_basic_ext(uint32_t size, uint32_t align, uint32_t ext);
 struct dt *dt_vector(int64_t count, int64_t blocklen, int64_t stride,
 		     const struct dt *child);
 /* Block i: blocklen[i] elements of child[i] at disp[i] bytes.  pad rounds

@@ -152,32 +152,43 @@ static struct smpi_type *const type_predef[SMPI_NTYPES] = {
 	[SMPI_K_2DOUBLE] = &smpi_type_f_2double_precision,
 };
 
-/* Size and alignment of each basic kind, in C's terms. */
-#define B(k, t) [k] = { sizeof(t), _Alignof(t) }
-static const struct { uint32_t size, align; } type_basic[SMPI_NTYPES] = {
+/* Size and alignment of each basic kind, in C's terms, and how its units
+ * convert to external32 (by default: byte-reversed, each the whole size). */
+#define B(k, t) [k] = { sizeof(t), _Alignof(t), DT_EXT(DT_X_SWAP, sizeof(t)) }
+#define BX(k, t, conv, unit) [k] = { sizeof(t), _Alignof(t), DT_EXT(conv, unit) }
+static const struct { uint32_t size, align, ext; } type_basic[SMPI_NTYPES] = {
 	B(SMPI_K_CHAR, char), B(SMPI_K_SCHAR, signed char), B(SMPI_K_UCHAR, unsigned char),
-	B(SMPI_K_BYTE, char), B(SMPI_K_WCHAR, wchar_t), B(SMPI_K_SHORT, short),
-	B(SMPI_K_USHORT, unsigned short), B(SMPI_K_INT, int), B(SMPI_K_UINT, unsigned),
-	B(SMPI_K_LONG, long), B(SMPI_K_ULONG, unsigned long), B(SMPI_K_LLONG, long long),
+	B(SMPI_K_BYTE, char), BX(SMPI_K_WCHAR, wchar_t, DT_X_WCHAR, sizeof(wchar_t)),
+	B(SMPI_K_SHORT, short), B(SMPI_K_USHORT, unsigned short), B(SMPI_K_INT, int),
+	B(SMPI_K_UINT, unsigned), BX(SMPI_K_LONG, long, DT_X_LONG, sizeof(long)),
+	BX(SMPI_K_ULONG, unsigned long, DT_X_ULONG, sizeof(long)), B(SMPI_K_LLONG, long long),
 	B(SMPI_K_ULLONG, unsigned long long), B(SMPI_K_FLOAT, float), B(SMPI_K_DOUBLE, double),
-	B(SMPI_K_LDOUBLE, long double), B(SMPI_K_BOOL, _Bool), B(SMPI_K_I8, int8_t),
+	BX(SMPI_K_LDOUBLE, long double, DT_X_LDOUBLE, sizeof(long double)),
+	B(SMPI_K_BOOL, _Bool), B(SMPI_K_I8, int8_t),
 	B(SMPI_K_I16, int16_t), B(SMPI_K_I32, int32_t), B(SMPI_K_I64, int64_t),
 	B(SMPI_K_U8, uint8_t), B(SMPI_K_U16, uint16_t), B(SMPI_K_U32, uint32_t),
 	B(SMPI_K_U64, uint64_t), B(SMPI_K_AINT, MPI_Aint), B(SMPI_K_OFFSET, MPI_Offset),
-	B(SMPI_K_COUNT, MPI_Count), B(SMPI_K_CFLOAT, float _Complex),
-	B(SMPI_K_CDOUBLE, double _Complex), B(SMPI_K_CLDOUBLE, long double _Complex),
-	B(SMPI_K_I128, smpi_i128), B(SMPI_K_F128, smpi_f128), B(SMPI_K_CF128, smpi_cf128),
+	B(SMPI_K_COUNT, MPI_Count), BX(SMPI_K_CFLOAT, float _Complex, DT_X_SWAP, sizeof(float)),
+	BX(SMPI_K_CDOUBLE, double _Complex, DT_X_SWAP, sizeof(double)),
+	BX(SMPI_K_CLDOUBLE, long double _Complex, DT_X_LDOUBLE, sizeof(long double)),
+	B(SMPI_K_I128, smpi_i128), B(SMPI_K_F128, smpi_f128),
+	BX(SMPI_K_CF128, smpi_cf128, DT_X_SWAP, sizeof(smpi_f128)),
 	B(SMPI_K_PACKED, char),
 };
 #undef B
+#undef BX
+
+static struct dt *type_basic_dt(int kind)
+{
+	return dt_basic_ext(type_basic[kind].size, type_basic[kind].align, type_basic[kind].ext);
+}
 
 /* The MINLOC/MAXLOC pairs: value then index (an int in C's, the value's
  * type in Fortran's 2REAL and 2DOUBLE_PRECISION), laid out as C lays the
  * struct. */
 static struct dt *type_pair(int value_kind, int index_kind)
 {
-	struct dt *v = dt_basic(type_basic[value_kind].size, type_basic[value_kind].align);
-	struct dt *i = dt_basic(type_basic[index_kind].size, type_basic[index_kind].align);
+	struct dt *v = type_basic_dt(value_kind), *i = type_basic_dt(index_kind);
 	const struct dt *ch[2] = { v, i };
 	int64_t bl[2] = { 1, 1 }, disp[2] = { 0, 0 }, ia = type_basic[index_kind].align;
 	struct dt *p;
@@ -205,7 +216,7 @@ void smpi_type_init(void)
 	int k;
 
 	for (k = SMPI_K_CHAR; k <= SMPI_K_PACKED; k++)
-		type_predef[k]->dt = dt_basic(type_basic[k].size, type_basic[k].align);
+		type_predef[k]->dt = type_basic_dt(k);
 	for (k = 0; k < (int)(sizeof pairs / sizeof pairs[0]); k++)
 		type_predef[pairs[k][0]]->dt = type_pair(pairs[k][1], pairs[k][2]);
 	for (k = SMPI_K_CHAR; k < SMPI_NTYPES; k++)

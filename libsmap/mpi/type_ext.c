@@ -540,35 +540,74 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 	return f90_type(base[idx], MPI_COMBINER_F90_INTEGER, 1, &r, newtype);
 }
 
-/* ---- external32: big-endian, the native sizes ---- */
+/* ---- external32: big-endian, IEEE, sizes of its own (dt.h) ---- */
 
-/* Calls f on each basic element's bytes, in type-map order, for count
- * elements of node n of t, packed from p on; returns the bytes passed. */
-static size_t ext32_walk(const struct dt *t, const struct dt_node *n, int64_t count,
-			 unsigned char *p)
+/* Converts one unit between its native bytes and its external32 bytes, in
+ * the direction pack says; the two may be the same memory. */
+static void ext32_unit(uint32_t ext, unsigned char *nat, unsigned char *x, int pack)
+{
+	uint32_t unit = DT_EXT_UNIT(ext), xb = dt_ext_bytes(ext);
+	unsigned char be[16], le[16] = { 0 };
+	long double ld;
+	smpi_f128 q;
+
+	if (pack)
+		memcpy(le, nat, unit);
+	else
+		for (uint32_t i = 0; i < xb; i++)
+			le[i] = x[xb - 1 - i];
+	switch (DT_EXT_CONV(ext)) {
+	case DT_X_LONG:
+		if (!pack && (le[3] & 0x80))
+			memset(le + 4, 0xff, 4);
+		break;
+	case DT_X_LDOUBLE:
+		if (pack) {
+			memcpy(&ld, le, sizeof ld);
+			q = ld;
+			memcpy(le, &q, sizeof q);
+		} else {
+			memcpy(&q, le, sizeof q);
+			ld = (long double)q;
+			memcpy(le, &ld, sizeof ld);
+		}
+		break;
+	default:	/* SWAP; ULONG and WCHAR: the upper bytes are zero */
+		break;
+	}
+	if (pack) {
+		for (uint32_t i = 0; i < xb; i++)
+			be[i] = le[xb - 1 - i];
+		memcpy(x, be, xb);
+	} else {
+		memcpy(nat, le, unit);
+	}
+}
+
+/* Converts count elements of node n of t between native packed bytes at
+ * *nat and external32 bytes at *x, advancing both. */
+static void ext32_walk(const struct dt *t, const struct dt_node *n, int64_t count,
+		       unsigned char **nat, unsigned char **x, int pack)
 {
 	const struct dt_block *blk = (const struct dt_block *)&t->node[t->nnodes];
-	size_t done = 0;
 
 	for (int64_t e = 0; e < count; e++) {
 		if (n->kind == DT_LEAF) {
-			for (int64_t b = 0; b + n->basic <= n->size; b += n->basic)
-				for (uint32_t i = 0; i < n->basic / 2; i++) {
-					unsigned char x = p[done + b + i];
+			uint32_t unit = DT_EXT_UNIT(n->ext), xb = dt_ext_bytes(n->ext);
 
-					p[done + b + i] = p[done + b + n->basic - 1 - i];
-					p[done + b + n->basic - 1 - i] = x;
-				}
-			done += n->size;
+			for (int64_t b = 0; unit && b + unit <= n->size; b += unit) {
+				ext32_unit(n->ext, *nat, *x, pack);
+				*nat += unit;
+				*x += xb;
+			}
 		} else if (n->kind == DT_VECTOR) {
-			done += ext32_walk(t, &t->node[n->child], n->count * n->blocklen, p + done);
+			ext32_walk(t, &t->node[n->child], n->count * n->blocklen, nat, x, pack);
 		} else {
 			for (int64_t b = 0; b < n->count; b++)
-				done += ext32_walk(t, &t->node[blk[n->child + b].child],
-						   blk[n->child + b].blocklen, p + done);
+				ext32_walk(t, &t->node[blk[n->child + b].child],
+					   blk[n->child + b].blocklen, nat, x, pack);
 		}
 	}
-	return done;
 }
 
 static int ext32_check(const char *datarep, MPI_Datatype type, const char *fn)
@@ -589,7 +628,7 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
 		return err;
 	if (!size || incount < 0)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Pack_external_size", "NULL size or count < 0");
-	*size = (MPI_Aint)incount * smpi_type_size(datatype);
+	*size = (MPI_Aint)incount * dt_root(datatype->dt)->xsize;
 	return MPI_SUCCESS;
 }
 
@@ -597,19 +636,31 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
 		       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
 	const char *fn = "MPI_Pack_external";
-	int64_t need;
+	const struct dt_node *r;
+	unsigned char *tmp, *nat, *x;
+	int64_t need, size;
 	int err;
 
 	if ((err = ext32_check(datarep, datatype, fn)))
 		return err;
 	if (!position || incount < 0 || (!outbuf && outsize))
 		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL position or buffer, or count < 0");
-	need = incount * smpi_type_size(datatype);
+	r = dt_root(datatype->dt);
+	need = incount * r->xsize;
 	if (*position < 0 || *position + need > outsize)
 		return smpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%lld bytes at %lld do not fit in %lld",
 				(long long)need, (long long)*position, (long long)outsize);
-	smpi_type_copy((char *)outbuf + *position, need, MPI_BYTE, inbuf, incount, datatype);
-	ext32_walk(datatype->dt, dt_root(datatype->dt), incount, (unsigned char *)outbuf + *position);
+	x = (unsigned char *)outbuf + *position;
+	size = incount * r->size;
+	/* Where no unit changes size the conversion works in place. */
+	tmp = size == need ? x : malloc(size ? size : 1);
+	if (!tmp)
+		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+	smpi_type_copy(tmp, size, MPI_BYTE, inbuf, incount, datatype);
+	nat = tmp;
+	ext32_walk(datatype->dt, r, incount, &nat, &x, 1);
+	if (tmp != (unsigned char *)outbuf + *position)
+		free(tmp);
 	*position += need;
 	return MPI_SUCCESS;
 }
@@ -618,23 +669,27 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
 			 MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
 {
 	const char *fn = "MPI_Unpack_external";
-	unsigned char *tmp;
-	int64_t need;
+	const struct dt_node *r;
+	unsigned char *tmp, *nat, *x;
+	int64_t need, size;
 	int err;
 
 	if ((err = ext32_check(datarep, datatype, fn)))
 		return err;
 	if (!position || outcount < 0 || (!inbuf && insize))
 		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL position or buffer, or count < 0");
-	need = outcount * smpi_type_size(datatype);
+	r = dt_root(datatype->dt);
+	need = outcount * r->xsize;
 	if (*position < 0 || *position + need > insize)
 		return smpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%lld bytes at %lld, but %lld in all",
 				(long long)need, (long long)*position, (long long)insize);
-	if (!(tmp = malloc(need ? need : 1)))
+	size = outcount * r->size;
+	if (!(tmp = malloc(size ? size : 1)))
 		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
-	memcpy(tmp, (const char *)inbuf + *position, need);
-	ext32_walk(datatype->dt, dt_root(datatype->dt), outcount, tmp);
-	smpi_type_copy(outbuf, outcount, datatype, tmp, need, MPI_BYTE);
+	nat = tmp;
+	x = (unsigned char *)inbuf + *position;
+	ext32_walk(datatype->dt, r, outcount, &nat, &x, 0);
+	smpi_type_copy(outbuf, outcount, datatype, tmp, size, MPI_BYTE);
 	free(tmp);
 	*position += need;
 	return MPI_SUCCESS;

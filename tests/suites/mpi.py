@@ -19,7 +19,7 @@ PROGRAMS = {
     "mpit_info": 5,
     "mpit_inter": 8,
     "mpit_compat": 9,
-    "mpit_dtx": 6,
+    "mpit_dtx": 7,
     "mpit_tools": 4,
     "mpit_bigc": 4,
 }

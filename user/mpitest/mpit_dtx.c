@@ -4,10 +4,13 @@
  * bytes), named types, type attributes (copy on dup, delete on free),
  * darrays (block, cyclic(2), none; C and Fortran order: the elements each
  * rank owns, computed here independently, and the extent), match_size,
- * the f90 types, and external32 bytes against literal big-endian ones.
+ * the f90 types, and external32 bytes against literal big-endian ones
+ * (with the types whose external size is not the native one).
  */
+#include <complex.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <wchar.h>
 #include "mpit.h"
 
 static int wrank, wsize, bad;
@@ -408,6 +411,76 @@ static void t_external32(void)
 	bad |= mpit_report("external32");
 }
 
+/* Packs count elements of t from in, compares the bytes with want (n of
+ * them) and unpacks them back into out. */
+static void ext32_round(const char *what, MPI_Datatype t, int count, const void *in,
+			const unsigned char *want, int n, void *out)
+{
+	unsigned char buf[128];
+	MPI_Aint size = -1, pos = 0, pos2 = 0;
+	char name[96];
+
+	MPI_Pack_external_size("external32", count, t, &size);
+	snprintf(name, sizeof name, "%s: external32 size", what);
+	mpit_expect_int(name, n, size);
+	MPI_Pack_external("external32", in, count, t, buf, sizeof buf, &pos);
+	snprintf(name, sizeof name, "%s: external32 bytes", what);
+	mpit_expect_int(name, 0, pos != n || memcmp(buf, want, n));
+	MPI_Unpack_external("external32", buf, pos, &pos2, out, count, t);
+	snprintf(name, sizeof name, "%s: unpacked position", what);
+	mpit_expect_int(name, n, pos2);
+}
+
+/* MPI 3.1 section 13.5.2: long is 4 bytes in external32, wchar_t 2, long
+ * double IEEE quad; a complex number is two big-endian reals. */
+static void t_external32_sizes(void)
+{
+	long l[2] = { 1, -2 }, lo[2];
+	unsigned long ul[2] = { 0x80000001ul, 7 }, ulo[2];
+	wchar_t w[2] = { 0x263a, 'A' }, wo[2];
+	long double ld[2] = { 1.0L, -2.5L }, ldo[2];
+	float _Complex fc = 1.0f + 2.0f * _Complex_I, fco;
+	long double _Complex lc = 1.0L - 2.0L * _Complex_I, lco;
+	struct { long v; int i; } li = { -3, 9 }, lio;
+	static const unsigned char wl[] = { 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe },
+		wul[] = { 0x80, 0, 0, 1, 0, 0, 0, 7 }, ww[] = { 0x26, 0x3a, 0, 'A' },
+		wld[] = { 0x3f, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			  0xc0, 0x00, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+		wfc[] = { 0x3f, 0x80, 0, 0, 0x40, 0, 0, 0 },
+		wlc[] = { 0x3f, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			  0xc0, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+		wli[] = { 0xff, 0xff, 0xff, 0xfd, 0, 0, 0, 9 };
+	MPI_Datatype v;
+
+	ext32_round("long", MPI_LONG, 2, l, wl, sizeof wl, lo);
+	mpit_expect_int("long sign-extended back", 1, lo[0] == 1 && lo[1] == -2);
+	ext32_round("unsigned long", MPI_UNSIGNED_LONG, 2, ul, wul, sizeof wul, ulo);
+	mpit_expect_int("unsigned long back", 1, ulo[0] == ul[0] && ulo[1] == 7);
+	ext32_round("wchar", MPI_WCHAR, 2, w, ww, sizeof ww, wo);
+	mpit_expect_int("wchar back", 1, wo[0] == w[0] && wo[1] == w[1]);
+	ext32_round("long double", MPI_LONG_DOUBLE, 2, ld, wld, sizeof wld, ldo);
+	mpit_expect_int("long double back", 1, ldo[0] == ld[0] && ldo[1] == ld[1]);
+	ext32_round("float complex", MPI_C_FLOAT_COMPLEX, 1, &fc, wfc, sizeof wfc, &fco);
+	mpit_expect_int("float complex back", 1, fco == fc);
+	ext32_round("long double complex", MPI_C_LONG_DOUBLE_COMPLEX, 1, &lc, wlc, sizeof wlc,
+		    &lco);
+	mpit_expect_int("long double complex back", 1, lco == lc);
+	ext32_round("long int", MPI_LONG_INT, 1, &li, wli, sizeof wli, &lio);
+	mpit_expect_int("long int back", 1, lio.v == -3 && lio.i == 9);
+	/* A strided vector: the walk follows the type map, not the memory. */
+	{
+		long sv[4] = { 1, 99, -2, 99 }, so[4] = { 0, 5, 0, 5 };
+
+		MPI_Type_vector(2, 1, 2, MPI_LONG, &v);
+		MPI_Type_commit(&v);
+		ext32_round("vector of long", v, 1, sv, wl, sizeof wl, so);
+		mpit_expect_int("vector of long back", 1,
+				so[0] == 1 && so[1] == 5 && so[2] == -2 && so[3] == 5);
+		MPI_Type_free(&v);
+	}
+	bad |= mpit_report("external32_sizes");
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -419,6 +492,7 @@ int main(int argc, char **argv)
 	t_sizes();
 	t_large_counts();
 	t_external32();
+	t_external32_sizes();
 	MPI_Finalize();
 	return bad;
 }
