@@ -22,16 +22,6 @@ struct smpi_comm smpi_comm_world = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_
 struct smpi_comm smpi_comm_self = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_fatal,
 				    .predefined = 1, .refs = 1, .ctx = 1, .name = "MPI_COMM_SELF" };
 
-struct comm_keyval {
-	MPI_Comm_copy_attr_function *copy;
-	MPI_Comm_delete_attr_function *del;
-	void *extra;
-	int used;	/* not freed: the program may name it */
-};
-
-static struct comm_keyval *comm_keys;
-static int comm_nkeys;
-
 static int comm_fill(struct smpi_comm *c, struct smpi_group *g, int ctx)
 {
 	int rpn = smap_size(), node = smap_node(), i;
@@ -223,24 +213,15 @@ struct coll_group *smpi_comm_coll(MPI_Comm c)
 	return c->coll;
 }
 
-static int comm_copy_attrs(MPI_Comm from, MPI_Comm to)
+/* A duplicate's attributes: a copy callback that fails fails the call
+ * and leaves no communicator. */
+static int comm_dup_attrs(MPI_Comm from, MPI_Comm *newcomm, const char *fn)
 {
-	struct smpi_attr *a;
+	int err = smpi_attr_copy(SMPI_ATTR_COMM, from, *newcomm, fn);
 
-	for (a = from->attrs; a; a = a->next) {
-		struct comm_keyval *k = &comm_keys[a->key];
-		void *val = NULL;
-		int flag = 0, err;
-
-		if (!k->copy)
-			continue;
-		err = k->copy(from, a->key, k->extra, a->val, &val, &flag);
-		if (err)
-			return err;
-		if (flag)
-			PMPI_Comm_set_attr(to, a->key, val);
-	}
-	return MPI_SUCCESS;
+	if (err)
+		PMPI_Comm_free(newcomm);
+	return err;
 }
 
 /*
@@ -342,7 +323,7 @@ static int inter_dup(MPI_Comm ic, MPI_Comm *newcomm)
 		return -ctx;
 	}
 	inter_make(l, ic, ic->size, ic->group->world, ctx, newcomm, fn);
-	return comm_copy_attrs(ic, *newcomm);
+	return comm_dup_attrs(ic, newcomm, fn);
 }
 
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
@@ -488,7 +469,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 		return -ctx;
 	comm_make(comm, comm->size, comm->group->world, ctx, newcomm, "MPI_Comm_dup");
 	(*newcomm)->topo = smpi_topo_dup(comm->topo);
-	return comm_copy_attrs(comm, *newcomm);
+	return comm_dup_attrs(comm, newcomm, "MPI_Comm_dup");
 }
 
 /*
@@ -514,7 +495,7 @@ static void idup_end(struct smpi_nbc *s, struct comm_idup *d, MPI_Comm c)
 		if (!d->parent->inter)
 			c->topo = smpi_topo_dup(d->parent->topo);
 		c->info = d->info;
-		err = comm_copy_attrs(d->parent, c);
+		err = comm_dup_attrs(d->parent, d->out, "MPI_Comm_idup");
 	} else {
 		smpi_info_drop(&d->info);
 		err = comm_no_ctx(d->parent, "MPI_Comm_idup");
@@ -873,7 +854,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 	c = *comm;
 	if (c->predefined)
 		return smpi_err(c, MPI_ERR_COMM, "MPI_Comm_free", "%s cannot be freed", c->name);
-	smpi_comm_attrs_clear(c);
+	smpi_attr_clear(SMPI_ATTR_COMM, c);
 	if (c->coll)
 		coll_group_destroy(c->coll);
 	c->coll = NULL;
@@ -1023,66 +1004,22 @@ int smpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
 			    MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
-	struct comm_keyval *k;
-
-	if (!keyval)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Comm_create_keyval", "keyval pointer is NULL");
-	k = realloc(comm_keys, (comm_nkeys + 1) * sizeof *k);
-	if (!k)
-		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval", "no memory");
-	comm_keys = k;
-	k[comm_nkeys].copy = copy_fn;
-	k[comm_nkeys].del = delete_fn;
-	k[comm_nkeys].extra = extra;
-	k[comm_nkeys].used = 1;
-	*keyval = comm_nkeys++;
-	return MPI_SUCCESS;
-}
-
-static int comm_key_check(int keyval, const char *fn)
-{
-	if (keyval < 0 || keyval >= comm_nkeys || !comm_keys[keyval].used)
-		return smpi_err(NULL, MPI_ERR_KEYVAL, fn, "keyval %d is not valid", keyval);
-	return MPI_SUCCESS;
+	return smpi_keyval_create(SMPI_ATTR_COMM, (smpi_attr_fn)copy_fn, (smpi_attr_fn)delete_fn,
+				  extra, keyval, "MPI_Comm_create_keyval");
 }
 
 int PMPI_Comm_free_keyval(int *keyval)
 {
-	int err;
-
-	if (!keyval)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Comm_free_keyval", "NULL argument");
-	if ((err = comm_key_check(*keyval, "MPI_Comm_free_keyval")))
-		return err;
-	comm_keys[*keyval].used = 0;
-	*keyval = MPI_KEYVAL_INVALID;
-	return MPI_SUCCESS;
+	return smpi_keyval_free(SMPI_ATTR_COMM, keyval, "MPI_Comm_free_keyval");
 }
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
 {
-	struct smpi_attr *a;
 	int err;
 
-	if ((err = smpi_comm_check(comm, "MPI_Comm_set_attr")) ||
-	    (err = comm_key_check(keyval, "MPI_Comm_set_attr")))
+	if ((err = smpi_comm_check(comm, "MPI_Comm_set_attr")))
 		return err;
-	for (a = comm->attrs; a && a->key != keyval; a = a->next)
-		;
-	if (a) {
-		if (comm_keys[keyval].del)
-			comm_keys[keyval].del(comm, keyval, a->val, comm_keys[keyval].extra);
-		a->val = val;
-		return MPI_SUCCESS;
-	}
-	a = malloc(sizeof *a);
-	if (!a)
-		return smpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_set_attr", "no memory");
-	a->key = keyval;
-	a->val = val;
-	a->next = comm->attrs;
-	comm->attrs = a;
-	return MPI_SUCCESS;
+	return smpi_attr_set(SMPI_ATTR_COMM, comm, keyval, val, "MPI_Comm_set_attr");
 }
 
 /* The predefined attributes of every communicator. */
@@ -1120,60 +1057,22 @@ static int comm_predef_attr(int keyval, void **val)
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag)
 {
-	struct smpi_attr *a;
 	int err;
 
 	if ((err = smpi_comm_check(comm, "MPI_Comm_get_attr")))
 		return err;
-	if (!val || !flag)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL argument");
-	if ((*flag = comm_predef_attr(keyval, val)))
+	if (val && flag && (*flag = comm_predef_attr(keyval, val)))
 		return MPI_SUCCESS;
-	if ((err = comm_key_check(keyval, "MPI_Comm_get_attr")))
-		return err;
-	for (a = comm->attrs; a && a->key != keyval; a = a->next)
-		;
-	*flag = a != NULL;
-	if (a)
-		*(void **)val = a->val;
-	return MPI_SUCCESS;
-}
-
-/* Keyvals are never reused, so an attribute's keyval still says how to
- * delete it after the program freed the keyval (MPI 3.1 6.7.2: freeing
- * one leaves the attributes that use it until they are deleted). */
-static void comm_attr_delete(MPI_Comm comm, struct smpi_attr **pp)
-{
-	struct smpi_attr *a = *pp;
-	struct comm_keyval *k = &comm_keys[a->key];
-
-	*pp = a->next;
-	if (k->del)
-		k->del(comm, a->key, a->val, k->extra);
-	free(a);
-}
-
-void smpi_comm_attrs_clear(MPI_Comm comm)
-{
-	while (comm->attrs)
-		comm_attr_delete(comm, &comm->attrs);
+	return smpi_attr_get(SMPI_ATTR_COMM, comm, keyval, val, flag, "MPI_Comm_get_attr");
 }
 
 int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
-	struct smpi_attr **pp;
 	int err;
 
-	if ((err = smpi_comm_check(comm, "MPI_Comm_delete_attr")) ||
-	    (err = comm_key_check(keyval, "MPI_Comm_delete_attr")))
+	if ((err = smpi_comm_check(comm, "MPI_Comm_delete_attr")))
 		return err;
-	for (pp = &comm->attrs; *pp && (*pp)->key != keyval; pp = &(*pp)->next)
-		;
-	if (!*pp)
-		return smpi_err(comm, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr",
-				"no attribute for keyval %d", keyval);
-	comm_attr_delete(comm, pp);
-	return MPI_SUCCESS;
+	return smpi_attr_delete(SMPI_ATTR_COMM, comm, keyval, "MPI_Comm_delete_attr");
 }
 
 SMPI_ALIAS(Comm_dup)

@@ -116,7 +116,7 @@ int PMPI_Finalize(void)
 		return err;
 	/* As if MPI_COMM_SELF were freed first: its attributes' delete
 	 * callbacks run before anything else goes, the latest set first. */
-	smpi_comm_attrs_clear(MPI_COMM_SELF);
+	smpi_attr_clear(SMPI_ATTR_COMM, MPI_COMM_SELF);
 	smpi_p2p_finalize();
 	/* No rank leaves while a peer may still read its memory. */
 	smap_barrier();

@@ -145,6 +145,21 @@ struct smpi_attr {
 	void *val;
 };
 
+/* Attribute caching (attr.c): keyvals per kind of object, h the object's
+ * handle; callbacks are kept untyped and called as their kind's. */
+enum { SMPI_ATTR_COMM, SMPI_ATTR_WIN, SMPI_ATTR_TYPE, SMPI_ATTR_KINDS };
+typedef void (*smpi_attr_fn)(void);
+int smpi_keyval_create(int kind, smpi_attr_fn copy, smpi_attr_fn del, void *extra, int *keyval,
+		       const char *fn);
+int smpi_keyval_free(int kind, int *keyval, const char *fn);
+int smpi_attr_set(int kind, void *h, int keyval, void *val, const char *fn);
+int smpi_attr_get(int kind, void *h, int keyval, void *val, int *flag, const char *fn);
+int smpi_attr_delete(int kind, void *h, int keyval, const char *fn);
+/* Copies from's attributes to to, as their copy callbacks say. */
+int smpi_attr_copy(int kind, void *from, void *to, const char *fn);
+/* Deletes them all, latest set first, whatever their callbacks return. */
+void smpi_attr_clear(int kind, void *h);
+
 struct smpi_comm {
 	uint32_t live;		/* SMPI_LIVE_COMM while it exists */
 	int ctx;
@@ -279,7 +294,7 @@ struct smpi_type {
 	int combiner;
 	char name[MPI_MAX_OBJECT_NAME];
 	struct smpi_type_args *args;	/* the constructor's arguments (type_ext.c) */
-	struct smpi_type_attr *attrs;	/* cached attributes (type_ext.c) */
+	struct smpi_attr *attrs;	/* cached attributes (attr.c) */
 };
 
 #define SMPI_NTYPES	(SMPI_K_COUNT_OF)
@@ -296,7 +311,6 @@ void smpi_type_release(MPI_Datatype type);
 int smpi_type_args(int err, MPI_Datatype *out, int ni, const int *ints, int na,
 		   const MPI_Aint *addrs, int nd, const MPI_Datatype *types);
 /* Type_dup's attribute copies; what a freed type drops. */
-int smpi_type_copy_attrs(MPI_Datatype from, MPI_Datatype to);
 void smpi_type_drop_extras(MPI_Datatype type);
 
 static inline int64_t smpi_type_size(MPI_Datatype t)
@@ -551,7 +565,6 @@ int smpi_topo_kind(const struct smpi_topo *t);
 struct coll_group *smpi_comm_coll(MPI_Comm c);
 /* Deletes comm's attributes, the latest set first, their keyvals freed
  * or not (MPI_Comm_free, and MPI_COMM_SELF's at MPI_Finalize). */
-void smpi_comm_attrs_clear(MPI_Comm comm);
 
 /* The bytes of count basic elements of type, as a status records them
  * (MPI_Status_set_elements and _x). */

@@ -592,7 +592,9 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *out)
 		(*out)->committed = old->committed;
 		err = smpi_type_args(err, out, 0, NULL, 0, NULL, 1, &old);
 	}
-	return err ? err : smpi_type_copy_attrs(old, *out);
+	if (!err && (err = smpi_attr_copy(SMPI_ATTR_TYPE, old, *out, "MPI_Type_dup")))
+		PMPI_Type_free(out);
+	return err;
 }
 
 int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size)

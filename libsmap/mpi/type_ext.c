@@ -114,165 +114,50 @@ int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresse
 
 /* ---- attributes ---- */
 
-#define TYPE_KEYS	256
-
-struct smpi_type_attr {
-	struct smpi_type_attr *next;
-	int key;
-	void *val;
-};
-
-/* A freed keyval's slot is taken again only once no attribute uses it:
- * until then it still says how to delete them (MPI 3.1 6.7.2). */
-static struct {
-	int used;	/* not freed: the program may name it */
-	int attached;	/* attributes that use it */
-	MPI_Type_copy_attr_function *copy;
-	MPI_Type_delete_attr_function *del;
-	void *extra;
-} type_keys[TYPE_KEYS];
-
-static int type_key_check(int key, const char *fn)
-{
-	if (key < 0 || key >= TYPE_KEYS || !type_keys[key].used)
-		return smpi_err(NULL, MPI_ERR_KEYVAL, fn, "%d is not a datatype keyval", key);
-	return MPI_SUCCESS;
-}
-
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
 			    MPI_Type_delete_attr_function *delete_fn, int *keyval,
 			    void *extra_state)
 {
-	if (!keyval)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_create_keyval", "keyval pointer is NULL");
-	for (int k = 0; k < TYPE_KEYS; k++)
-		if (!type_keys[k].used && !type_keys[k].attached) {
-			type_keys[k].used = 1;
-			type_keys[k].copy = copy_fn;
-			type_keys[k].del = delete_fn;
-			type_keys[k].extra = extra_state;
-			*keyval = k;
-			return MPI_SUCCESS;
-		}
-	return smpi_err(NULL, MPI_ERR_OTHER, "MPI_Type_create_keyval",
-			"all %d datatype keyvals are in use", TYPE_KEYS);
+	return smpi_keyval_create(SMPI_ATTR_TYPE, (smpi_attr_fn)copy_fn, (smpi_attr_fn)delete_fn,
+				  extra_state, keyval, "MPI_Type_create_keyval");
 }
 
 int PMPI_Type_free_keyval(int *keyval)
 {
-	int err;
-
-	if (!keyval)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Type_free_keyval", "keyval pointer is NULL");
-	if ((err = type_key_check(*keyval, "MPI_Type_free_keyval")))
-		return err;
-	type_keys[*keyval].used = 0;
-	*keyval = MPI_KEYVAL_INVALID;
-	return MPI_SUCCESS;
-}
-
-/* The attribute at *p goes if its delete callback agrees (its error
- * otherwise), its keyval freed or not. */
-static int type_attr_delete(MPI_Datatype type, struct smpi_type_attr **p)
-{
-	struct smpi_type_attr *a = *p;
-	int key = a->key, err;
-
-	if (type_keys[key].del && (err = type_keys[key].del(type, key, a->val, type_keys[key].extra)))
-		return err;
-	*p = a->next;
-	type_keys[key].attached--;
-	free(a);
-	return MPI_SUCCESS;
+	return smpi_keyval_free(SMPI_ATTR_TYPE, keyval, "MPI_Type_free_keyval");
 }
 
 int PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
 {
-	const char *fn = "MPI_Type_delete_attr";
-	struct smpi_type_attr **p;
 	int err;
 
-	if ((err = type_live_check(type, fn)) || (err = type_key_check(keyval, fn)))
+	if ((err = type_live_check(type, "MPI_Type_delete_attr")))
 		return err;
-	for (p = &type->attrs; *p && (*p)->key != keyval; p = &(*p)->next)
-		;
-	if (!*p)
-		return smpi_err(NULL, MPI_ERR_KEYVAL, fn, "keyval %d is not set on the datatype",
-				keyval);
-	return type_attr_delete(type, p);
+	return smpi_attr_delete(SMPI_ATTR_TYPE, type, keyval, "MPI_Type_delete_attr");
 }
 
 int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void *attribute_val)
 {
-	const char *fn = "MPI_Type_set_attr";
-	struct smpi_type_attr *a;
 	int err;
 
-	if ((err = type_live_check(type, fn)) || (err = type_key_check(keyval, fn)))
+	if ((err = type_live_check(type, "MPI_Type_set_attr")))
 		return err;
-	for (a = type->attrs; a && a->key != keyval; a = a->next)
-		;
-	if (a) {
-		if ((err = PMPI_Type_delete_attr(type, keyval)))
-			return err;
-	}
-	if (!(a = malloc(sizeof *a)))
-		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
-	a->key = keyval;
-	a->val = attribute_val;
-	a->next = type->attrs;
-	type->attrs = a;
-	type_keys[keyval].attached++;
-	return MPI_SUCCESS;
+	return smpi_attr_set(SMPI_ATTR_TYPE, type, keyval, attribute_val, "MPI_Type_set_attr");
 }
 
 int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *attribute_val, int *flag)
 {
-	const char *fn = "MPI_Type_get_attr";
-	struct smpi_type_attr *a;
 	int err;
 
-	if ((err = type_live_check(type, fn)) || (err = type_key_check(keyval, fn)))
+	if ((err = type_live_check(type, "MPI_Type_get_attr")))
 		return err;
-	if (!attribute_val || !flag)
-		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
-	for (a = type->attrs; a && a->key != keyval; a = a->next)
-		;
-	*flag = a != NULL;
-	if (a)
-		*(void **)attribute_val = a->val;
-	return MPI_SUCCESS;
-}
-
-int smpi_type_copy_attrs(MPI_Datatype from, MPI_Datatype to)
-{
-	for (struct smpi_type_attr *a = from->attrs; a; a = a->next) {
-		void *val = NULL;
-		int flag = 0, err;
-
-		if (!type_keys[a->key].copy)
-			continue;
-		err = type_keys[a->key].copy(from, a->key, type_keys[a->key].extra, a->val, &val,
-					     &flag);
-		if (err)
-			return err;
-		if (flag && (err = PMPI_Type_set_attr(to, a->key, val)))
-			return err;
-	}
-	return MPI_SUCCESS;
+	return smpi_attr_get(SMPI_ATTR_TYPE, type, keyval, attribute_val, flag,
+			     "MPI_Type_get_attr");
 }
 
 void smpi_type_drop_extras(MPI_Datatype type)
 {
-	while (type->attrs)
-		if (type_attr_delete(type, &type->attrs)) {
-			/* A delete callback failed: the attribute goes anyway. */
-			struct smpi_type_attr *a = type->attrs;
-
-			type->attrs = a->next;
-			type_keys[a->key].attached--;
-			free(a);
-		}
+	smpi_attr_clear(SMPI_ATTR_TYPE, type);
 	if (type->args) {
 		for (int i = 0; i < type->args->nd; i++)
 			smpi_type_release(type->args->types[i]);

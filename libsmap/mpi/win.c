@@ -18,18 +18,6 @@
 #include "win.h"
 #include "../coll/coll.h"
 
-struct win_keyval {
-	MPI_Win_copy_attr_function *copy;
-	MPI_Win_delete_attr_function *del;
-	void *extra;
-	int used;
-};
-
-static struct win_keyval *win_keys;
-static int win_nkeys;
-
-static void win_attrs_free(MPI_Win win);
-
 int smpi_win_err(MPI_Win win, int code, const char *fn, const char *fmt, ...)
 {
 	char msg[MPI_MAX_ERROR_STRING], text[MPI_MAX_ERROR_STRING];
@@ -445,7 +433,7 @@ int PMPI_Win_free(MPI_Win *win)
 	/* Nobody leaves before every member stopped reaching our memory. */
 	smpi_win_quiet(w);
 	smpi_win_barrier(w);
-	win_attrs_free(w);
+	smpi_attr_clear(SMPI_ATTR_WIN, w);
 	smpi_info_drop(&w->info);
 	free(w->alloc);
 	win_release(w);
@@ -570,75 +558,26 @@ int smpi_win_dup_fn(MPI_Win win, int keyval, void *extra, void *in, void *out, i
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
 			   MPI_Win_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
-	struct win_keyval *k;
-
-	if (!keyval)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Win_create_keyval", "keyval pointer is NULL");
-	k = realloc(win_keys, (win_nkeys + 1) * sizeof *k);
-	if (!k)
-		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Win_create_keyval", "no memory");
-	win_keys = k;
-	k[win_nkeys] = (struct win_keyval){ copy_fn, delete_fn, extra, 1 };
-	*keyval = win_nkeys++;
-	return MPI_SUCCESS;
-}
-
-static int win_key_check(int keyval, const char *fn)
-{
-	if (keyval < 0 || keyval >= win_nkeys || !win_keys[keyval].used)
-		return smpi_err(NULL, MPI_ERR_KEYVAL, fn, "keyval %d is not valid", keyval);
-	return MPI_SUCCESS;
+	return smpi_keyval_create(SMPI_ATTR_WIN, (smpi_attr_fn)copy_fn, (smpi_attr_fn)delete_fn,
+				  extra, keyval, "MPI_Win_create_keyval");
 }
 
 int PMPI_Win_free_keyval(int *keyval)
 {
-	int err;
-
-	if (!keyval)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Win_free_keyval", "NULL argument");
-	if ((err = win_key_check(*keyval, "MPI_Win_free_keyval")))
-		return err;
-	win_keys[*keyval].used = 0;
-	*keyval = MPI_KEYVAL_INVALID;
-	return MPI_SUCCESS;
-}
-
-static void win_attr_delete(MPI_Win win, struct smpi_attr *a)
-{
-	struct win_keyval *k = &win_keys[a->key];
-
-	if (k->del)
-		k->del(win, a->key, a->val, k->extra);
+	return smpi_keyval_free(SMPI_ATTR_WIN, keyval, "MPI_Win_free_keyval");
 }
 
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *val)
 {
-	struct smpi_attr *a;
 	int err;
 
-	if ((err = smpi_win_check(win, "MPI_Win_set_attr")) ||
-	    (err = win_key_check(keyval, "MPI_Win_set_attr")))
+	if ((err = smpi_win_check(win, "MPI_Win_set_attr")))
 		return err;
-	for (a = win->attrs; a && a->key != keyval; a = a->next)
-		;
-	if (a) {
-		win_attr_delete(win, a);
-		a->val = val;
-		return MPI_SUCCESS;
-	}
-	a = malloc(sizeof *a);
-	if (!a)
-		return smpi_win_err(win, MPI_ERR_NO_MEM, "MPI_Win_set_attr", "no memory");
-	a->key = keyval;
-	a->val = val;
-	a->next = win->attrs;
-	win->attrs = a;
-	return MPI_SUCCESS;
+	return smpi_attr_set(SMPI_ATTR_WIN, win, keyval, val, "MPI_Win_set_attr");
 }
 
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
 {
-	struct smpi_attr *a;
 	int err;
 
 	if ((err = smpi_win_check(win, "MPI_Win_get_attr")))
@@ -663,44 +602,16 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
 		*(int **)val = &win->model;
 		return MPI_SUCCESS;
 	}
-	if ((err = win_key_check(keyval, "MPI_Win_get_attr")))
-		return err;
-	for (a = win->attrs; a && a->key != keyval; a = a->next)
-		;
-	*flag = a != NULL;
-	if (a)
-		*(void **)val = a->val;
-	return MPI_SUCCESS;
+	return smpi_attr_get(SMPI_ATTR_WIN, win, keyval, val, flag, "MPI_Win_get_attr");
 }
 
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
-	struct smpi_attr **pp, *a;
 	int err;
 
-	if ((err = smpi_win_check(win, "MPI_Win_delete_attr")) ||
-	    (err = win_key_check(keyval, "MPI_Win_delete_attr")))
+	if ((err = smpi_win_check(win, "MPI_Win_delete_attr")))
 		return err;
-	for (pp = &win->attrs; *pp && (*pp)->key != keyval; pp = &(*pp)->next)
-		;
-	if (!(a = *pp))
-		return smpi_win_err(win, MPI_ERR_KEYVAL, "MPI_Win_delete_attr",
-				    "no attribute for keyval %d", keyval);
-	*pp = a->next;
-	win_attr_delete(win, a);
-	free(a);
-	return MPI_SUCCESS;
-}
-
-static void win_attrs_free(MPI_Win win)
-{
-	struct smpi_attr *a;
-
-	while ((a = win->attrs)) {
-		win->attrs = a->next;
-		win_attr_delete(win, a);
-		free(a);
-	}
+	return smpi_attr_delete(SMPI_ATTR_WIN, win, keyval, "MPI_Win_delete_attr");
 }
 
 SMPI_ALIAS(Win_create)

@@ -9,7 +9,7 @@ PROGRAMS = {
     "mpit_p2p": 15,
     "mpit_dt": 10,
     "mpit_coll": 11,
-    "mpit_env": 12,
+    "mpit_env": 13,
     "mpit_prof": 2,
     "mpit_proto": 8,
     "mpit_span": 16,

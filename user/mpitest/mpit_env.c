@@ -285,6 +285,89 @@ static void test_attributes(void)
 	mpit_report("env_attributes_and_names");
 }
 
+static int fail_fn(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)c;
+	(void)key;
+	(void)val;
+	return *(int *)extra ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+static int copy_fail_fn(MPI_Comm c, int key, void *extra, void *in, void *out, int *flag)
+{
+	(void)c;
+	(void)key;
+	(void)extra;
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_ERR_OTHER;
+}
+
+static int type_copy_fail_fn(MPI_Datatype t, int key, void *extra, void *in, void *out,
+			     int *flag)
+{
+	(void)t;
+	return copy_fail_fn(MPI_COMM_NULL, key, extra, in, out, flag);
+}
+
+static int free_own_keyval_fn(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)c;
+	(void)val;
+	(void)extra;
+	return MPI_Comm_free_keyval(&key);
+}
+
+/* MPI 3.1 section 6.7: a keyval lives while an attribute uses it, freeing
+ * it again then is harmless, and a callback's error fails its call. */
+static void test_attribute_lifetimes_and_errors(void)
+{
+	int key, saved, key2, val = 1, *got, flag = -1, failing = 1, cls;
+	MPI_Comm dup = MPI_COMM_SELF;
+	MPI_Datatype t = MPI_INT, tdup = MPI_INT;
+
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_own_keyval_fn, &key, NULL);
+	saved = key;
+	MPI_Comm_set_attr(MPI_COMM_WORLD, key, &val);
+	mpit_expect_int("free a keyval in use", MPI_SUCCESS, MPI_Comm_free_keyval(&key));
+	mpit_expect_int("freeing it sets KEYVAL_INVALID", MPI_KEYVAL_INVALID, key);
+	key = saved;
+	mpit_expect_int("free it again while in use", MPI_SUCCESS, MPI_Comm_free_keyval(&key));
+	MPI_Comm_get_attr(MPI_COMM_WORLD, saved, &got, &flag);
+	mpit_expect_int("its attribute is still there", 1, flag == 1 && got == &val);
+	mpit_expect_int("delete it (the callback frees the keyval too)", MPI_SUCCESS,
+			MPI_Comm_delete_attr(MPI_COMM_WORLD, saved));
+	MPI_Error_class(MPI_Comm_get_attr(MPI_COMM_WORLD, saved, &got, &flag), &cls);
+	mpit_expect_int("then the keyval is gone", MPI_ERR_KEYVAL, cls);
+
+	MPI_Comm_create_keyval(copy_fail_fn, fail_fn, &key, &failing);
+	MPI_Comm_set_attr(MPI_COMM_WORLD, key, &val);
+	MPI_Error_class(MPI_Comm_set_attr(MPI_COMM_WORLD, key, &flag), &cls);
+	mpit_expect_int("a failing delete callback fails set_attr", MPI_ERR_OTHER, cls);
+	MPI_Error_class(MPI_Comm_delete_attr(MPI_COMM_WORLD, key), &cls);
+	mpit_expect_int("and delete_attr", MPI_ERR_OTHER, cls);
+	MPI_Comm_get_attr(MPI_COMM_WORLD, key, &got, &flag);
+	mpit_expect_int("which keeps the attribute", 1, flag == 1 && got == &val);
+	MPI_Error_class(MPI_Comm_dup(MPI_COMM_WORLD, &dup), &cls);
+	mpit_expect_int("a failing copy callback fails Comm_dup", MPI_ERR_OTHER, cls);
+	mpit_expect_int("leaving MPI_COMM_NULL", 1, dup == MPI_COMM_NULL);
+	failing = 0;
+	MPI_Comm_delete_attr(MPI_COMM_WORLD, key);
+	MPI_Comm_free_keyval(&key);
+
+	MPI_Type_contiguous(2, MPI_INT, &t);
+	MPI_Type_create_keyval(type_copy_fail_fn, MPI_TYPE_NULL_DELETE_FN, &key2, NULL);
+	MPI_Type_set_attr(t, key2, &val);
+	MPI_Type_free_keyval(&key2);
+	MPI_Error_class(MPI_Type_dup(t, &tdup), &cls);
+	mpit_expect_int("a failing copy callback fails Type_dup", MPI_ERR_OTHER, cls);
+	mpit_expect_int("leaving MPI_DATATYPE_NULL", 1, tdup == MPI_DATATYPE_NULL);
+	MPI_Type_free(&t);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	mpit_report("env_attribute_lifetimes_and_callback_errors");
+}
+
 static void test_self_comm(void)
 {
 	int n, r, x = 3, y = 0;
@@ -329,6 +412,7 @@ int main(int argc, char **argv)
 	test_comm_free_pending();
 	test_split_type();
 	test_attributes();
+	test_attribute_lifetimes_and_errors();
 	test_self_comm();
 	test_alloc_mem();
 	MPI_Finalize();

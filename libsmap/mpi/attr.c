@@ -1,0 +1,246 @@
+/*
+ * attr.c - attribute caching (MPI 3.1 section 6.7) for the three kinds of
+ * object that carry attributes: communicators, windows and datatypes.
+ * Each kind has its own keyvals; each object a list of attributes, the
+ * latest set first.
+ *
+ * A keyval lives while the program has not freed it or an attribute still
+ * uses it (6.7.2: freeing one in use is not erroneous, and its delete
+ * callback must still run).  Freeing it again while it lives does nothing,
+ * as in MPICH: a delete callback that frees its own keyval is a common
+ * idiom.  Keyval numbers are never reused, so a stale one is an error
+ * rather than another keyval.
+ *
+ * A callback that fails makes its call fail with MPI_ERR_OTHER: a delete
+ * keeps the attribute, a copy fails the duplication.  Only freeing the
+ * object drops its attributes whatever the callbacks say.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "impl.h"
+#include "win.h"
+
+struct keyval {
+	smpi_attr_fn copy, del;
+	void *extra;
+	int freed;		/* by the program */
+	int64_t attached;	/* attributes that use it */
+};
+
+static struct keyvals {
+	struct keyval *k;
+	int n, cap;
+} keyvals[SMPI_ATTR_KINDS];
+
+static const char *const kind_name[SMPI_ATTR_KINDS] = { "communicator", "window", "datatype" };
+
+static struct smpi_attr **attr_list(int kind, void *h)
+{
+	switch (kind) {
+	case SMPI_ATTR_COMM:
+		return &((MPI_Comm)h)->attrs;
+	case SMPI_ATTR_WIN:
+		return &((MPI_Win)h)->attrs;
+	default:
+		return &((MPI_Datatype)h)->attrs;
+	}
+}
+
+/* Reports through the object's error handler (a datatype, or no object:
+ * MPI_COMM_WORLD's). */
+static int attr_err(int kind, void *h, int code, const char *fn, const char *msg)
+{
+	if (kind == SMPI_ATTR_WIN && h)
+		return smpi_win_err(h, code, fn, "%s", msg);
+	return smpi_err(kind == SMPI_ATTR_COMM ? h : NULL, code, fn, "%s", msg);
+}
+
+static int keyval_check(int kind, void *h, int keyval, const char *fn)
+{
+	struct keyvals *t = &keyvals[kind];
+	char msg[96];
+
+	if (keyval >= 0 && keyval < t->n && (!t->k[keyval].freed || t->k[keyval].attached))
+		return MPI_SUCCESS;
+	snprintf(msg, sizeof msg, "%d is not a live %s keyval", keyval, kind_name[kind]);
+	return attr_err(kind, h, MPI_ERR_KEYVAL, fn, msg);
+}
+
+int smpi_keyval_create(int kind, smpi_attr_fn copy, smpi_attr_fn del, void *extra, int *keyval,
+		       const char *fn)
+{
+	struct keyvals *t = &keyvals[kind];
+
+	if (!keyval)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "keyval pointer is NULL");
+	if (t->n == t->cap) {
+		int cap = t->cap ? 2 * t->cap : 16;
+		struct keyval *k = realloc(t->k, cap * sizeof *k);
+
+		if (!k)
+			return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+		t->k = k;
+		t->cap = cap;
+	}
+	t->k[t->n] = (struct keyval){ .copy = copy, .del = del, .extra = extra };
+	*keyval = t->n++;
+	return MPI_SUCCESS;
+}
+
+int smpi_keyval_free(int kind, int *keyval, const char *fn)
+{
+	int err;
+
+	if (!keyval)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "keyval pointer is NULL");
+	if ((err = keyval_check(kind, NULL, *keyval, fn)))
+		return err;
+	keyvals[kind].k[*keyval].freed = 1;
+	*keyval = MPI_KEYVAL_INVALID;
+	return MPI_SUCCESS;
+}
+
+static int call_delete(int kind, void *h, struct smpi_attr *a)
+{
+	struct keyval *k = &keyvals[kind].k[a->key];
+
+	if (!k->del)
+		return MPI_SUCCESS;
+	switch (kind) {
+	case SMPI_ATTR_COMM:
+		return ((MPI_Comm_delete_attr_function *)k->del)(h, a->key, a->val, k->extra);
+	case SMPI_ATTR_WIN:
+		return ((MPI_Win_delete_attr_function *)k->del)(h, a->key, a->val, k->extra);
+	default:
+		return ((MPI_Type_delete_attr_function *)k->del)(h, a->key, a->val, k->extra);
+	}
+}
+
+static int call_copy(int kind, void *h, struct smpi_attr *a, void *out, int *flag)
+{
+	struct keyval *k = &keyvals[kind].k[a->key];
+
+	switch (kind) {
+	case SMPI_ATTR_COMM:
+		return ((MPI_Comm_copy_attr_function *)k->copy)(h, a->key, k->extra, a->val, out,
+								 flag);
+	case SMPI_ATTR_WIN:
+		return ((MPI_Win_copy_attr_function *)k->copy)(h, a->key, k->extra, a->val, out,
+								flag);
+	default:
+		return ((MPI_Type_copy_attr_function *)k->copy)(h, a->key, k->extra, a->val, out,
+								 flag);
+	}
+}
+
+static int callback_failed(int kind, void *h, const char *fn, const char *what, int key, int rc)
+{
+	char msg[128];
+
+	snprintf(msg, sizeof msg, "the %s callback of keyval %d returned %d", what, key, rc);
+	return attr_err(kind, h, MPI_ERR_OTHER, fn, msg);
+}
+
+static struct smpi_attr **attr_find(int kind, void *h, int keyval)
+{
+	struct smpi_attr **p = attr_list(kind, h);
+
+	while (*p && (*p)->key != keyval)
+		p = &(*p)->next;
+	return p;
+}
+
+/* Frees an attribute already unlinked; its keyval may die with it. */
+static void attr_drop(int kind, struct smpi_attr *a)
+{
+	keyvals[kind].k[a->key].attached--;
+	free(a);
+}
+
+int smpi_attr_set(int kind, void *h, int keyval, void *val, const char *fn)
+{
+	struct smpi_attr **p, *a;
+	int err, rc;
+
+	if ((err = keyval_check(kind, h, keyval, fn)))
+		return err;
+	if ((a = *attr_find(kind, h, keyval))) {
+		if ((rc = call_delete(kind, h, a)))
+			return callback_failed(kind, h, fn, "delete", keyval, rc);
+		a->val = val;
+		return MPI_SUCCESS;
+	}
+	if (!(a = malloc(sizeof *a)))
+		return attr_err(kind, h, MPI_ERR_NO_MEM, fn, "no memory");
+	p = attr_list(kind, h);
+	*a = (struct smpi_attr){ .next = *p, .key = keyval, .val = val };
+	*p = a;
+	keyvals[kind].k[keyval].attached++;
+	return MPI_SUCCESS;
+}
+
+int smpi_attr_get(int kind, void *h, int keyval, void *val, int *flag, const char *fn)
+{
+	struct smpi_attr *a;
+	int err;
+
+	if (!val || !flag)
+		return attr_err(kind, h, MPI_ERR_ARG, fn, "NULL argument");
+	if ((err = keyval_check(kind, h, keyval, fn)))
+		return err;
+	a = *attr_find(kind, h, keyval);
+	*flag = a != NULL;
+	if (a)
+		*(void **)val = a->val;
+	return MPI_SUCCESS;
+}
+
+int smpi_attr_delete(int kind, void *h, int keyval, const char *fn)
+{
+	struct smpi_attr **p, *a;
+	char msg[96];
+	int err, rc;
+
+	if ((err = keyval_check(kind, h, keyval, fn)))
+		return err;
+	if (!*(p = attr_find(kind, h, keyval))) {
+		snprintf(msg, sizeof msg, "no attribute for keyval %d", keyval);
+		return attr_err(kind, h, MPI_ERR_KEYVAL, fn, msg);
+	}
+	if ((rc = call_delete(kind, h, *p)))
+		return callback_failed(kind, h, fn, "delete", keyval, rc);
+	/* The callback may have changed the list: find the attribute again. */
+	if ((a = *(p = attr_find(kind, h, keyval)))) {
+		*p = a->next;
+		attr_drop(kind, a);
+	}
+	return MPI_SUCCESS;
+}
+
+int smpi_attr_copy(int kind, void *from, void *to, const char *fn)
+{
+	for (struct smpi_attr *a = *attr_list(kind, from); a; a = a->next) {
+		void *val = NULL;
+		int flag = 0, err, rc;
+
+		if (!keyvals[kind].k[a->key].copy)
+			continue;
+		if ((rc = call_copy(kind, from, a, &val, &flag)))
+			return callback_failed(kind, from, fn, "copy", a->key, rc);
+		if (flag && (err = smpi_attr_set(kind, to, a->key, val, fn)))
+			return err;
+	}
+	return MPI_SUCCESS;
+}
+
+void smpi_attr_clear(int kind, void *h)
+{
+	struct smpi_attr **p = attr_list(kind, h), *a;
+
+	while ((a = *p)) {
+		*p = a->next;
+		call_delete(kind, h, a);
+		attr_drop(kind, a);
+	}
+}
