@@ -1014,6 +1014,10 @@ SMPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value))
 SMPI_API(int, Info_delete, (MPI_Info info, const char *key))
 SMPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
 SMPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+/* MPI 4.0's. */
+SMPI_API(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value,
+				int *flag))
+SMPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
 SMPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
 SMPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
 SMPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))

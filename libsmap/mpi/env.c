@@ -52,11 +52,11 @@ static void env_exit(void)
 	env_exit_status(1);
 }
 
-static int env_init(const char *fn, char ***argv)
+static int env_init(const char *fn, int *argc, char ***argv)
 {
 	if (smpi_initialized)
 		return smpi_err(NULL, MPI_ERR_OTHER, fn, "MPI is already initialised");
-	smpi_info_env_init(smap_world_size(), argv && *argv ? (*argv)[0] : NULL);
+	smpi_info_env_init(argc && argv ? *argc : 0, argv ? *argv : NULL);
 	smpi_type_init();
 	smpi_op_init();
 	smpi_p2p_init();
@@ -72,22 +72,20 @@ static int env_init(const char *fn, char ***argv)
 
 int PMPI_Init(int *argc, char ***argv)
 {
-	(void)argc;
-	return env_init("MPI_Init", argv);
+	return env_init("MPI_Init", argc, argv);
 }
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
 	int err;
 
-	(void)argc;
 	if (!provided)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Init_thread", "provided pointer is NULL");
 	/* One thread per rank: funneled is the most a rank can have. */
 	env_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
 	if (env_thread_level < MPI_THREAD_SINGLE)
 		env_thread_level = MPI_THREAD_SINGLE;
-	err = env_init("MPI_Init_thread", argv);
+	err = env_init("MPI_Init_thread", argc, argv);
 	*provided = env_thread_level;
 	return err;
 }

@@ -237,7 +237,7 @@ int smpi_info_keep(MPI_Info *kept, MPI_Info info, const char *fn);
 void smpi_info_drop(MPI_Info *kept);
 /* For get_info: a new copy of kept (empty when NULL) in *out. */
 int smpi_info_give(MPI_Info kept, MPI_Info *out, const char *fn);
-void smpi_info_env_init(int nranks, const char *command);
+void smpi_info_env_init(int argc, char *const *argv);
 
 /* Builds a group of n world ranks (copied); NULL when memory is short. */
 struct smpi_group *smpi_group_new(int n, const int *world);

@@ -7,9 +7,9 @@
  * info last set on them and hand a fresh duplicate to get_info; libsmap
  * acts on no hint yet (docs/mpi.md says which it would), so every key is
  * kept and reported back, as the standard allows for hints an
- * implementation ignores.  MPI_INFO_ENV holds what the launcher told this
- * process: "maxprocs" (the job's ranks) and "command" (argv[0] when
- * MPI_Init was given it).
+ * implementation ignores.  MPI_INFO_ENV (and MPI_Info_create_env's
+ * infos) hold what the launcher told this process: "maxprocs" (the job's
+ * ranks), "command" and "argv" (when the program passed its arguments).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,14 +140,51 @@ static MPI_Info info_copy(MPI_Info info, int *err)
 	return c;
 }
 
-void smpi_info_env_init(int nranks, const char *command)
+/* MPI_INFO_ENV's keys (MPI 4.0 section 11.2.3): the job's ranks, and the
+ * command and its arguments when the program passed them on. */
+static int info_env_fill(MPI_Info info, int argc, char *const *argv)
 {
-	char n[16];
+	char n[16], *args;
+	size_t len = 1;
+	int i, bad;
 
-	snprintf(n, sizeof n, "%d", nranks);
-	if (info_put(&smpi_info_env, "maxprocs", n) < 0 ||
-	    (command && info_put(&smpi_info_env, "command", command) < 0))
+	snprintf(n, sizeof n, "%d", smap_world_size());
+	if (info_put(info, "maxprocs", n) < 0)
+		return -1;
+	if (argc < 1 || !argv || !argv[0])
+		return 0;
+	for (i = 1; i < argc && argv[i]; i++)
+		len += strlen(argv[i]) + 1;
+	if (!(args = malloc(len)))
+		return -1;
+	args[0] = 0;
+	for (i = 1; i < argc && argv[i]; i++) {
+		if (i > 1)
+			strcat(args, " ");
+		strcat(args, argv[i]);
+	}
+	bad = info_put(info, "command", argv[0]) < 0 || (argc > 1 && info_put(info, "argv", args) < 0);
+	free(args);
+	return bad ? -1 : 0;
+}
+
+void smpi_info_env_init(int argc, char *const *argv)
+{
+	if (info_env_fill(&smpi_info_env, argc, argv) < 0)
 		smpi_fatal("MPI_Init: no memory for MPI_INFO_ENV");
+}
+
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+	if (!info)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Info_create_env", "info pointer is NULL");
+	if (!(*info = info_new()) || info_env_fill(*info, argc, argv) < 0) {
+		if (*info)
+			info_destroy(*info);
+		*info = MPI_INFO_NULL;
+		return smpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Info_create_env", "no memory");
+	}
+	return MPI_SUCCESS;
 }
 
 int PMPI_Info_create(MPI_Info *info)
@@ -213,6 +250,34 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
 
 		memcpy(value, e->val, n);
 		value[n] = 0;
+	}
+	return MPI_SUCCESS;
+}
+
+/* MPI 4.0: *buflen in, the value's length with its NUL out; the value
+ * truncated to fit. */
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+	const char *fn = "MPI_Info_get_string";
+	struct info_kv *e;
+	int err;
+
+	if ((err = info_check(info, 0, fn)) || (err = info_key_check(key, fn)))
+		return err;
+	if (!flag || !buflen || *buflen < 0 || (*buflen > 0 && !value))
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "flag, buflen or value is NULL, or *buflen < 0");
+	e = info_find(info, key);
+	*flag = e != NULL;
+	if (e) {
+		size_t len = strlen(e->val);
+
+		if (*buflen > 0) {
+			size_t n = len < (size_t)*buflen - 1 ? len : (size_t)*buflen - 1;
+
+			memcpy(value, e->val, n);
+			value[n] = 0;
+		}
+		*buflen = (int)len + 1;
 	}
 	return MPI_SUCCESS;
 }
@@ -354,6 +419,8 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 }
 
 SMPI_ALIAS(Info_create)
+SMPI_ALIAS(Info_create_env)
+SMPI_ALIAS(Info_get_string)
 SMPI_ALIAS(Info_set)
 SMPI_ALIAS(Info_delete)
 SMPI_ALIAS(Info_get)

@@ -16,7 +16,7 @@ PROGRAMS = {
     "mpit_bad": 22,
     "mpit_nbc": 24,
     "mpit_topo": 9,
-    "mpit_info": 5,
+    "mpit_info": 6,
     "mpit_inter": 8,
     "mpit_compat": 9,
     "mpit_dtx": 7,

@@ -42,8 +42,8 @@ def cases():
         host("net_host_nbc_3x1_drop2", 3, 1, "mpit_nbc", ["--drop", "2"], tap=True, min_tap=24),
         host("net_host_topo_2x2", 2, 2, "mpit_topo", tap=True, min_tap=9),
         # Info, matched probes (messages taken across nodes), Comm_idup.
-        host("net_host_info_2x2", 2, 2, "mpit_info", tap=True, min_tap=5),
-        host("net_host_info_3x1_drop2", 3, 1, "mpit_info", ["--drop", "2"], tap=True, min_tap=5),
+        host("net_host_info_2x2", 2, 2, "mpit_info", tap=True, min_tap=6),
+        host("net_host_info_3x1_drop2", 3, 1, "mpit_info", ["--drop", "2"], tap=True, min_tap=6),
         host("net_host_inter_2x2", 2, 2, "mpit_inter", tap=True, min_tap=7),
         host("net_host_compat_2x2", 2, 2, "mpit_compat", tap=True, min_tap=8),
         host("net_host_inter_3x1_drop2", 3, 1, "mpit_inter", ["--drop", "2"], tap=True,

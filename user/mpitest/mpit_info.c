@@ -1,6 +1,7 @@
 /*
  * mpit_info.c - Info objects (set, get, valuelen, nkeys, nthkey in the
- * order keys were first set, delete, dup, free, MPI_INFO_ENV), the info of
+ * order keys were first set, delete, dup, free, MPI_INFO_ENV; MPI 4.0's
+ * Info_get_string and Info_create_env, before MPI_Init too), the info of
  * communicators and windows, matched probes (Mprobe, Improbe, Mrecv,
  * Imrecv, MPI_MESSAGE_NO_PROC, a message taken by Mprobe that a later
  * receive cannot have, a derived type, truncation) and MPI_Comm_idup
@@ -80,6 +81,44 @@ static void t_info(void)
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 	MPI_Info_free(&a);
 	bad |= mpit_report("info");
+}
+
+/* MPI 4.0: an info made before MPI_Init says what MPI_INFO_ENV says after
+ * it; Info_get_string reports the length it needs and truncates. */
+static void t_info_mpi4(MPI_Info early, const char *argv0)
+{
+	static const char *const keys[] = { "command", "argv", "maxprocs" };
+	char v1[MPI_MAX_INFO_VAL], v2[MPI_MAX_INFO_VAL], small[4];
+	int f1, f2, len, flag = -1;
+
+	for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		int n1 = sizeof v1, n2 = sizeof v2;
+
+		MPI_Info_get_string(early, keys[i], &n1, v1, &f1);
+		MPI_Info_get_string(MPI_INFO_ENV, keys[i], &n2, v2, &f2);
+		if (f1 != f2 || (f1 && (n1 != n2 || strcmp(v1, v2))))
+			mpit_fail("create_env before MPI_Init and MPI_INFO_ENV differ on %s", keys[i]);
+	}
+	len = sizeof v1;
+	MPI_Info_get_string(early, "command", &len, v1, &flag);
+	mpit_expect_int("create_env command is argv[0]", 0, flag && strcmp(v1, argv0));
+	len = sizeof v1;
+	MPI_Info_get_string(early, "maxprocs", &len, v1, &flag);
+	mpit_expect_int("create_env maxprocs", wsize, flag ? atoi(v1) : -1);
+	MPI_Info_set(early, "key", "0123456789");
+	len = 0;
+	MPI_Info_get_string(early, "key", &len, NULL, &flag);
+	mpit_expect_int("get_string with buflen 0 gives the length", 11, flag ? len : -1);
+	len = sizeof small;
+	MPI_Info_get_string(early, "key", &len, small, &flag);
+	mpit_expect_int("get_string truncates", 0, strcmp(small, "012"));
+	mpit_expect_int("and still gives the length", 11, len);
+	len = sizeof small;
+	flag = -1;
+	MPI_Info_get_string(early, "nokey", &len, small, &flag);
+	mpit_expect_int("get_string of no key", 0, flag);
+	MPI_Info_free(&early);
+	bad |= mpit_report("info_get_string_create_env");
 }
 
 static void t_object_info(void)
@@ -327,10 +366,14 @@ static void t_idup_inter(void)
 
 int main(int argc, char **argv)
 {
+	MPI_Info early;
+
+	MPI_Info_create_env(argc, argv, &early);
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
 	MPI_Comm_size(MPI_COMM_WORLD, &wsize);
 	t_info();
+	t_info_mpi4(early, argv[0]);
 	t_object_info();
 	t_mprobe();
 	t_mprobe_errors();
