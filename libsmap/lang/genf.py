@@ -409,6 +409,21 @@ def _init_thread():
 """
 
 
+# Fortran's MPI_INFO_CREATE_ENV takes no argument vector; MPI_INIT passes
+# none either, so the two agree.
+@special("Info_create_env")
+def _info_create_env():
+    return """void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierr)
+{
+	MPI_Info c = MPI_INFO_NULL;
+	int err = PMPI_Info_create_env(0, NULL, &c);
+
+	*info = smpi_fh_update(&smpi_fh_info, *info, MPI_INFO_NULL, c, 0);
+	smpi_fret(ierr, err);
+}
+"""
+
+
 @special("Op_create")
 def _op_create():
     o = ["/* Fortran reduction functions: f(invec, inoutvec, len, datatype) with an",
@@ -889,6 +904,7 @@ def gen_f08(apis, handles, c, idx, skipped):
         "Init": ["integer, optional :: ierror"],
         "Init_thread": ["integer :: required", "integer :: provided",
                         "integer, optional :: ierror"],
+        "Info_create_env": ["type(MPI_Info) :: info", "integer, optional :: ierror"],
     }
     for obj in ("Comm", "Win", "Type"):
         h = "MPI_Datatype" if obj == "Type" else "MPI_" + obj
