@@ -42,20 +42,29 @@ static uint64_t cv_net_eager(void)
 	return net_up() ? net_eager_max() : 0;
 }
 
+/* Written values read back as written (a tool writes a value and reads
+ * it to check), any non-zero one meaning on, as a C boolean. */
+static uint64_t cv_coll_check_written;
+static int cv_coll_check_was_written;
+
 static uint64_t cv_coll_check(void)
 {
-	return (smpi_coll_checking < 0 ? smpi_coll_check_setup() : smpi_coll_checking) != 0;
+	int on = (smpi_coll_checking < 0 ? smpi_coll_check_setup() : smpi_coll_checking) != 0;
+
+	if (cv_coll_check_was_written && on == (cv_coll_check_written != 0))
+		return cv_coll_check_written;
+	return on;
 }
 
 /* Safe between any two collectives, even on some ranks only: a member
  * that checks compares only with members that publish a check word. */
 static int cv_coll_check_set(uint64_t v)
 {
-	if (v > 1)
-		return MPI_ERR_ARG;
 	if (smpi_coll_checking < 0)
 		smpi_coll_check_setup();
-	smpi_coll_checking = (int)v;
+	smpi_coll_checking = v != 0;
+	cv_coll_check_written = v;
+	cv_coll_check_was_written = 1;
 	return MPI_SUCCESS;
 }
 
@@ -73,7 +82,7 @@ static const struct t_cvar {
 	  "bytes (SMAP_MPI_SPLIT)", cv_limit_split, MPI_T_SCOPE_READONLY, NULL },
 	{ "smap_net_eager", "largest message sent eagerly between nodes, bytes (one frame)",
 	  cv_net_eager, MPI_T_SCOPE_CONSTANT, NULL },
-	{ "smap_coll_check", "collective arguments checked across ranks, 0 or 1 "
+	{ "smap_coll_check", "collective arguments checked across ranks, 0 (off) or not "
 	  "(SMAP_COLL_CHECK; writable between collectives)", cv_coll_check, MPI_T_SCOPE_ALL_EQ,
 	  cv_coll_check_set },
 };
