@@ -313,6 +313,15 @@ char *smpi_fstr_in(const char *s, size_t len)
 	return c;
 }
 
+char *smpi_fstr_in_info(const char *s, size_t len)
+{
+	while (len > 0 && *s == ' ') {
+		s++;
+		len--;
+	}
+	return smpi_fstr_in(s, len);
+}
+
 /* The C call may write up to its own maximum (MPI_MAX_INFO_VAL and
  * friends), whatever the Fortran variable's length. */
 #define SMPI_FSTR_MIN	4096

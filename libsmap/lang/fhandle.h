@@ -74,6 +74,8 @@ static inline void smpi_fret(MPI_Fint *ierr, int err)
 
 /* Fortran strings: blank-padded, with a hidden length. */
 char *smpi_fstr_in(const char *s, size_t len);
+/* An info key or value: leading blanks go too. */
+char *smpi_fstr_in_info(const char *s, size_t len);
 char *smpi_fstr_buf(size_t len);
 void smpi_fstr_out(char *dst, size_t len, char *src);
 

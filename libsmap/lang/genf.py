@@ -254,14 +254,22 @@ class Binding:
         if a.base == "char" and (a.ptr + a.arr) == 1:
             self.params.append("%schar *%s" % ("const " if a.const else "", n))
             self.lens.append("size_t %s_len" % n)
+            # Info keys and values lose leading blanks too (MPI 3.1 9.1),
+            # and a value not found leaves the variable as it was.
+            info = self.api.name.startswith("Info_")
             if a.const:
-                self.pre.append("\tchar *c_%s = smpi_fstr_in(%s, %s_len);" % (n, n, n))
+                self.pre.append("\tchar *c_%s = smpi_fstr_in%s(%s, %s_len);"
+                                % (n, "_info" if info else "", n, n))
                 self.call.append("c_%s" % n)
                 self.post.append("\tfree(c_%s);" % n)
             else:
                 self.pre.append("\tchar *c_%s = smpi_fstr_buf(%s_len);" % (n, n))
                 self.call.append("c_%s" % n)
-                self.post.append("\tsmpi_fstr_out(%s, %s_len, c_%s);" % (n, n, n))
+                if info and "flag" in [x.name for x in self.api.args]:
+                    self.post.append("\tif (!err && *flag)\n\t\tsmpi_fstr_out(%s, %s_len, c_%s);\n"
+                                     "\telse\n\t\tfree(c_%s);" % (n, n, n, n))
+                else:
+                    self.post.append("\tsmpi_fstr_out(%s, %s_len, c_%s);" % (n, n, n))
             return
         if a.base == "char":
             self.why = "argument vector %s" % n
@@ -405,6 +413,106 @@ def _init_thread():
     return """void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
 {
 	smpi_fret(ierr, PMPI_Init_thread(NULL, NULL, *required, provided));
+}
+"""
+
+
+# Fortran generalized requests: query(extra, status, ierr), free(extra,
+# ierr) and cancel(extra, complete, ierr), by reference; the Fortran
+# functions and extra_state ride in a record that free's call ends.  The
+# callbacks get the program's own extra_state variable, as in MPICH (its
+# f77 greqf counts on free_fn's change to it).
+@special("Grequest_start")
+def _grequest_start():
+    return """typedef void smpi_fgq_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+typedef void smpi_fgf_fn(MPI_Aint *, MPI_Fint *);
+typedef void smpi_fgc_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+struct fgreq {
+	smpi_fgq_fn *query;
+	smpi_fgf_fn *free;
+	smpi_fgc_fn *cancel;
+	MPI_Aint *extra;
+};
+
+static int fgreq_query(void *es, MPI_Status *status)
+{
+	struct fgreq *r = es;
+	MPI_Fint ierr = MPI_SUCCESS;
+
+	/* A Fortran status is the C one's words (MPI_Status_c2f). */
+	r->query(r->extra, (MPI_Fint *)status, &ierr);
+	return ierr;
+}
+
+static int fgreq_free(void *es)
+{
+	struct fgreq *r = es;
+	MPI_Fint ierr = MPI_SUCCESS;
+
+	r->free(r->extra, &ierr);
+	free(r);
+	return ierr;
+}
+
+static int fgreq_cancel(void *es, int complete)
+{
+	struct fgreq *r = es;
+	MPI_Fint ierr = MPI_SUCCESS, c = complete;
+
+	r->cancel(r->extra, &c, &ierr);
+	return ierr;
+}
+
+void pmpi_grequest_start_(smpi_fgq_fn *query_fn, smpi_fgf_fn *free_fn, smpi_fgc_fn *cancel_fn,
+			  MPI_Aint *extra_state, MPI_Fint *request, MPI_Fint *ierr)
+{
+	struct fgreq *r = malloc(sizeof *r);
+	MPI_Request c = MPI_REQUEST_NULL;
+	int err;
+
+	if (!r) {
+		smpi_fret(ierr, MPI_ERR_NO_MEM);
+		return;
+	}
+	*r = (struct fgreq){ query_fn, free_fn, cancel_fn, extra_state };
+	err = PMPI_Grequest_start(fgreq_query, fgreq_free, fgreq_cancel, r, &c);
+	if (err)
+		free(r);
+	*request = smpi_fh_update(&smpi_fh_request, *request, MPI_REQUEST_NULL, c, 0);
+	smpi_fret(ierr, err);
+}
+"""
+
+
+# Fortran's MPI_INFO_GET_STRING counts characters without a NUL: buflen
+# says how many to copy (0: none) and comes back as the value's length.
+@special("Info_get_string")
+def _info_get_string():
+    return """void pmpi_info_get_string_(MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value,
+			   int *flag, MPI_Fint *ierr, size_t key_len, size_t value_len)
+{
+	MPI_Info c_info = (MPI_Info)smpi_fh_f2c(&smpi_fh_info, *info);
+	char *c_key = smpi_fstr_in_info(key, key_len), *c_value = smpi_fstr_buf(value_len);
+	int len = MPI_MAX_INFO_VAL + 1, err;
+
+	err = PMPI_Info_get_string(c_info, c_key, &len, c_value, flag);
+	free(c_key);
+	if (!err && *flag) {
+		size_t n = *buflen < 0 ? 0 : (size_t)*buflen;
+
+		if (n > value_len)
+			n = value_len;
+		if (n) {
+			c_value[n < (size_t)len - 1 ? n : (size_t)len - 1] = 0;
+			smpi_fstr_out(value, value_len, c_value);
+		} else {
+			free(c_value);
+		}
+		*buflen = len - 1;
+	} else {
+		free(c_value);
+	}
+	smpi_fret(ierr, err);
 }
 """
 
@@ -924,6 +1032,17 @@ def gen_f08(apis, handles, c, idx, skipped):
                      "    call PMPI_Op_create(user_fn, commute, op%MPI_VAL, e)",
                      "    if (present(ierror)) ierror = e", "  end subroutine"]
         skip["Op_create"] = "wrapped"
+    if "Grequest_start" in names:
+        wrappers += ["  subroutine MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, "
+                     "request, ierror)",
+                     "    external :: query_fn, free_fn, cancel_fn",
+                     "    integer(kind=MPI_ADDRESS_KIND) :: extra_state",
+                     "    type(MPI_Request) :: request", "    integer, optional :: ierror",
+                     "    integer :: e",
+                     "    call PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, "
+                     "request%MPI_VAL, e)",
+                     "    if (present(ierror)) ierror = e", "  end subroutine"]
+        skip["Grequest_start"] = "wrapped"
     # A character datarep before assumed-type buffers: mpif.h's binding
     # serves them; no f08 wrapper yet.
     for n in ("Pack_external", "Unpack_external"):

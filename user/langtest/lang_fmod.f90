@@ -1,6 +1,7 @@
 ! lang_fmod.f90 - Fortran with `use mpi`, built by tools/smapfort: point-to-point
 ! (blocking, nonblocking, probe, status), collectives, communicators, derived
-! types, Fortran's named types and a user reduction.  Rank 0 prints one TAP line per behaviour with
+! types, Fortran's named types, a user reduction, info strings (Fortran's own
+! rules: blanks stripped, lengths without a NUL) and generalized requests.  Rank 0 prints one TAP line per behaviour with
 ! the verdicts of all ranks.
 module report_m
   use mpi
@@ -11,6 +12,30 @@ contains
     integer :: comm, keyval, ierr
     integer(kind=MPI_ADDRESS_KIND) :: attr, extra
     if (attr == 77 .and. extra == 5) deleted = deleted + 1
+    ierr = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_query(extra, status, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: status(MPI_STATUS_SIZE), ierr
+    status(MPI_SOURCE) = 3
+    status(MPI_TAG) = int(extra)
+    call MPI_Status_set_elements(status, MPI_BYTE, 0, ierr)
+    call MPI_Status_set_cancelled(status, .false., ierr)
+    ierr = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_free(extra, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: ierr
+    extra = extra + 100
+    ierr = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_cancel(extra, complete, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    logical :: complete
+    integer :: ierr
     ierr = MPI_SUCCESS
   end subroutine
 
@@ -67,6 +92,9 @@ program lang_fmod
   integer(kind=16) :: i16, s16
   real(kind=16) :: q, sq
   character(len=MPI_MAX_OBJECT_NAME) :: tname, tname2
+  integer :: info, buflen, greq
+  character(len=20) :: val
+  logical :: flag2
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -200,6 +228,34 @@ program lang_fmod
   call report('f_keyval_dup_fn_and_delete', flag .and. aval == 77 .and. deleted == 2)
   call MPI_Initialized(flag, ierr)
   call report('f_initialized', flag)
+  ! Info: keys and values lose leading and trailing blanks; a key not
+  ! found leaves the value alone; get_string copies buflen characters and
+  ! gives back the value's length.
+  call MPI_Info_create(info, ierr)
+  call MPI_Info_set(info, '  the key ', ' 123456 ', ierr)
+  val = 'canary'
+  call MPI_Info_get(info, 'no key', 10, val, flag, ierr)
+  ok = .not. flag .and. val == 'canary'
+  call MPI_Info_get(info, 'the key', 10, val, flag, ierr)
+  ok = ok .and. flag .and. val == '123456'
+  buflen = 0
+  call MPI_Info_get_string(info, 'the key', buflen, val, flag, ierr)
+  ok = ok .and. flag .and. buflen == 6 .and. val == '123456'
+  buflen = 2
+  call MPI_Info_get_string(info, 'the key', buflen, val, flag, ierr)
+  ok = ok .and. flag .and. buflen == 6 .and. val == '12'
+  call MPI_Info_free(info, ierr)
+  call report('f_info_strings', ok .and. info == MPI_INFO_NULL)
+  ! A generalized request: its query sets the status, its free callback
+  ! gets the program's extra_state variable.
+  extra = 9
+  call MPI_Grequest_start(greq_query, greq_free, greq_cancel, extra, greq, ierr)
+  call MPI_Test(greq, flag, status, ierr)
+  flag2 = flag
+  call MPI_Grequest_complete(greq, ierr)
+  call MPI_Wait(greq, status, ierr)
+  call report('f_grequest', .not. flag2 .and. status(MPI_SOURCE) == 3 .and. &
+       status(MPI_TAG) == 9 .and. extra == 109 .and. greq == MPI_REQUEST_NULL)
 
   call MPI_Finalize(ierr)
 end program
