@@ -37,10 +37,11 @@ $(B)/libsmap/lang/gen/%.o: $(LANG_GEN)/%.c | $(B)/.deps-build
 $(LIBSMAP): $(patsubst %.c,$(B)/%.o,$(wildcard libsmap/lang/*.c)) $(LANG_GEN_OBJ)
 
 # gfortran leaves an unchanged .mod alone: touch it so make sees it done.
-$(B)/include/mpi.mod: $(LANG_GEN)/mpi.f90 | $(B)/.deps-lang
+# The module's code (MPI_SIZEOF) goes into libsmap-f08.a too.
+$(B)/include/mpi.mod $(LANG_GEN)/mpi_mod.o &: $(LANG_GEN)/mpi.f90 | $(B)/.deps-lang
 	@echo "  FC      $@"
-	$(Q)gfortran -c -J $(B)/include -o $(LANG_GEN)/mpi_mod.o $<
-	@touch $@
+	$(Q)gfortran -O2 -c -J $(B)/include -o $(LANG_GEN)/mpi_mod.o $<
+	@touch $(B)/include/mpi.mod
 
 # mpi_f08 has code of its own (handle comparisons, wrappers of the routines
 # with strings): its object goes into libsmap-f08.a, which smapfort links.
@@ -49,10 +50,10 @@ $(B)/include/mpi_f08.mod $(LANG_GEN)/mpi_f08.o &: $(LANG_GEN)/mpi_f08.f90 | $(B)
 	$(Q)gfortran -O2 -w -fallow-argument-mismatch -c -J $(B)/include -o $(LANG_GEN)/mpi_f08.o $<
 	@touch $(B)/include/mpi_f08.mod
 
-$(LIBSMAP_F08): $(LANG_GEN)/mpi_f08.o
+$(LIBSMAP_F08): $(LANG_GEN)/mpi_f08.o $(LANG_GEN)/mpi_mod.o
 	@mkdir -p $(@D)
 	@rm -f $@
-	ar rcs $@ $<
+	ar rcs $@ $^
 
 .PHONY: libsmap-glibc-inner
 libsmap-glibc-inner: | $(B)/.deps-build

@@ -1,7 +1,8 @@
 ! lang_fmod.f90 - Fortran with `use mpi`, built by tools/smapfort: point-to-point
 ! (blocking, nonblocking, probe, status), collectives, communicators, derived
 ! types, Fortran's named types, a user reduction, info strings (Fortran's own
-! rules: blanks stripped, lengths without a NUL) and generalized requests.  Rank 0 prints one TAP line per behaviour with
+! rules: blanks stripped, lengths without a NUL), generalized requests and
+! MPI_SIZEOF.  Rank 0 prints one TAP line per behaviour with
 ! the verdicts of all ranks.
 module report_m
   use mpi
@@ -92,7 +93,10 @@ program lang_fmod
   integer(kind=16) :: i16, s16
   real(kind=16) :: q, sq
   character(len=MPI_MAX_OBJECT_NAME) :: tname, tname2
-  integer :: info, buflen, greq
+  integer :: info, buflen, greq, sz(6)
+  logical(kind=1) :: l1(4)
+  complex(kind=8) :: z8
+  character :: ch
   character(len=20) :: val
   logical :: flag2
 
@@ -246,6 +250,14 @@ program lang_fmod
   ok = ok .and. flag .and. buflen == 6 .and. val == '12'
   call MPI_Info_free(info, ierr)
   call report('f_info_strings', ok .and. info == MPI_INFO_NULL)
+  ! MPI_SIZEOF: one element's bytes, of a scalar or an array
+  call MPI_Sizeof(d, sz(1), ierr)
+  call MPI_Sizeof(i16, sz(2), ierr)
+  call MPI_Sizeof(q, sz(3), ierr)
+  call MPI_Sizeof(l1, sz(4), ierr)
+  call MPI_Sizeof(z8, sz(5), ierr)
+  call MPI_Sizeof(ch, sz(6), ierr)
+  call report('f_sizeof', all(sz == (/ 8, 16, 16, 1, 16, 1 /)) .and. ierr == MPI_SUCCESS)
   ! A generalized request: its query sets the status, its free callback
   ! gets the program's extra_state variable.
   extra = 9
