@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include "mpi.h"
+#include "../mpi/attr.h"
 
 struct fh_slot {
 	void *p;

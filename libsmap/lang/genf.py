@@ -706,6 +706,10 @@ def c_handle(obj):
     return "MPI_Datatype" if obj == "type" else "MPI_" + obj.capitalize()
 
 
+def attr_kind(obj):
+    return {"comm": "SMPI_ATTR_COMM", "win": "SMPI_ATTR_WIN", "type": "SMPI_ATTR_TYPE"}[obj]
+
+
 def attr_get(obj, keys):
     return """void pmpi_%(o)s_get_attr_(MPI_Fint *%(o)s, MPI_Fint *keyval, MPI_Aint *attribute_val,
 			 MPI_Fint *flag, MPI_Fint *ierr)
@@ -717,15 +721,17 @@ def attr_get(obj, keys):
 	smpi_fret(ierr, err);
 	if (err != MPI_SUCCESS || !*flag)
 		return;
-	/* Predefined keys point at the value (C); Fortran gets the value. */
+	/* Predefined keys point at the value (C), and so does C's get of an
+	 * attribute set from Fortran; Fortran gets the value. */
 	switch (*keyval) {
 %(keys)s
 	default:
-		*attribute_val = (MPI_Aint)v;
+		*attribute_val = smpi_attr_is_fortran(%(K)s, c, *keyval) ? *(MPI_Aint *)v
+									 : (MPI_Aint)v;
 	}
 }
 """ % {"o": obj, "O": obj.capitalize(), "keys": keys, "T": c_handle(obj),
-       "t": c_handle(obj)[4:].lower()}
+       "t": c_handle(obj)[4:].lower(), "K": attr_kind(obj)}
 
 
 def attr_set(obj):
@@ -733,10 +739,14 @@ def attr_set(obj):
 			 MPI_Fint *ierr)
 {
 	%(T)s c = (%(T)s)smpi_fh_f2c(&smpi_fh_%(t)s, *%(o)s);
+	int err = PMPI_%(O)s_set_attr(c, *keyval, (void *)*attribute_val);
 
-	smpi_fret(ierr, PMPI_%(O)s_set_attr(c, *keyval, (void *)*attribute_val));
+	if (err == MPI_SUCCESS)
+		smpi_attr_mark_fortran(%(K)s, c, *keyval);
+	smpi_fret(ierr, err);
 }
-""" % {"o": obj, "O": obj.capitalize(), "T": c_handle(obj), "t": c_handle(obj)[4:].lower()}
+""" % {"o": obj, "O": obj.capitalize(), "T": c_handle(obj), "t": c_handle(obj)[4:].lower(),
+       "K": attr_kind(obj)}
 
 
 # MPI-1's attribute calls and MPI_Pcontrol in Fortran, onto the MPI-2

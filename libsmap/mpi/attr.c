@@ -11,6 +11,9 @@
  * idiom.  Keyval numbers are never reused, so a stale one is an error
  * rather than another keyval.
  *
+ * An attribute set from Fortran keeps its integer in val, and C's get
+ * hands out a pointer to it (MPI 3.1 section 17.2.7, as MPICH does).
+ *
  * A callback that fails makes its call fail with MPI_ERR_OTHER: a delete
  * keeps the attribute, a copy fails the duplication.  Only freeing the
  * object drops its attributes whatever the callbacks say.
@@ -169,6 +172,7 @@ int smpi_attr_set(int kind, void *h, int keyval, void *val, const char *fn)
 		if ((rc = call_delete(kind, h, a)))
 			return callback_failed(kind, h, fn, "delete", keyval, rc);
 		a->val = val;
+		a->fortran = 0;
 		return MPI_SUCCESS;
 	}
 	if (!(a = malloc(sizeof *a)))
@@ -192,7 +196,7 @@ int smpi_attr_get(int kind, void *h, int keyval, void *val, int *flag, const cha
 	a = *attr_find(kind, h, keyval);
 	*flag = a != NULL;
 	if (a)
-		*(void **)val = a->val;
+		*(void **)val = a->fortran ? (void *)&a->val : a->val;
 	return MPI_SUCCESS;
 }
 
@@ -230,8 +234,25 @@ int smpi_attr_copy(int kind, void *from, void *to, const char *fn)
 			return callback_failed(kind, from, fn, "copy", a->key, rc);
 		if (flag && (err = smpi_attr_set(kind, to, a->key, val, fn)))
 			return err;
+		if (flag && a->fortran)
+			smpi_attr_mark_fortran(kind, to, a->key);
 	}
 	return MPI_SUCCESS;
+}
+
+void smpi_attr_mark_fortran(int kind, void *h, int keyval)
+{
+	struct smpi_attr *a = *attr_find(kind, h, keyval);
+
+	if (a)
+		a->fortran = 1;
+}
+
+int smpi_attr_is_fortran(int kind, void *h, int keyval)
+{
+	struct smpi_attr *a = *attr_find(kind, h, keyval);
+
+	return a && a->fortran;
 }
 
 void smpi_attr_clear(int kind, void *h)

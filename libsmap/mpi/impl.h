@@ -142,23 +142,11 @@ struct smpi_group {
 struct smpi_attr {
 	struct smpi_attr *next;
 	int key;
+	int fortran;	/* set from Fortran: val is the integer itself */
 	void *val;
 };
 
-/* Attribute caching (attr.c): keyvals per kind of object, h the object's
- * handle; callbacks are kept untyped and called as their kind's. */
-enum { SMPI_ATTR_COMM, SMPI_ATTR_WIN, SMPI_ATTR_TYPE, SMPI_ATTR_KINDS };
-typedef void (*smpi_attr_fn)(void);
-int smpi_keyval_create(int kind, smpi_attr_fn copy, smpi_attr_fn del, void *extra, int *keyval,
-		       const char *fn);
-int smpi_keyval_free(int kind, int *keyval, const char *fn);
-int smpi_attr_set(int kind, void *h, int keyval, void *val, const char *fn);
-int smpi_attr_get(int kind, void *h, int keyval, void *val, int *flag, const char *fn);
-int smpi_attr_delete(int kind, void *h, int keyval, const char *fn);
-/* Copies from's attributes to to, as their copy callbacks say. */
-int smpi_attr_copy(int kind, void *from, void *to, const char *fn);
-/* Deletes them all, latest set first, whatever their callbacks return. */
-void smpi_attr_clear(int kind, void *h);
+#include "attr.h"
 
 struct smpi_comm {
 	uint32_t live;		/* SMPI_LIVE_COMM while it exists */

@@ -17,7 +17,7 @@ OMP4 = (["-e", "OMP_NUM_THREADS=4"],
          r"libsmap: rank 1: fork\(\) is not supported"])
 PROGRAMS = {
     "lang_cxx": (8, ([], [])),
-    "lang_fmod": (24, ([], [])),
+    "lang_fmod": (25, ([], [])),
     "lang_fh": (4, ([], [])),
     "lang_f08": (7, ([], [])),
     "lang_c_musl": (2, OMP4),

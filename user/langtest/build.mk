@@ -13,10 +13,11 @@ $(B)/user/lang_cxx: user/langtest/lang_cxx.cc $(SMAPCXX_DEPS)
 # builds never read each other's .mod files.
 # -w: calls without explicit interfaces pass buffers of different types to
 # one routine, which every MPI program does; gfortran warns about each.
-$(B)/user/lang_fmod: user/langtest/lang_fmod.f90 $(SMAPFORT_DEPS)
+# lang_fmod_c.c: its C half (attributes across languages).
+$(B)/user/lang_fmod: user/langtest/lang_fmod.f90 user/langtest/lang_fmod_c.c $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
 	@mkdir -p $@.mod
-	$(SMAPFORT) -O2 -w -J $@.mod -o $@ $<
+	$(SMAPFORT) -O2 -w -J $@.mod -o $@ $(filter %.f90 %.c,$^)
 
 $(B)/user/lang_f08: user/langtest/lang_f08.f90 $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)

@@ -2,7 +2,7 @@
 ! (blocking, nonblocking, probe, status), collectives, communicators, derived
 ! types, Fortran's named types, a user reduction, info strings (Fortran's own
 ! rules: blanks stripped, lengths without a NUL), generalized requests and
-! MPI_SIZEOF.  Rank 0 prints one TAP line per behaviour with
+! MPI_SIZEOF, and attributes across languages (with lang_fmod_c.c).  Rank 0 prints one TAP line per behaviour with
 ! the verdicts of all ranks.
 module report_m
   use mpi
@@ -258,6 +258,19 @@ program lang_fmod
   call MPI_Sizeof(z8, sz(5), ierr)
   call MPI_Sizeof(ch, sz(6), ierr)
   call report('f_sizeof', all(sz == (/ 8, 16, 16, 1, 16, 1 /)) .and. ierr == MPI_SUCCESS)
+  ! Attributes across languages: C reads Fortran's integer through a
+  ! pointer; Fortran reads C's pointer as an integer.
+  call MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, key, extra, ierr)
+  aval = 123456789012_MPI_ADDRESS_KIND
+  call MPI_Comm_set_attr(MPI_COMM_WORLD, key, aval, ierr)
+  call c_read_fortran_attr(MPI_COMM_WORLD, key, lb, flag)
+  ok = flag .and. lb == aval
+  call c_set_attr(MPI_COMM_WORLD, key, extent)
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, key, aval, flag, ierr)
+  ok = ok .and. flag .and. aval == extent
+  call MPI_Comm_delete_attr(MPI_COMM_WORLD, key, ierr)
+  call MPI_Comm_free_keyval(key, ierr)
+  call report('f_attr_across_languages', ok)
   ! A generalized request: its query sets the status, its free callback
   ! gets the program's extra_state variable.
   extra = 9
