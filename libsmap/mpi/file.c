@@ -44,6 +44,8 @@ struct smpi_file {
 	int split_err;
 	char *name;
 	struct smpi_errh *errh;
+	MPI_Info info;		/* the hints last given (none acts on anything) */
+	int ext32;		/* the view's data representation is external32 */
 };
 
 /* The handler of MPI_FILE_NULL: what files opened from now on start with. */
@@ -235,13 +237,19 @@ static int file_access(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Dat
 	bytes = (int64_t)count * smpi_type_size(type);
 	if (bytes % fh->esize)
 		return MPI_ERR_TYPE;
+	if (fh->ext32 && dt_root(type->dt)->xsize != dt_root(type->dt)->size)
+		return MPI_ERR_UNSUPPORTED_DATAREP;
 	if (!bytes)
 		goto out;
-	if (!dt_is_dense(type->dt)) {
+	if (!dt_is_dense(type->dt) || fh->ext32) {
 		tmp = malloc((size_t)bytes);
 		if (!tmp)
 			return MPI_ERR_NO_MEM;
-		if (write) {
+		if (write && fh->ext32) {
+			MPI_Aint pos = 0;
+
+			PMPI_Pack_external("external32", buf, count, type, tmp, bytes, &pos);
+		} else if (write) {
 			dt_cursor_init(&mem, type->dt, buf, count);
 			dt_cursor_bytes(&flat, tmp, (size_t)bytes);
 			dt_copy(&flat, &mem, (size_t)bytes);
@@ -255,7 +263,14 @@ static int file_access(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Dat
 		got = 0;
 	}
 	if (tmp != buf) {
-		if (!write && got) {
+		if (!write && got && fh->ext32) {
+			/* Whole elements only: a part of one cannot be converted. */
+			MPI_Aint pos = 0;
+
+			got -= got % smpi_type_size(type);
+			PMPI_Unpack_external("external32", tmp, got, &pos, buf,
+					     (int)(got / smpi_type_size(type)), type);
+		} else if (!write && got) {
 			dt_cursor_bytes(&flat, tmp, (size_t)got);
 			dt_cursor_init(&mem, type->dt, buf, count);
 			dt_copy(&mem, &flat, (size_t)got);
@@ -295,6 +310,7 @@ static void file_free(MPI_File fh)
 	if (fh->comm != MPI_COMM_NULL)
 		PMPI_Comm_free(&fh->comm);
 	smpi_errh_release(fh->errh);
+	smpi_info_drop(&fh->info);
 	fh->magic = 0;
 	free(fh->name);
 	free(fh);
@@ -306,7 +322,6 @@ static int file_open(MPI_Comm comm, const char *filename, int amode, MPI_Info in
 	int flags, err, e = 0, worst, rank;
 	struct stat st;
 
-	(void)info;
 	if ((err = smpi_check_init("MPI_File_open")))
 		return err;
 	if (comm == MPI_COMM_NULL)
@@ -329,6 +344,10 @@ static int file_open(MPI_Comm comm, const char *filename, int amode, MPI_Info in
 	f->esize = 1;
 	f->errh = smpi_errh_ref(file_default);
 	f->name = strdup(filename);
+	if (smpi_info_keep(&f->info, info, "MPI_File_open")) {
+		file_free(f);
+		return MPI_ERR_INFO;
+	}
 	PMPI_Comm_dup(comm, &f->comm);
 	PMPI_Comm_rank(comm, &rank);
 	/* Rank 0 creates the file (EXCL decided once), then the others open it. */
@@ -442,19 +461,20 @@ static int file_get_amode(MPI_File fh, int *amode)
 	return MPI_SUCCESS;
 }
 
-/* No hints change anything here: every one is accepted and ignored. */
+/* No hint changes anything here: each is kept, and reported back by
+ * MPI_File_get_info, as the standard allows for hints ignored. */
 static int file_set_info(MPI_File fh, MPI_Info info)
 {
-	(void)info;
-	return file_ok(fh) ? MPI_SUCCESS : MPI_ERR_FILE;
+	if (!file_ok(fh))
+		return MPI_ERR_FILE;
+	return smpi_info_keep(&fh->info, info, "MPI_File_set_info") ? MPI_ERR_INFO : MPI_SUCCESS;
 }
 
 static int file_get_info(MPI_File fh, MPI_Info *info_used)
 {
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
-	*info_used = MPI_INFO_NULL;
-	return MPI_SUCCESS;
+	return smpi_info_give(fh->info, info_used, "MPI_File_get_info");
 }
 
 /* ---- views ---- */
@@ -484,24 +504,69 @@ static MPI_Offset shared_add(MPI_File fh, MPI_Offset n)
 	return old;
 }
 
+static int file_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+
+static int ext32_same_size(MPI_Datatype t)
+{
+	return dt_root(t->dt)->xsize == dt_root(t->dt)->size;
+}
+
+/*
+ * MPI 3.1 section 13.3: an etype's and a filetype's displacements are
+ * non-negative and monotonically nondecreasing, and when the file can be
+ * written neither may overlap itself.  MPI_ERR_IO otherwise, as ROMIO.
+ */
+static int view_type_ok(MPI_Datatype t, int writable)
+{
+	int64_t prev = 0, end = 0;
+	struct dt_cursor c;
+	size_t run;
+
+	dt_cursor_init(&c, t->dt, NULL, 1);
+	for (; (run = dt_next_run(&c)); dt_skip(&c, run)) {
+		int64_t at = (int64_t)(uintptr_t)c.p;
+
+		if (at < 0 || at < prev || (writable && at < end))
+			return 0;
+		prev = at;
+		end = at + (int64_t)run;
+	}
+	return 1;
+}
+
 static int file_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
 		       const char *datarep, MPI_Info info)
 {
-	(void)info;
+	int writable;
+
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
 	if (!type_ok(etype) || !type_ok(filetype) || smpi_type_size(etype) <= 0 ||
 	    smpi_type_size(filetype) % smpi_type_size(etype))
 		return MPI_ERR_TYPE;
-	if (datarep && strcmp(datarep, "native"))
+	writable = !(fh->amode & MPI_MODE_RDONLY);
+	if (!view_type_ok(etype, writable) || !view_type_ok(filetype, writable))
+		return MPI_ERR_IO;
+	/* external32 where it lays the file out as native does (no element
+	 * of the view changes size: MPI_LONG, MPI_WCHAR, MPI_LONG_DOUBLE do):
+	 * then only the bytes of each element differ. */
+	if (datarep && strcmp(datarep, "native") &&
+	    (strcmp(datarep, "external32") || !ext32_same_size(etype) ||
+	     !ext32_same_size(filetype)))
 		return MPI_ERR_UNSUPPORTED_DATAREP;
+	fh->ext32 = datarep && !strcmp(datarep, "external32");
 	if (disp == MPI_DISPLACEMENT_CURRENT) {
+		/* A sequential file has only the shared pointer: the view
+		 * starts where it points (every member sees the same). */
 		if (!(fh->amode & MPI_MODE_SEQUENTIAL))
 			return MPI_ERR_ARG;
-		disp = fh->disp + fh->pos * fh->esize;
+		PMPI_Barrier(fh->comm);
+		file_get_byte_offset(fh, shared_add(fh, 0), &disp);
 	}
 	if (disp < 0)
 		return MPI_ERR_ARG;
+	if (info != MPI_INFO_NULL && smpi_info_keep(&fh->info, info, "MPI_File_set_view"))
+		return MPI_ERR_INFO;
 	smpi_type_hold(etype);
 	smpi_type_hold(filetype);
 	smpi_type_release(fh->etype);
@@ -526,7 +591,7 @@ static int file_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI
 	*etype = fh->etype;
 	*filetype = fh->filetype;
 	if (datarep)
-		strcpy(datarep, "native");
+		strcpy(datarep, fh->ext32 ? "external32" : "native");
 	return MPI_SUCCESS;
 }
 

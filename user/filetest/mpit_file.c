@@ -2,8 +2,10 @@
  * mpit_file - MPI-IO conformance: views with derived types, collective
  * writes of interleaved pieces verified byte by byte, explicit offsets,
  * individual and shared pointers, ordered and split collectives,
- * nonblocking calls, sizes, atomicity, error classes and file error
- * handlers (`mpit_file fatal`: MPI_ERRORS_ARE_FATAL ends the job).  The same binary
+ * nonblocking calls, sizes, atomicity, error classes, file error
+ * handlers (`mpit_file fatal`: MPI_ERRORS_ARE_FATAL ends the job), views
+ * the standard forbids, hints kept, MPI_DISPLACEMENT_CURRENT on a
+ * sequential file and the external32 representation.  The same binary
  * runs on the kernel (files through the I/O server) and in host mode.
  * Each check is agreed by all ranks and printed once by rank 0.
  */
@@ -301,6 +303,80 @@ static void errors(void)
 	check(ok, "File_delete, and again: MPI_ERR_NO_SUCH_FILE");
 }
 
+/* A view's types: non-negative, nondecreasing, and no overlap when the
+ * file can be written (MPI_ERR_IO, as ROMIO). */
+static int view_refused(MPI_File fh, const int *disp, const int *blen)
+{
+	MPI_Datatype t;
+	int err;
+
+	MPI_Type_indexed(2, blen, disp, MPI_INT, &t);
+	MPI_Type_commit(&t);
+	err = MPI_File_set_view(fh, 0, MPI_INT, t, "native", MPI_INFO_NULL);
+	MPI_Type_free(&t);
+	return err_class(err) == MPI_ERR_IO;
+}
+
+static void views(void)
+{
+	static const int neg[] = { -2, 2 }, dec[] = { 3, 0 }, ovl[] = { 0, 1 }, one[] = { 1, 1 },
+			 three[] = { 3, 1 };
+	MPI_File fh;
+	MPI_Info info, used;
+	MPI_Status st;
+	MPI_Offset at;
+	char val[64], rep[MPI_MAX_DATAREP_STRING];
+	unsigned char raw[8];
+	int ok, flag = 0, v[2] = { 0x01020304, -2 }, w[2] = { 0, 0 };
+	MPI_Datatype e, f;
+
+	MPI_Info_create(&info);
+	MPI_Info_set(info, "access_style", "write_once");
+	ok = MPI_File_open(MPI_COMM_WORLD, "views.dat", MPI_MODE_CREATE | MPI_MODE_RDWR, info,
+			   &fh) == MPI_SUCCESS;
+	MPI_Info_free(&info);
+	ok = ok && view_refused(fh, neg, one) && view_refused(fh, dec, one) &&
+	     view_refused(fh, ovl, three);
+	check(ok, "views with negative, decreasing or overlapping displacements: MPI_ERR_IO");
+	MPI_File_get_info(fh, &used);
+	MPI_Info_get(used, "access_style", sizeof val - 1, val, &flag);
+	check(flag && !strcmp(val, "write_once"), "File_get_info gives the hints back");
+	MPI_Info_free(&used);
+
+	/* external32: big-endian in the file, native in memory */
+	MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "external32", MPI_INFO_NULL);
+	MPI_File_get_view(fh, &at, &e, &f, rep);
+	ok = !strcmp(rep, "external32");
+	if (rank == 0)
+		ok = ok && MPI_File_write_at(fh, 0, v, 2, MPI_INT, &st) == MPI_SUCCESS;
+	MPI_File_sync(fh);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_File_sync(fh);
+	ok = ok && MPI_File_read_at(fh, 0, w, 2, MPI_INT, &st) == MPI_SUCCESS && w[0] == v[0] &&
+	     w[1] == v[1];
+	if (rank == 0) {
+		static const unsigned char be[8] = { 1, 2, 3, 4, 0xff, 0xff, 0xff, 0xfe };
+
+		ok = ok && slurp("views.dat", raw, sizeof raw) == 8 && !memcmp(raw, be, 8);
+	}
+	ok = ok && err_class(MPI_File_set_view(fh, 0, MPI_LONG, MPI_LONG, "external32",
+					       MPI_INFO_NULL)) == MPI_ERR_UNSUPPORTED_DATAREP;
+	check(ok, "external32 view: big-endian in the file; MPI_LONG's view refused");
+	MPI_File_close(&fh);
+
+	/* A sequential file: the view starts at the shared pointer. */
+	MPI_File_open(MPI_COMM_WORLD, "views.dat", MPI_MODE_RDONLY | MPI_MODE_SEQUENTIAL |
+		      MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh);
+	if (rank == 0)
+		MPI_File_read_shared(fh, w, 4, MPI_BYTE, &st);
+	MPI_Barrier(MPI_COMM_WORLD);
+	ok = MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_BYTE, MPI_BYTE, "native",
+			       MPI_INFO_NULL) == MPI_SUCCESS;
+	MPI_File_get_view(fh, &at, &e, &f, rep);
+	check(ok && at == 4, "MPI_DISPLACEMENT_CURRENT: the shared pointer's place");
+	MPI_File_close(&fh);
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -320,6 +396,7 @@ int main(int argc, char **argv)
 	pointers();
 	errors();
 	handlers();
+	views();
 	MPI_Finalize();
 	return failures ? 1 : 0;
 }
