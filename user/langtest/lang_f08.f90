@@ -26,6 +26,7 @@ end module
 program lang_f08
   use mpi_f08
   use report08_m
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   implicit none
   type(MPI_Comm) :: dup, sub
   type(MPI_Status) :: status
@@ -35,6 +36,11 @@ program lang_f08
   integer :: ibuf(10), iget(10)
   double precision :: x, xsum
   character(len=MPI_MAX_PROCESSOR_NAME) :: pname
+  type(c_ptr) :: mem
+  integer, pointer :: arr(:)
+  integer :: key
+  integer(kind=MPI_ADDRESS_KIND) :: extra, aval
+  logical :: flag
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -79,6 +85,30 @@ program lang_f08
 
   call MPI_Get_processor_name(pname, n)
   call report('f08_strings_wtime', n > 0 .and. len_trim(pname) == n .and. MPI_Wtime() > 0d0)
+
+  ! Addresses are TYPE(C_PTR) in mpi_f08
+  call MPI_Alloc_mem(40_MPI_ADDRESS_KIND, MPI_INFO_NULL, mem)
+  call c_f_pointer(mem, arr, [10])
+  arr = rank
+  call MPI_Sendrecv(arr, 10, MPI_INTEGER, peer, 6, iget, 10, MPI_INTEGER, from, 6, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  call MPI_Free_mem(arr)
+  call report('f08_alloc_mem_c_ptr', iget(10) == from)
+
+  ! The predefined attribute functions and PMPI_ names of the functions
+  extra = 0
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, key, extra, ierr)
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  aval = 31
+  call MPI_Comm_set_attr(dup, key, aval)
+  call MPI_Comm_dup(dup, sub)
+  aval = 0
+  call MPI_Comm_get_attr(sub, key, aval, flag)
+  call MPI_Comm_free(sub)
+  call MPI_Comm_free(dup)
+  call MPI_Comm_free_keyval(key)
+  call report('f08_predefined_attr_fns_pmpi_wtime', flag .and. aval == 31 .and. &
+              PMPI_Wtime() > 0d0 .and. .not. MPI_SUBARRAYS_SUPPORTED)
 
   call MPI_Finalize()
 end program
