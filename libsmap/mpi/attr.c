@@ -1,8 +1,8 @@
 /*
  * attr.c - attribute caching (MPI 3.1 section 6.7) for the three kinds of
  * object that carry attributes: communicators, windows and datatypes.
- * Each kind has its own keyvals; each object a list of attributes, the
- * latest set first.
+ * Keyvals of all three kinds share one numbering, so one of another kind
+ * is refused; each object has a list of attributes, the latest set first.
  *
  * A keyval lives while the program has not freed it or an attribute still
  * uses it (6.7.2: freeing one in use is not erroneous, and its delete
@@ -14,7 +14,8 @@
  * An attribute set from Fortran keeps its integer in val, and C's get
  * hands out a pointer to it (MPI 3.1 section 17.2.7, as MPICH does).
  *
- * A callback that fails makes its call fail with MPI_ERR_OTHER: a delete
+ * A callback that fails makes its call fail with the error code it
+ * returned, or MPI_ERR_OTHER when that is no MPI error code: a delete
  * keeps the attribute, a copy fails the duplication.  Only freeing the
  * object drops its attributes whatever the callbacks say.
  */
@@ -27,14 +28,13 @@
 struct keyval {
 	smpi_attr_fn copy, del;
 	void *extra;
+	int kind;		/* SMPI_ATTR_COMM ... */
 	int freed;		/* by the program */
 	int64_t attached;	/* attributes that use it */
 };
 
-static struct keyvals {
-	struct keyval *k;
-	int n, cap;
-} keyvals[SMPI_ATTR_KINDS];
+static struct keyval *keys;
+static int nkeys, capkeys;
 
 static const char *const kind_name[SMPI_ATTR_KINDS] = { "communicator", "window", "datatype" };
 
@@ -61,10 +61,10 @@ static int attr_err(int kind, void *h, int code, const char *fn, const char *msg
 
 static int keyval_check(int kind, void *h, int keyval, const char *fn)
 {
-	struct keyvals *t = &keyvals[kind];
 	char msg[96];
 
-	if (keyval >= 0 && keyval < t->n && (!t->k[keyval].freed || t->k[keyval].attached))
+	if (keyval >= 0 && keyval < nkeys && keys[keyval].kind == kind &&
+	    (!keys[keyval].freed || keys[keyval].attached))
 		return MPI_SUCCESS;
 	snprintf(msg, sizeof msg, "%d is not a live %s keyval", keyval, kind_name[kind]);
 	return attr_err(kind, h, MPI_ERR_KEYVAL, fn, msg);
@@ -73,21 +73,19 @@ static int keyval_check(int kind, void *h, int keyval, const char *fn)
 int smpi_keyval_create(int kind, smpi_attr_fn copy, smpi_attr_fn del, void *extra, int *keyval,
 		       const char *fn)
 {
-	struct keyvals *t = &keyvals[kind];
-
 	if (!keyval)
 		return smpi_err(NULL, MPI_ERR_ARG, fn, "keyval pointer is NULL");
-	if (t->n == t->cap) {
-		int cap = t->cap ? 2 * t->cap : 16;
-		struct keyval *k = realloc(t->k, cap * sizeof *k);
+	if (nkeys == capkeys) {
+		int cap = capkeys ? 2 * capkeys : 16;
+		struct keyval *k = realloc(keys, cap * sizeof *k);
 
 		if (!k)
 			return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
-		t->k = k;
-		t->cap = cap;
+		keys = k;
+		capkeys = cap;
 	}
-	t->k[t->n] = (struct keyval){ .copy = copy, .del = del, .extra = extra };
-	*keyval = t->n++;
+	keys[nkeys] = (struct keyval){ .copy = copy, .del = del, .extra = extra, .kind = kind };
+	*keyval = nkeys++;
 	return MPI_SUCCESS;
 }
 
@@ -99,14 +97,14 @@ int smpi_keyval_free(int kind, int *keyval, const char *fn)
 		return smpi_err(NULL, MPI_ERR_ARG, fn, "keyval pointer is NULL");
 	if ((err = keyval_check(kind, NULL, *keyval, fn)))
 		return err;
-	keyvals[kind].k[*keyval].freed = 1;
+	keys[*keyval].freed = 1;
 	*keyval = MPI_KEYVAL_INVALID;
 	return MPI_SUCCESS;
 }
 
 static int call_delete(int kind, void *h, struct smpi_attr *a)
 {
-	struct keyval *k = &keyvals[kind].k[a->key];
+	struct keyval *k = &keys[a->key];
 
 	if (!k->del)
 		return MPI_SUCCESS;
@@ -122,7 +120,7 @@ static int call_delete(int kind, void *h, struct smpi_attr *a)
 
 static int call_copy(int kind, void *h, struct smpi_attr *a, void *out, int *flag)
 {
-	struct keyval *k = &keyvals[kind].k[a->key];
+	struct keyval *k = &keys[a->key];
 
 	switch (kind) {
 	case SMPI_ATTR_COMM:
@@ -142,7 +140,9 @@ static int callback_failed(int kind, void *h, const char *fn, const char *what, 
 	char msg[128];
 
 	snprintf(msg, sizeof msg, "the %s callback of keyval %d returned %d", what, key, rc);
-	return attr_err(kind, h, MPI_ERR_OTHER, fn, msg);
+	/* An MPI error code (one the program added too) is passed on. */
+	return attr_err(kind, h, (rc > 0 && rc <= MPI_ERR_LASTCODE) || smpi_err_user_class(rc) >= 0 ?
+				 rc : MPI_ERR_OTHER, fn, msg);
 }
 
 static struct smpi_attr **attr_find(int kind, void *h, int keyval)
@@ -155,9 +155,9 @@ static struct smpi_attr **attr_find(int kind, void *h, int keyval)
 }
 
 /* Frees an attribute already unlinked; its keyval may die with it. */
-static void attr_drop(int kind, struct smpi_attr *a)
+static void attr_drop(struct smpi_attr *a)
 {
-	keyvals[kind].k[a->key].attached--;
+	keys[a->key].attached--;
 	free(a);
 }
 
@@ -180,7 +180,7 @@ int smpi_attr_set(int kind, void *h, int keyval, void *val, const char *fn)
 	p = attr_list(kind, h);
 	*a = (struct smpi_attr){ .next = *p, .key = keyval, .val = val };
 	*p = a;
-	keyvals[kind].k[keyval].attached++;
+	keys[keyval].attached++;
 	return MPI_SUCCESS;
 }
 
@@ -217,7 +217,7 @@ int smpi_attr_delete(int kind, void *h, int keyval, const char *fn)
 	/* The callback may have changed the list: find the attribute again. */
 	if ((a = *(p = attr_find(kind, h, keyval)))) {
 		*p = a->next;
-		attr_drop(kind, a);
+		attr_drop(a);
 	}
 	return MPI_SUCCESS;
 }
@@ -228,7 +228,7 @@ int smpi_attr_copy(int kind, void *from, void *to, const char *fn)
 		void *val = NULL;
 		int flag = 0, err, rc;
 
-		if (!keyvals[kind].k[a->key].copy)
+		if (!keys[a->key].copy)
 			continue;
 		if ((rc = call_copy(kind, from, a, &val, &flag)))
 			return callback_failed(kind, from, fn, "copy", a->key, rc);
@@ -262,6 +262,6 @@ void smpi_attr_clear(int kind, void *h)
 	while ((a = *p)) {
 		*p = a->next;
 		call_delete(kind, h, a);
-		attr_drop(kind, a);
+		attr_drop(a);
 	}
 }

@@ -41,6 +41,25 @@ int smpi_buf_check(MPI_Comm comm, const void *buf, int64_t count, MPI_Datatype t
 	return MPI_SUCCESS;
 }
 
+int smpi_coll_alias(MPI_Comm comm, const void *sbuf, const void *rbuf, const void *own,
+		    int mine, const char *fn)
+{
+	if (mine && sbuf && sbuf != MPI_IN_PLACE && (sbuf == rbuf || sbuf == own) && comm &&
+	    !comm->inter)
+		return smpi_err(comm, MPI_ERR_BUFFER, fn,
+				"the send buffer %p is the receive buffer, or this rank's block of it: "
+				"MPI_IN_PLACE says that", sbuf);
+	return MPI_SUCCESS;
+}
+
+/* The address of block `at` elements of type into buf (NULL stays NULL). */
+const void *smpi_coll_block(const void *buf, int64_t at, MPI_Datatype type)
+{
+	if (!buf || buf == MPI_IN_PLACE || !smpi_live(type, SMPI_LIVE_TYPE))
+		return NULL;
+	return (const char *)buf + at * smpi_type_extent(type);
+}
+
 /* ---- collective arguments checked across members ---- */
 
 int smpi_coll_checking = -1;

@@ -288,7 +288,10 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 	int err;
 
 	COLL_INTER(comm, smpi_icoll_gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
-	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf,
+				     smpi_coll_block(rbuf, (int64_t)root * rcount, rtype),
+				     comm->rank == root, fn)))
 		return err;
 	if (comm->rank == root && (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
@@ -327,7 +330,10 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 	int err;
 
 	COLL_INTER(comm, smpi_icoll_scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
-	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
+	    (err = smpi_coll_alias(comm, rbuf, sbuf,
+				     smpi_coll_block(sbuf, (int64_t)root * scount, stype),
+				     comm->rank == root, fn)))
 		return err;
 	if (comm->rank == root && (err = coll_data(comm, sbuf, scount, stype, fn)))
 		return err;
@@ -362,7 +368,9 @@ int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	int err;
 
 	COLL_INTER(comm, smpi_icoll_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
-	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, rbuf, rcount, rtype, fn)))
+	if ((err = coll_check(comm, fn)) || (err = smpi_coll_alias(comm, sbuf, rbuf,
+				     smpi_coll_block(rbuf, (int64_t)comm->rank * rcount, rtype), 1, fn)) ||
+	    (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
 	if (!in_place && (err = coll_data(comm, sbuf, scount, stype, fn)))
 		return err;
@@ -396,7 +404,8 @@ int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
 	int err;
 
 	COLL_INTER(comm, smpi_icoll_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
-	if ((err = coll_check(comm, fn)) || (err = coll_data(comm, rbuf, rcount, rtype, fn)))
+	if ((err = coll_check(comm, fn)) || (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)) ||
+	    (err = coll_data(comm, rbuf, rcount, rtype, fn)))
 		return err;
 	if (!in_place && (err = coll_data(comm, sbuf, scount, stype, fn)))
 		return err;
@@ -499,7 +508,11 @@ int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 
 	COLL_INTER(comm, smpi_icoll_gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
 					    comm));
-	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf,
+				     displs && comm->rank == root ?
+				     smpi_coll_block(rbuf, displs[root], rtype) : NULL,
+				     comm->rank == root, fn)))
 		return err;
 	if (comm->rank == root && (err = smpi_type_check(comm, rtype, fn)))
 		return err;
@@ -541,7 +554,11 @@ int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI
 
 	COLL_INTER(comm, smpi_icoll_scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root,
 					     comm));
-	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)))
+	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
+	    (err = smpi_coll_alias(comm, rbuf, sbuf,
+				     displs && comm->rank == root ?
+				     smpi_coll_block(sbuf, displs[root], stype) : NULL,
+				     comm->rank == root, fn)))
 		return err;
 	if (comm->rank == root && (err = smpi_type_check(comm, stype, fn)))
 		return err;
@@ -583,7 +600,10 @@ int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 
 	COLL_INTER(comm, smpi_icoll_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
 					       comm));
-	if ((err = coll_check(comm, fn)) || (err = smpi_type_check(comm, rtype, fn)))
+	if ((err = coll_check(comm, fn)) || (err = smpi_coll_alias(comm, sbuf, rbuf,
+				     displs ? smpi_coll_block(rbuf, displs[comm->rank], rtype) : NULL,
+				     1, fn)) ||
+	    (err = smpi_type_check(comm, rtype, fn)))
 		return err;
 	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
 		return err;
@@ -617,7 +637,7 @@ static int coll_alltoallw_any(const void *sbuf, const int scounts[], const int s
 
 	COLL_INTER(comm, smpi_icoll_alltoallw(sbuf, scounts, sdispls, stypes, stype, rbuf, rcounts,
 					      rdispls, rtypes, rtype, byte_disps, comm, fn));
-	if ((err = coll_check(comm, fn)))
+	if ((err = coll_check(comm, fn)) || (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
 	for (i = 0; i < comm->size; i++) {
 		if ((err = coll_count(comm, rcounts[i], rtypes ? rtypes[i] : rtype, fn)))
@@ -731,6 +751,8 @@ static int coll_red_bufs(MPI_Comm comm, const void *sbuf, void *rbuf, int64_t sc
 {
 	int err;
 
+	if ((err = smpi_coll_alias(comm, sbuf, rbuf, NULL, result && rcount > 0, fn)))
+		return err;
 	if (sbuf != MPI_IN_PLACE && (err = smpi_buf_check(comm, sbuf, scount, type, fn)))
 		return err;
 	return result ? smpi_buf_check(comm, rbuf, rcount, type, fn) : MPI_SUCCESS;
@@ -798,7 +820,8 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 
 	if (coll_fast(comm, count, type, "MPI_Reduce") && (unsigned)root < (unsigned)comm->size &&
 	    (e = coll_engine_op(op, type)) && (sbuf != MPI_IN_PLACE || comm->rank == root) &&
-	    (!count || (sbuf && (rbuf || comm->rank != root)))) {
+	    (!count || (sbuf && (rbuf || comm->rank != root))) &&
+	    (sbuf != rbuf || comm->rank != root)) {
 		coll_expect_args(comm, "MPI_Reduce", root, op, type, count);
 		coll_reduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e, root);
 		return MPI_SUCCESS;
@@ -837,7 +860,7 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, M
 	const struct coll_op *e;
 
 	if (coll_fast(comm, count, type, "MPI_Allreduce") && (e = coll_engine_op(op, type)) &&
-	    (!count || (sbuf && rbuf))) {
+	    (!count || (sbuf && rbuf)) && sbuf != rbuf) {
 		coll_expect_args(comm, "MPI_Allreduce", -1, op, type, count);
 		coll_allreduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e);
 		return MPI_SUCCESS;
@@ -950,6 +973,13 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
 	int err;
 
 	if ((err = smpi_check_init(fn)) || (err = coll_red_setup(&r, NULL, op, type, count, fn)))
+		return err;
+	/* Both buffers are data here: neither can be MPI_IN_PLACE, nor the other. */
+	if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE || (count && inbuf == inoutbuf))
+		return smpi_err(NULL, MPI_ERR_BUFFER, fn, "a buffer is MPI_IN_PLACE, or both are %p",
+				inbuf);
+	if ((err = smpi_buf_check(NULL, inbuf, count, type, fn)) ||
+	    (err = smpi_buf_check(NULL, inoutbuf, count, type, fn)))
 		return err;
 	a = coll_red_in(&r, inbuf, count, fn);
 	b = coll_red_in(&r, inoutbuf, count, fn);

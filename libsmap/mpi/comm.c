@@ -752,7 +752,14 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
+	int err;
+
 	(void)info;
+	if ((err = smpi_check_init("MPI_Comm_split_type")) ||
+	    (err = smpi_comm_check(comm, "MPI_Comm_split_type")))
+		return err;
+	if (!newcomm)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split_type", "newcomm pointer is NULL");
 	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split_type", "split_type %d is not known",
 				split_type);
@@ -767,8 +774,11 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if ((err = smpi_check_init("MPI_Comm_create")) ||
 	    (err = smpi_comm_check(comm, "MPI_Comm_create")))
 		return err;
-	if (group == MPI_GROUP_NULL || !newcomm)
-		return smpi_err(comm, MPI_ERR_GROUP, "MPI_Comm_create", "group is MPI_GROUP_NULL");
+	if (!newcomm)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_create", "newcomm pointer is NULL");
+	if (!smpi_live(group, SMPI_LIVE_GROUP))
+		return smpi_err(comm, MPI_ERR_GROUP, "MPI_Comm_create", "group %p is not a live group",
+				(void *)group);
 	if (comm->inter)
 		return inter_create(comm, group, newcomm);
 	for (i = 0; i < group->size; i++) {
@@ -805,8 +815,10 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
 	    (err = smpi_intra_check(comm, fn)))
 		return err;
-	if (group == MPI_GROUP_NULL || !newcomm)
-		return smpi_err(comm, MPI_ERR_GROUP, fn, "group is MPI_GROUP_NULL or newcomm NULL");
+	if (!newcomm)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "newcomm pointer is NULL");
+	if (!smpi_live(group, SMPI_LIVE_GROUP))
+		return smpi_err(comm, MPI_ERR_GROUP, fn, "group %p is not a live group", (void *)group);
 	if (tag < 0 || tag > SMPI_TAG_UB)
 		return smpi_err(comm, MPI_ERR_TAG, fn, "tag %d is not valid", tag);
 	if (group->rank == MPI_UNDEFINED) {
@@ -889,6 +901,8 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
 
 	if ((err = smpi_check_init("MPI_Comm_size")) || (err = smpi_comm_check(comm, "MPI_Comm_size")))
 		return err;
+	if (!size)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_size", "size pointer is NULL");
 	*size = comm->inter ? comm->inter->size : comm->size;
 	return MPI_SUCCESS;
 }
@@ -899,6 +913,8 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 
 	if ((err = smpi_check_init("MPI_Comm_rank")) || (err = smpi_comm_check(comm, "MPI_Comm_rank")))
 		return err;
+	if (!rank)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_rank", "rank pointer is NULL");
 	*rank = comm->inter ? comm->inter->rank : comm->rank;
 	return MPI_SUCCESS;
 }
@@ -910,6 +926,8 @@ int PMPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 	if ((err = smpi_comm_check(c1, "MPI_Comm_compare")) ||
 	    (err = smpi_comm_check(c2, "MPI_Comm_compare")))
 		return err;
+	if (!result)
+		return smpi_err(c1, MPI_ERR_ARG, "MPI_Comm_compare", "result pointer is NULL");
 	if (c1 == c2) {
 		*result = MPI_IDENT;
 		return MPI_SUCCESS;
@@ -940,6 +958,8 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 
 	if ((err = smpi_check_init("MPI_Comm_group")) || (err = smpi_comm_check(comm, "MPI_Comm_group")))
 		return err;
+	if (!group)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_group", "group pointer is NULL");
 	*group = comm->inter ? comm->inter->group : comm->group;
 	(*group)->refs++;
 	return MPI_SUCCESS;
@@ -951,6 +971,8 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 
 	if ((err = smpi_comm_check(comm, "MPI_Comm_test_inter")))
 		return err;
+	if (!flag)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag pointer is NULL");
 	*flag = comm->inter != NULL;
 	return MPI_SUCCESS;
 }
@@ -961,6 +983,8 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
 
 	if ((err = smpi_comm_check(comm, "MPI_Topo_test")))
 		return err;
+	if (!status)
+		return smpi_err(comm, MPI_ERR_ARG, "MPI_Topo_test", "status pointer is NULL");
 	*status = smpi_topo_kind(comm->topo);
 	return MPI_SUCCESS;
 }

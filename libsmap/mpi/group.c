@@ -5,7 +5,7 @@
 #include <string.h>
 #include "impl.h"
 
-struct smpi_group smpi_group_empty = { 1, 1, 0, MPI_UNDEFINED, NULL };
+struct smpi_group smpi_group_empty = { SMPI_LIVE_GROUP, 1, 1, 0, MPI_UNDEFINED, NULL };
 
 struct smpi_group *smpi_group_new(int n, const int *world)
 {
@@ -14,6 +14,7 @@ struct smpi_group *smpi_group_new(int n, const int *world)
 
 	if (!g)
 		return NULL;
+	g->live = SMPI_LIVE_GROUP;
 	g->refs = 1;
 	g->size = n;
 	g->rank = MPI_UNDEFINED;
@@ -27,8 +28,10 @@ struct smpi_group *smpi_group_new(int n, const int *world)
 
 void smpi_group_release(struct smpi_group *g)
 {
-	if (!g->predefined && --g->refs == 0)
+	if (!g->predefined && --g->refs == 0) {
+		g->live = 0;
 		free(g);
+	}
 }
 
 static int group_check(MPI_Group g, const char *fn)
@@ -39,6 +42,22 @@ static int group_check(MPI_Group g, const char *fn)
 		return err;
 	if (g == MPI_GROUP_NULL)
 		return smpi_err(NULL, MPI_ERR_GROUP, fn, "group is MPI_GROUP_NULL");
+	if (!smpi_live(g, SMPI_LIVE_GROUP))
+		return smpi_err(NULL, MPI_ERR_GROUP, fn,
+				"group %p is not a live group (garbage, freed, or another handle)",
+				(void *)g);
+	return MPI_SUCCESS;
+}
+
+/* A group check, then a NULL output pointer: MPI_ERR_ARG. */
+static int group_check_out(MPI_Group g, const void *out, const char *fn)
+{
+	int err;
+
+	if ((err = group_check(g, fn)))
+		return err;
+	if (!out)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL output argument");
 	return MPI_SUCCESS;
 }
 
@@ -69,7 +88,7 @@ int PMPI_Group_size(MPI_Group group, int *size)
 {
 	int err;
 
-	if ((err = group_check(group, "MPI_Group_size")))
+	if ((err = group_check_out(group, size, "MPI_Group_size")))
 		return err;
 	*size = group->size;
 	return MPI_SUCCESS;
@@ -79,7 +98,7 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
 {
 	int err;
 
-	if ((err = group_check(group, "MPI_Group_rank")))
+	if ((err = group_check_out(group, rank, "MPI_Group_rank")))
 		return err;
 	*rank = group->rank;
 	return MPI_SUCCESS;
@@ -155,6 +174,8 @@ static int group_ranges(MPI_Group g, int n, int ranges[][3], int **out, int *cou
 
 	if ((r = group_check(g, fn)))
 		return r;
+	if (n < 0 || (n && !ranges))
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "n = %d, or ranges NULL", n);
 	list = malloc((g->size + 1) * sizeof *list);
 	if (!list)
 		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
@@ -208,6 +229,9 @@ int PMPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Grou
 	if ((err = group_check(g1, "MPI_Group_translate_ranks")) ||
 	    (err = group_check(g2, "MPI_Group_translate_ranks")))
 		return err;
+	if (n < 0 || (n && (!ranks1 || !ranks2)))
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Group_translate_ranks",
+				"n = %d, or a NULL rank array", n);
 	for (i = 0; i < n; i++) {
 		if (ranks1[i] == MPI_PROC_NULL) {
 			ranks2[i] = MPI_PROC_NULL;
@@ -226,7 +250,7 @@ int PMPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result)
 	int i, err;
 
 	if ((err = group_check(g1, "MPI_Group_compare")) ||
-	    (err = group_check(g2, "MPI_Group_compare")))
+	    (err = group_check_out(g2, result, "MPI_Group_compare")))
 		return err;
 	if (g1->size != g2->size) {
 		*result = MPI_UNEQUAL;
@@ -248,7 +272,7 @@ static int group_setop(MPI_Group g1, MPI_Group g2, int op, MPI_Group *out, const
 {
 	int *w, i, k = 0, err;
 
-	if ((err = group_check(g1, fn)) || (err = group_check(g2, fn)))
+	if ((err = group_check(g1, fn)) || (err = group_check_out(g2, out, fn)))
 		return err;
 	w = malloc((g1->size + g2->size + 1) * sizeof *w);
 	if (!w)

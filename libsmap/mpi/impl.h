@@ -67,6 +67,7 @@ enum {
 	SMPI_LIVE_TYPE = 0x65707974,	/* "type" */
 	SMPI_LIVE_OP = 0x2e2e706f,	/* "op.." */
 	SMPI_LIVE_REQ = 0x20716572,	/* "req " */
+	SMPI_LIVE_GROUP = 0x70726f67,	/* "grop" */
 };
 
 static inline int smpi_in_region(const void *p, size_t size)
@@ -89,6 +90,14 @@ int smpi_req_check(int n, struct smpi_req *const *reqs, const char *fn);
  */
 int smpi_buf_check(MPI_Comm comm, const void *buf, int64_t count, MPI_Datatype type,
 		   const char *fn);
+/* A send buffer that is the receive buffer or own, this rank's block of
+ * it (NULL: none), where mine says this rank's both matter: MPI_ERR_BUFFER
+ * (MPI forbids the aliasing; MPI_IN_PLACE is the way), before any
+ * communication, so the peers can go on (MPICH checks the same). */
+int smpi_coll_alias(MPI_Comm comm, const void *sbuf, const void *rbuf, const void *own,
+		    int mine, const char *fn);
+/* The address of block `at` elements of type into buf (NULL stays NULL). */
+const void *smpi_coll_block(const void *buf, int64_t at, MPI_Datatype type);
 
 /*
  * Collective arguments checked across members (check.c, coll.c): what a
@@ -132,6 +141,7 @@ void smpi_spin(unsigned *spins);
 /* ---- groups and communicators (group.c, comm.c) ---- */
 
 struct smpi_group {
+	uint32_t live;		/* SMPI_LIVE_GROUP while it exists */
 	int refs;
 	int predefined;
 	int size;

@@ -121,7 +121,11 @@ static int b_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 	int me = comm->rank, in_place = sbuf == MPI_IN_PLACE && me == root, i, err;
 	struct smpi_nbc *s;
 
-	if ((err = nbc_root(comm, root, fn)))
+	if ((err = nbc_root(comm, root, fn)) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf,
+				   v ? (displs ? smpi_coll_block(rbuf, displs[root], rtype) : NULL)
+				     : smpi_coll_block(rbuf, (int64_t)root * rcount, rtype),
+				   me == root, fn)))
 		return err;
 	if (!in_place && (err = nbc_count(comm, scount, stype, fn)))
 		return err;
@@ -163,7 +167,12 @@ static int b_scatter(const void *sbuf, int scount, int v, const int *scounts, co
 	int me = comm->rank, in_place = rbuf == MPI_IN_PLACE && me == root, i, err;
 	struct smpi_nbc *s;
 
-	if ((err = nbc_root(comm, root, fn)))
+	/* The receive buffer against the send buffer, at the root. */
+	if ((err = nbc_root(comm, root, fn)) ||
+	    (err = smpi_coll_alias(comm, rbuf, sbuf,
+				   v ? (displs ? smpi_coll_block(sbuf, displs[root], stype) : NULL)
+				     : smpi_coll_block(sbuf, (int64_t)root * scount, stype),
+				   me == root, fn)))
 		return err;
 	if (!in_place && (err = nbc_count(comm, rcount, rtype, fn)))
 		return err;
@@ -209,7 +218,11 @@ static int b_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *r
 	struct smpi_nbc *s;
 	void *mine = NULL;
 
-	if (ic && (err = nbc_ic_no_in_place(comm, sbuf, rbuf, fn)))
+	if ((ic && (err = nbc_ic_no_in_place(comm, sbuf, rbuf, fn))) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf,
+				   ic ? NULL : v ? (displs ? smpi_coll_block(rbuf, displs[me], rtype)
+							 : NULL)
+				   : smpi_coll_block(rbuf, (int64_t)me * rcount, rtype), 1, fn)))
 		return err;
 	if (v && !displs)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "displs is NULL");
@@ -261,7 +274,8 @@ static int b_alltoall(const void *sbuf, const int *scounts, const int *sdispls,
 	int64_t total = 0, *off;
 	char *packed = NULL;
 
-	if (ic && (err = nbc_ic_no_in_place(comm, sbuf, rbuf, fn)))
+	if ((ic && (err = nbc_ic_no_in_place(comm, sbuf, rbuf, fn))) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
 	if (!rcounts || !rdispls || (!in_place && (!scounts || !sdispls)))
 		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of counts or displacements is NULL");
@@ -325,7 +339,8 @@ static int b_alltoall_eq(const void *sbuf, int scount, MPI_Datatype stype, void 
 	int p = comm->size, i, err;
 	int *a;
 
-	if ((err = nbc_count(comm, rcount, rtype, fn)))
+	if ((err = nbc_count(comm, rcount, rtype, fn)) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
 	/* Across an intercommunicator the sizes pair with the remote side's. */
 	if (sbuf != MPI_IN_PLACE &&
@@ -353,7 +368,8 @@ static int b_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, 
 {
 	int err;
 
-	if ((err = nbc_root(comm, root, fn)) || (err = nbc_red(comm, count, type, op, fn)))
+	if ((err = nbc_root(comm, root, fn)) || (err = nbc_red(comm, count, type, op, fn)) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, comm->rank == root, fn)))
 		return err;
 	if (sbuf == MPI_IN_PLACE && comm->rank == root)
 		sbuf = rbuf;
@@ -367,7 +383,8 @@ static int b_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype typ
 {
 	int err;
 
-	if ((err = nbc_red(comm, count, type, op, fn)))
+	if ((err = nbc_red(comm, count, type, op, fn)) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
 	if (sbuf == MPI_IN_PLACE)
 		sbuf = rbuf;
@@ -387,6 +404,8 @@ static int b_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, in
 	struct smpi_nbc *s;
 	void *res = NULL;
 
+	if ((err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
+		return err;
 	if (rcounts) {
 		if ((err = nbc_counts(comm, rcounts, type, fn)))
 			return err;
@@ -437,7 +456,8 @@ static int b_scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
 	struct smpi_nbc *s;
 	void *partial, *tmp;
 
-	if ((err = smpi_intra_check(comm, fn)) || (err = nbc_red(comm, count, type, op, fn)))
+	if ((err = smpi_intra_check(comm, fn)) || (err = nbc_red(comm, count, type, op, fn)) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
 	s = nbc_new(comm);
 	partial = nbc_tmp(s, count, type);

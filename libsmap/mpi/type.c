@@ -597,69 +597,73 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *out)
 	return err;
 }
 
+/* The size and extent queries: a live type (committed or not) and
+ * non-NULL results. */
+static int type_query(MPI_Datatype type, const void *out1, const void *out2, const char *fn)
+{
+	if (type == MPI_DATATYPE_NULL)
+		return smpi_err(NULL, MPI_ERR_TYPE, fn, "datatype is MPI_DATATYPE_NULL");
+	if (!smpi_live(type, SMPI_LIVE_TYPE))
+		return smpi_err(NULL, MPI_ERR_TYPE, fn, "datatype %p is not a live datatype",
+				(void *)type);
+	if (!out1 || !out2)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL output argument");
+	return MPI_SUCCESS;
+}
+
 int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size)
 {
-	if (type == MPI_DATATYPE_NULL || !size)
-		return smpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_size", "datatype is MPI_DATATYPE_NULL");
+	int err;
+
+	if ((err = type_query(type, size, size, "MPI_Type_size_x")))
+		return err;
 	*size = smpi_type_size(type);
 	return MPI_SUCCESS;
 }
 
 int PMPI_Type_size(MPI_Datatype type, int *size)
 {
-	MPI_Count n = 0;
-	int err = PMPI_Type_size_x(type, &n);
+	int err;
 
-	if (!err)
-		*size = n > 0x7fffffff ? MPI_UNDEFINED : (int)n;
-	return err;
-}
-
-int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
-{
-	if (type == MPI_DATATYPE_NULL || !lb || !extent)
-		return smpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_get_extent", "datatype is MPI_DATATYPE_NULL");
-	*lb = dt_root(type->dt)->lb;
-	*extent = dt_root(type->dt)->extent;
+	if ((err = type_query(type, size, size, "MPI_Type_size")))
+		return err;
+	*size = smpi_type_size(type) > 0x7fffffff ? MPI_UNDEFINED : (int)smpi_type_size(type);
 	return MPI_SUCCESS;
 }
 
-int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent)
-{
-	MPI_Aint l = 0, e = 0;
-	int err = PMPI_Type_get_extent(type, &l, &e);
-
-	if (!err) {
-		*lb = l;
-		*extent = e;
-	}
-	return err;
-}
-
-int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+/* The (true) lower bound and extent, for the four calls that ask them:
+ * the caller's pointers are checked, the values come back in b[2]. */
+static int type_bounds(MPI_Datatype type, const void *lb, const void *extent, int true_bounds,
+		       int64_t b[2], const char *fn)
 {
 	const struct dt_node *r;
+	int err;
 
-	if (type == MPI_DATATYPE_NULL || !lb || !extent)
-		return smpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_get_true_extent",
-				"datatype is MPI_DATATYPE_NULL");
+	if ((err = type_query(type, lb, extent, fn)))
+		return err;
 	r = dt_root(type->dt);
-	*lb = r->true_lb;
-	*extent = r->true_ub - r->true_lb;
+	b[0] = true_bounds ? r->true_lb : r->lb;
+	b[1] = true_bounds ? r->true_ub - r->true_lb : r->extent;
 	return MPI_SUCCESS;
 }
 
-int PMPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent)
-{
-	MPI_Aint l = 0, e = 0;
-	int err = PMPI_Type_get_true_extent(type, &l, &e);
-
-	if (!err) {
-		*lb = l;
-		*extent = e;
-	}
-	return err;
+#define TYPE_BOUNDS(name, T, true_bounds)						\
+int PMPI_##name(MPI_Datatype type, T *lb, T *extent)					\
+{											\
+	int64_t b[2];									\
+	int err = type_bounds(type, lb, extent, true_bounds, b, "MPI_" #name);		\
+											\
+	if (!err) {									\
+		*lb = (T)b[0];								\
+		*extent = (T)b[1];							\
+	}										\
+	return err;									\
 }
+TYPE_BOUNDS(Type_get_extent, MPI_Aint, 0)
+TYPE_BOUNDS(Type_get_extent_x, MPI_Count, 0)
+TYPE_BOUNDS(Type_get_true_extent, MPI_Aint, 1)
+TYPE_BOUNDS(Type_get_true_extent_x, MPI_Count, 1)
+#undef TYPE_BOUNDS
 
 int PMPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen)
 {

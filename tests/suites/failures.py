@@ -91,6 +91,11 @@ BAD_ARGS = (
     ("type-uncommitted", "MPI_Send", r"datatype \(derived\) is not committed", 3),
     ("type-freed", "MPI_Send", r"datatype 0x[0-9a-f]+ is not a live datatype", 3),
     ("op-garbage", "MPI_Allreduce", r"op 0x[0-9a-f]+ is not a live op", 10),
+    ("allreduce-alias", "MPI_Allreduce",
+     r"the send buffer 0x[0-9a-f]+ is the receive buffer, or this rank's block of it", 1),
+    ("comm-size-null", "MPI_Comm_size", r"size pointer is NULL \(invalid argument\)", 13),
+    ("group-garbage", "MPI_Group_size", r"group 0x[0-9a-f]+ is not a live group", 9),
+    ("keyval-kind", "MPI_Comm_set_attr", r"\d+ is not a live communicator keyval", 20),
 )
 
 

@@ -40,6 +40,7 @@ JOB_HEADER = struct.Struct("<IIIIQQQIIQ")
 JOB_ABORT_OFFSET = 24
 JOB_READY_OFFSET = 12
 ABORT_SET = 1 << 63
+EXIT_NET = 122          # SMAPOS_EXIT_NET (kernel/uapi/smapos_abi.h): a node was lost
 PAGE = 4096
 
 # --nodes: the engine's shared state (libsmap/net/hostnet.c maps a lock page
@@ -234,11 +235,16 @@ class HostJob:
                     pass
 
     def abort_record(self):
+        """(rank, status) of the job's abort: a node that lost its peer
+        (EXIT_NET) only reports the consequence of the abort that made the
+        peer go, so any other node's record comes first."""
+        found = []
         for node, page in enumerate(self.pages):
             rec = struct.unpack_from("<Q", page, JOB_ABORT_OFFSET)[0]
             if rec & ABORT_SET:
-                return node * self.job.np + ((rec >> 8) & 0xFFFFFF), rec & 0xFF
-        return None
+                found.append((node * self.job.np + ((rec >> 8) & 0xFFFFFF), rec & 0xFF))
+        found.sort(key=lambda ab: ab[1] == EXIT_NET)
+        return found[0] if found else None
 
     def reap(self, rank):
         self.sel.unregister(rank.pidfd)

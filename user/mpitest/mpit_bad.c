@@ -10,7 +10,9 @@
  * Door cases (rank 0 makes the call): send-null, recv-null, bcast-null,
  * allreduce-null, wait-garbage, wait-freed, test-garbage,
  * waitall-garbage, comm-garbage, comm-freed, type-garbage,
- * type-uncommitted, type-freed, op-garbage.
+ * type-uncommitted, type-freed, op-garbage, allreduce-alias (the send
+ * buffer is the receive buffer), comm-size-null, group-garbage,
+ * keyval-kind (a datatype keyval on a communicator).
  *
  * Collective cases (every rank calls; member r of MPI_COMM_WORLD, or of a
  * duplicate under MPI_ERRORS_RETURN): bcast-root (root r % 2),
@@ -142,6 +144,35 @@ static int one_op_garbage(void)
 	int x = 1, y;
 
 	return MPI_Allreduce(&x, &y, 1, MPI_INT, (MPI_Op)(void *)&junk[40], MPI_COMM_SELF);
+}
+
+static int one_allreduce_alias(void)
+{
+	int x[4] = { 1, 2, 3, 4 };
+
+	return MPI_Allreduce(x, x, 4, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+}
+
+static int one_comm_size_null(void)
+{
+	return MPI_Comm_size(MPI_COMM_SELF, NULL);
+}
+
+static int one_group_garbage(void)
+{
+	int n;
+
+	return MPI_Group_size((MPI_Group)(void *)&junk[48], &n);
+}
+
+static int one_keyval_kind(void)
+{
+	int key, err, v = 1;
+
+	MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &key, NULL);
+	err = MPI_Comm_set_attr(MPI_COMM_SELF, key, &v);
+	MPI_Type_free_keyval(&key);
+	return err;
 }
 
 /* ---- collectives whose members disagree, on comm ---- */
@@ -284,6 +315,10 @@ static const struct bad_case {
 	{ "type-uncommitted", one_type_uncommitted, MPI_ERR_TYPE },
 	{ "type-freed", one_type_freed, MPI_ERR_TYPE },
 	{ "op-garbage", one_op_garbage, MPI_ERR_OP },
+	{ "allreduce-alias", one_allreduce_alias, MPI_ERR_BUFFER },
+	{ "comm-size-null", one_comm_size_null, MPI_ERR_ARG },
+	{ "group-garbage", one_group_garbage, MPI_ERR_GROUP },
+	{ "keyval-kind", one_keyval_kind, MPI_ERR_KEYVAL },
 };
 
 #define NCASES	(int)(sizeof cases / sizeof cases[0])
