@@ -3,7 +3,7 @@
 # and in host mode.
 
 LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_fmod lang_fh lang_symheap lang_c_musl \
-	lang_c_glibc lang_f08 lang_fio)
+	lang_c_glibc lang_f08 lang_fio lang_fshmem)
 
 $(B)/user/lang_cxx: user/langtest/lang_cxx.cc $(SMAPCXX_DEPS)
 	@mkdir -p $(@D)
@@ -27,6 +27,12 @@ $(B)/user/lang_f08: user/langtest/lang_f08.f90 $(SMAPFORT_DEPS)
 $(B)/user/lang_fio: user/langtest/lang_fio.f90 $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
 	$(SMAPFORT) -O2 -w -o $@ $<
+
+# OpenSHMEM's Fortran programs use Cray pointers for SHPALLOC's memory.
+$(B)/user/lang_fshmem: user/langtest/lang_fshmem.f90 libsmap/include/shmem.fh $(SMAPFORT_DEPS)
+	@mkdir -p $(@D)
+	@mkdir -p $@.mod
+	$(SMAPFORT) -O2 -w -fcray-pointer -J $@.mod -o $@ $<
 
 $(B)/user/lang_fh: user/langtest/lang_fh.f $(SMAPFORT_DEPS)
 	@mkdir -p $(@D)
