@@ -25,6 +25,8 @@ def cases():
              min_tap=P2P_CHECKS),
         host("net_host_shmem_nodes_2x2", 2, 2, "shmem_nodes", [], ["net"], tap=True,
              min_tap=2 * 5),
+        # OpenSHMEM from Fortran, PEs on both nodes.
+        host("net_host_fshmem_2x2", 2, 2, "lang_fshmem", tap=True, min_tap=8),
         # Collectives and communicators on communicators that span nodes.
         host("net_host_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
         host("net_host_coll_3x1_drop2", 3, 1, "mpit_coll", ["--drop", "2"], tap=True,

@@ -161,8 +161,10 @@ program lang_fshmem
   call shmem_integer_get(iget, heap, 1, nxt)
   ok = errcode == 0 .and. iget(1) == nxt
   ok = ok .and. shmem_pe_accessible(nxt) .and. shmem_addr_accessible(counter, nxt)
-  remote = shmem_ptr(counter, nxt)
-  ok = ok .and. remote /= 0
+  ! SHMEM_PTR: one's own PE is always reachable by load and store (another
+  ! node's PE is not: NULL there)
+  remote = shmem_ptr(counter, me)
+  ok = ok .and. remote == loc(counter)
   call shmem_barrier_all()
   call shpdeallc(hp, errcode, 0)
   call report('fs_shpalloc_accessible_ptr', ok .and. errcode == 0)
