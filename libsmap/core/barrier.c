@@ -41,26 +41,40 @@ static uint32_t barrier_sense;			/* this rank's */
 
 /* The kernel's wait comes back this often with the barrier still open, so
  * that a node whose only rank waits in it can still take part in finding
- * a deadlock (core_wait_check). */
+ * a deadlock (core_wait_check); with a progress function, every
+ * millisecond, so that messages keep moving meanwhile. */
 #define BARRIER_SLICE_MS	100
+#define BARRIER_PROGRESS_MS	1
 
-int smap_hwbarrier(void)
+/* The barrier's progress function (NULL: none), for its waits. */
+static void (*barrier_progress)(void);
+
+static int hwbarrier_wait(void)
 {
 	unsigned spins = 0;
 	long r;
 
+	core_wait_blocked(1);
+	while ((r = syscall(SMAPOS_SYS_HWBARRIER, barrier_progress ? BARRIER_PROGRESS_MS
+								   : BARRIER_SLICE_MS)) < 0 &&
+	       errno == EAGAIN) {
+		if (barrier_progress)
+			barrier_progress();
+		spins += barrier_progress ? CORE_WAIT_LOOK / 64 : CORE_WAIT_LOOK;
+		core_wait_check(spins);
+	}
+	core_wait_blocked(0);
+	return r < 0 ? -errno : 0;
+}
+
+int smap_hwbarrier(void)
+{
 	core_ready();
 	if (core.host) {
 		core_warn("smap_hwbarrier: no hardware barrier in host mode");
 		return -ENODEV;
 	}
-	core_wait_blocked(1);
-	while ((r = syscall(SMAPOS_SYS_HWBARRIER, BARRIER_SLICE_MS)) < 0 && errno == EAGAIN) {
-		spins += CORE_WAIT_LOOK;
-		core_wait_check(spins);
-	}
-	core_wait_blocked(0);
-	return r < 0 ? -errno : 0;
+	return hwbarrier_wait();
 }
 
 int smap_hwbarrier_info(struct smapos_hwbarrier *out)
@@ -103,6 +117,8 @@ static void barrier_wait_napping(const uint32_t *sense, uint32_t want)
 	unsigned spins = 0;
 
 	while (__atomic_load_n(sense, __ATOMIC_ACQUIRE) != want) {
+		if (barrier_progress)
+			barrier_progress();
 		/* A nap counts for 16 spins (from a multiple of 16), as in
 		 * core_spin: the wait check looks every 16 naps. */
 		if (smap_rdtsc() < until) {
@@ -129,7 +145,7 @@ static void barrier_run(int across_nodes)
 		if (across_nodes && !(core.ji.flags & SMAPOS_JOB_HWBARRIER) && net_init() == 0) {
 			net_node_barrier();
 		} else if (across_nodes) {
-			int r = smap_hwbarrier();
+			int r = hwbarrier_wait();
 
 			if (r < 0)
 				core_fatal("smap_barrier: hardware barrier across %u nodes failed: %s",
@@ -145,8 +161,11 @@ static void barrier_run(int across_nodes)
 		barrier_wait_napping(&b->sense, sense);
 		return;
 	}
-	while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != sense)
+	while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != sense) {
+		if (barrier_progress)
+			barrier_progress();
 		core_spin(&spins);
+	}
 }
 
 void smap_node_barrier(void)
@@ -159,4 +178,12 @@ void smap_barrier(void)
 {
 	core_ready();
 	barrier_run(core.ji.nnodes > 1);
+}
+
+void core_barrier_progress(void (*progress)(void))
+{
+	core_ready();
+	barrier_progress = progress;
+	barrier_run(core.ji.nnodes > 1);
+	barrier_progress = NULL;
 }

@@ -82,6 +82,10 @@ extern void (*core_progress)(void);
 void core_wait_init(void);
 void core_wait_check(unsigned spins);
 #define CORE_WAIT_LOOK	256u	/* spins between core_wait_check's looks */
+/* smap_barrier, calling progress while it waits (MPI's, so that messages
+ * to and from other nodes move while a rank waits in a whole-job barrier:
+ * a synchronous send to it must complete for its sender to arrive). */
+void core_barrier_progress(void (*progress)(void));
 /* Around a system call that waits for other ranks (the hardware barrier):
  * the rank counts as spinning in a wait meanwhile. */
 void core_wait_blocked(int on);

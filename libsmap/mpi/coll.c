@@ -209,7 +209,11 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 	if ((err = coll_check(comm, "MPI_Barrier")))
 		return err;
 	if (comm->whole) {
-		smap_barrier();
+		/* Across nodes messages must move while the rank waits. */
+		if (smap_nnodes() > 1)
+			core_barrier_progress(smpi_progress);
+		else
+			smap_barrier();
 		return MPI_SUCCESS;
 	}
 	coll_expect_args(comm, "MPI_Barrier", -1, NULL, NULL, 0);

@@ -603,9 +603,14 @@ static inline int smpi_status_error(const MPI_Status *st)
 	return st != MPI_STATUS_IGNORE ? st->MPI_ERROR : 0;
 }
 
+/* A single-completion call leaves MPI_ERROR as the caller left it (MPI
+ * 3.1 section 3.2.5), except in an empty status (an inactive or null
+ * request's: no source, no tag), whose error is MPI_SUCCESS (section
+ * 3.7.3). */
 static inline int smpi_status_keep(MPI_Status *st, int kept, int err)
 {
-	if (st != MPI_STATUS_IGNORE)
+	if (st != MPI_STATUS_IGNORE &&
+	    !(st->MPI_SOURCE == MPI_ANY_SOURCE && st->MPI_TAG == MPI_ANY_TAG))
 		st->MPI_ERROR = kept;
 	return err;
 }

@@ -160,6 +160,19 @@ static void test_zero_and_proc_null(void)
 	mpit_expect_int("PROC_NULL receive source", MPI_PROC_NULL, st.MPI_SOURCE);
 	mpit_expect_int("PROC_NULL receive tag", MPI_ANY_TAG, st.MPI_TAG);
 	mpit_expect_int("PROC_NULL leaves buffer", 5, x);
+	/* A null request's status is empty: its error too (MPI 3.1 3.7.3). */
+	{
+		MPI_Request nr = MPI_REQUEST_NULL;
+		int flag = 0;
+
+		st.MPI_ERROR = 99;
+		MPI_Request_get_status(MPI_REQUEST_NULL, &flag, &st);
+		mpit_expect_int("null request's status error", MPI_SUCCESS, st.MPI_ERROR);
+		st.MPI_ERROR = 99;
+		MPI_Wait(&nr, &st);
+		mpit_expect_int("null request's source", MPI_ANY_SOURCE, st.MPI_SOURCE);
+		mpit_expect_int("waited null request's status error", MPI_SUCCESS, st.MPI_ERROR);
+	}
 	mpit_report("p2p_zero_bytes_and_proc_null");
 }
 
@@ -514,6 +527,26 @@ static void test_sendrecv_ring(void)
 	mpit_report("p2p_sendrecv_ring");
 }
 
+/* A synchronous send to a rank that posted its receive and went into a
+ * whole-job barrier completes before the sender arrives there: the
+ * barrier keeps messages moving (across nodes the receiver's side takes
+ * the announce; MPICH's rqstatus does this). */
+static void test_ssend_into_barrier(void)
+{
+	int last = size - 1, v = 42, got = -1;
+	MPI_Request r = MPI_REQUEST_NULL;
+
+	if (rank == last && last > 0)
+		MPI_Irecv(&got, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, &r);
+	if (rank == 0 && last > 0)
+		MPI_Ssend(&v, 1, MPI_INT, last, 6, MPI_COMM_WORLD);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Wait(&r, MPI_STATUS_IGNORE);
+	if (rank == last && last > 0)
+		mpit_expect_int("the synchronous send's value", 42, got);
+	mpit_report("p2p_ssend_to_a_rank_in_a_barrier");
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -536,6 +569,7 @@ int main(int argc, char **argv)
 	test_cancel_send();
 	test_bsend();
 	test_sendrecv_ring();
+	test_ssend_into_barrier();
 	MPI_Finalize();
 	return 0;
 }
