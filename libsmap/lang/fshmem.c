@@ -135,58 +135,39 @@ void shpclmove_(fint8 *addr, fint *length, fint *status, fint *abort)
 
 /* ---- puts and gets, contiguous and strided ---- */
 
-#define F_RMA(name, csize)							\
-void shmem_##name##_put_(void *dest, const void *src, fint *n, fint *pe)	\
+/* SHMEM_<pre>PUT<post> and the GET, IPUT, IGET alike: the typed names
+ * (SHMEM_INTEGER_PUT: pre INTEGER_) and the sized ones (SHMEM_PUT4: post
+ * 4), onto C's routine for elements of csize bits. */
+#define F_RMA(pre, post, csize)							\
+void shmem_##pre##put##post##_(void *dest, const void *src, fint *n, fint *pe)	\
 {										\
 	shmem_put##csize(dest, src, (size_t)*n, *pe);				\
 }										\
-void shmem_##name##_get_(void *dest, const void *src, fint *n, fint *pe)	\
+void shmem_##pre##get##post##_(void *dest, const void *src, fint *n, fint *pe)	\
 {										\
 	shmem_get##csize(dest, src, (size_t)*n, *pe);				\
 }										\
-void shmem_##name##_iput_(void *dest, const void *src, fint *dst, fint *sst,	\
-			  fint *n, fint *pe)					\
+void shmem_##pre##iput##post##_(void *dest, const void *src, fint *dst, fint *sst, \
+				fint *n, fint *pe)				\
 {										\
 	shmem_iput##csize(dest, src, *dst, *sst, (size_t)*n, *pe);		\
 }										\
-void shmem_##name##_iget_(void *dest, const void *src, fint *dst, fint *sst,	\
-			  fint *n, fint *pe)					\
+void shmem_##pre##iget##post##_(void *dest, const void *src, fint *dst, fint *sst, \
+				fint *n, fint *pe)				\
 {										\
 	shmem_iget##csize(dest, src, *dst, *sst, (size_t)*n, *pe);		\
 }
-F_RMA(integer, 32)
-F_RMA(real, 32)
-F_RMA(logical, 32)
-F_RMA(double, 64)
-F_RMA(complex, 64)
+F_RMA(integer_, , 32)
+F_RMA(real_, , 32)
+F_RMA(logical_, , 32)
+F_RMA(double_, , 64)
+F_RMA(complex_, , 64)
+F_RMA(, 4, 32)
+F_RMA(, 8, 64)
+F_RMA(, 32, 32)
+F_RMA(, 64, 64)
+F_RMA(, 128, 128)
 #undef F_RMA
-
-/* SHMEM_PUT4 ... SHMEM_IGET128: the size in the name */
-#define F_SIZED(fsize, csize)							\
-void shmem_put##fsize##_(void *dest, const void *src, fint *n, fint *pe)	\
-{										\
-	shmem_put##csize(dest, src, (size_t)*n, *pe);				\
-}										\
-void shmem_get##fsize##_(void *dest, const void *src, fint *n, fint *pe)	\
-{										\
-	shmem_get##csize(dest, src, (size_t)*n, *pe);				\
-}										\
-void shmem_iput##fsize##_(void *dest, const void *src, fint *dst, fint *sst,	\
-			  fint *n, fint *pe)					\
-{										\
-	shmem_iput##csize(dest, src, *dst, *sst, (size_t)*n, *pe);		\
-}										\
-void shmem_iget##fsize##_(void *dest, const void *src, fint *dst, fint *sst,	\
-			  fint *n, fint *pe)					\
-{										\
-	shmem_iget##csize(dest, src, *dst, *sst, (size_t)*n, *pe);		\
-}
-F_SIZED(4, 32)
-F_SIZED(8, 64)
-F_SIZED(32, 32)
-F_SIZED(64, 64)
-F_SIZED(128, 128)
-#undef F_SIZED
 
 /* CHARACTER data: one byte each (the hidden lengths are not needed). */
 void shmem_character_put_(void *dest, const void *src, fint *n, fint *pe)
