@@ -21,7 +21,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "impl.h"
 #include "win.h"
 

@@ -293,8 +293,8 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 
 	COLL_INTER(comm, smpi_icoll_gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
-	    (err = smpi_coll_alias(comm, sbuf, rbuf,
-				     smpi_coll_block(rbuf, (int64_t)root * rcount, rtype),
+	    (err = smpi_coll_alias(comm, sbuf, rbuf, comm->rank == root ?
+				     smpi_coll_block(rbuf, (int64_t)root * rcount, rtype) : NULL,
 				     comm->rank == root, fn)))
 		return err;
 	if (comm->rank == root && (err = coll_data(comm, rbuf, rcount, rtype, fn)))
@@ -335,8 +335,8 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 
 	COLL_INTER(comm, smpi_icoll_scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
-	    (err = smpi_coll_alias(comm, rbuf, sbuf,
-				     smpi_coll_block(sbuf, (int64_t)root * scount, stype),
+	    (err = smpi_coll_alias(comm, rbuf, sbuf, comm->rank == root ?
+				     smpi_coll_block(sbuf, (int64_t)root * scount, stype) : NULL,
 				     comm->rank == root, fn)))
 		return err;
 	if (comm->rank == root && (err = coll_data(comm, sbuf, scount, stype, fn)))

@@ -308,7 +308,7 @@ void smpi_type_release(MPI_Datatype type);
  * (when err is 0) for MPI_Type_get_contents; returns err or its own. */
 int smpi_type_args(int err, MPI_Datatype *out, int ni, const int *ints, int na,
 		   const MPI_Aint *addrs, int nd, const MPI_Datatype *types);
-/* Type_dup's attribute copies; what a freed type drops. */
+/* What a freed type drops: its attributes and constructor arguments. */
 void smpi_type_drop_extras(MPI_Datatype type);
 
 static inline int64_t smpi_type_size(MPI_Datatype t)
@@ -561,9 +561,6 @@ int smpi_topo_kind(const struct smpi_topo *t);
 /* The collective engine's view of c, made now if it was left for later
  * (MPI_Comm_idup): collective, so called where all members call. */
 struct coll_group *smpi_comm_coll(MPI_Comm c);
-/* Deletes comm's attributes, the latest set first, their keyvals freed
- * or not (MPI_Comm_free, and MPI_COMM_SELF's at MPI_Finalize). */
-
 /* The bytes of count basic elements of type, as a status records them
  * (MPI_Status_set_elements and _x). */
 int64_t smpi_elements_bytes(MPI_Datatype type, int64_t count);

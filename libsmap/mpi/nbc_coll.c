@@ -123,8 +123,9 @@ static int b_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 
 	if ((err = nbc_root(comm, root, fn)) ||
 	    (err = smpi_coll_alias(comm, sbuf, rbuf,
-				   v ? (displs ? smpi_coll_block(rbuf, displs[root], rtype) : NULL)
-				     : smpi_coll_block(rbuf, (int64_t)root * rcount, rtype),
+				   me != root ? NULL
+				   : v ? (displs ? smpi_coll_block(rbuf, displs[root], rtype) : NULL)
+				   : smpi_coll_block(rbuf, (int64_t)root * rcount, rtype),
 				   me == root, fn)))
 		return err;
 	if (!in_place && (err = nbc_count(comm, scount, stype, fn)))
@@ -170,8 +171,9 @@ static int b_scatter(const void *sbuf, int scount, int v, const int *scounts, co
 	/* The receive buffer against the send buffer, at the root. */
 	if ((err = nbc_root(comm, root, fn)) ||
 	    (err = smpi_coll_alias(comm, rbuf, sbuf,
-				   v ? (displs ? smpi_coll_block(sbuf, displs[root], stype) : NULL)
-				     : smpi_coll_block(sbuf, (int64_t)root * scount, stype),
+				   me != root ? NULL
+				   : v ? (displs ? smpi_coll_block(sbuf, displs[root], stype) : NULL)
+				   : smpi_coll_block(sbuf, (int64_t)root * scount, stype),
 				   me == root, fn)))
 		return err;
 	if (!in_place && (err = nbc_count(comm, rcount, rtype, fn)))

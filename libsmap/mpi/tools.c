@@ -49,11 +49,9 @@ static int cv_coll_check_was_written;
 
 static uint64_t cv_coll_check(void)
 {
-	int on = (smpi_coll_checking < 0 ? smpi_coll_check_setup() : smpi_coll_checking) != 0;
-
-	if (cv_coll_check_was_written && on == (cv_coll_check_written != 0))
+	if (cv_coll_check_was_written)
 		return cv_coll_check_written;
-	return on;
+	return (smpi_coll_checking < 0 ? smpi_coll_check_setup() : smpi_coll_checking) != 0;
 }
 
 /* Safe between any two collectives, even on some ranks only: a member
