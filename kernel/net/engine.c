@@ -32,6 +32,13 @@
 #define ENG_MAX_RANKS	512
 /* Buffers for the old values FACC answers carry until acknowledged. */
 #define ENG_FACC_BUFS	64
+/* Staging for the frames of a get whose target side is rows (the only
+ * payload gathered rather than sent from where it lies): one slot per
+ * frame until it is acknowledged.  Slots are a frame's payload but at
+ * most ENG_GATHER_SLOT (a jumbo frame on a NIC, 64 KiB on host mode's
+ * sockets), as many as fit the pool, up to 64. */
+#define ENG_GATHER_POOL	(1u << 20)
+#define ENG_GATHER_SLOT	(64u << 10)
 #define ENG_NONE	0xffffu
 
 #define RTO_INIT	20000u		/* us */
@@ -72,6 +79,8 @@ struct eop {
 	uint8_t maylose;	/* SNET_CMD_MAYLOSE: the node leaving is no failure */
 	uint16_t node;		/* the peer */
 	uint16_t fbuf;		/* OK_ANSWER: its payload's facc buffer + 1, or 0 */
+	uint8_t gpend;		/* OK_SERVE of rows: 1 + the gather slot that holds the
+				 * bytes from `sent` on, which the wire did not take yet */
 	uint32_t lrank;		/* local rank: issuer, or target of a SERVE */
 	uint32_t inflight;	/* frames sent and not yet acknowledged */
 	int32_t failed;		/* the peer's error, while frames are still out */
@@ -81,6 +90,7 @@ struct eop {
 	uint64_t sent;		/* bytes put on the wire */
 	uint64_t rts;		/* OK_SERVE: handle of the RTS it serves, or 0 */
 	uint64_t result;	/* OK_FACC: where the old values go in lrank's memory */
+	uint64_t row, stride;	/* OK_SERVE of rows: their shape (row 0: contiguous) */
 	struct snet_op w;	/* what goes on the wire */
 };
 
@@ -91,6 +101,7 @@ struct txslot {
 	uint16_t opi;
 	uint8_t has_op;
 	uint8_t retx;
+	uint8_t gbuf;		/* its body's gather buffer + 1, or 0 */
 	uint64_t at;
 };
 
@@ -146,6 +157,10 @@ struct eng {
 	struct eop op[ENG_NOPS];
 	uint64_t facc_used;	/* bit i: facc[i] holds an answer's payload */
 	uint8_t facc[ENG_FACC_BUFS][SNET_FACC_MAX];
+	uint32_t gather_slot;	/* bytes of a gather slot */
+	uint64_t gather_full;	/* gather_used when every slot is taken */
+	uint64_t gather_used;	/* bit i: slot i is a frame's body until acknowledged */
+	uint8_t gather[ENG_GATHER_POOL];
 };
 
 size_t eng_size(void)
@@ -287,7 +302,10 @@ static void op_free(struct eng *e, struct eop *o)
 {
 	if (o->fbuf)
 		e->facc_used &= ~(1ull << (o->fbuf - 1));
+	if (o->gpend)
+		e->gather_used &= ~(1ull << (o->gpend - 1));
 	o->fbuf = 0;
+	o->gpend = 0;
 	o->state = OS_FREE;
 	o->next = e->free_head;
 	e->free_head = op_index(e, o);
@@ -423,6 +441,7 @@ static bool send_data(struct eng *e, unsigned node, const struct snet_op *w, con
 	s->has_op = o != NULL;
 	s->opi = o ? op_index(e, o) : ENG_NONE;
 	s->retx = 0;
+	s->gbuf = 0;
 	s->at = now;
 	if (xmit(e, node, SNET_DATA, 0, c->next_seq, w, body, blen) != 0)
 		return false;
@@ -456,6 +475,9 @@ static void frame_acked(struct eng *e, struct txslot *s)
 {
 	struct eop *o;
 
+	if (s->gbuf)
+		e->gather_used &= ~(1ull << (s->gbuf - 1));
+	s->gbuf = 0;
 	if (!s->has_op)
 		return;
 	o = &e->op[s->opi];
@@ -517,6 +539,98 @@ static const void *rank_ptr(struct eng *e, unsigned lrank, uint64_t a, uint64_t 
 	return eng_plat_rank_mem(e, lrank, a, n ? n : 1, wr);
 }
 
+/* ---- rows: a remote side of row-byte pieces, stride bytes apart ---- */
+
+/* Bytes from the first row's start to the last row's end of len bytes
+ * in rows, or 0 when that is no such shape. */
+static uint64_t rows_span(uint64_t len, uint64_t row, uint64_t stride)
+{
+	uint64_t rows;
+
+	if (!row || !len || len % row || stride < row)
+		return 0;
+	rows = len / row;
+	if (rows > 1 && rows - 1 > (UINT64_MAX - row) / stride)
+		return 0;
+	return (rows - 1) * stride + row;
+}
+
+/* Rows are often one element (a matrix column): a call per row would
+ * cost more than the copy. */
+static inline void rows_copy(uint8_t *to, const uint8_t *from, uint64_t k)
+{
+	switch (k) {
+	case 4: memcpy(to, from, 4); break;
+	case 8: memcpy(to, from, 8); break;
+	case 16: memcpy(to, from, 16); break;
+	default: memcpy(to, from, k);
+	}
+}
+
+/* Bytes off .. off + n of the rows of w (in lrank's memory): gathered
+ * into out, or else written from in, or combined with in (acc: w->amo is
+ * the ACC code).  False when they are not all in that rank's memory. */
+static bool rows_move(struct eng *e, unsigned lrank, const struct snet_op *w, uint64_t off,
+		      uint64_t n, uint8_t *out, const uint8_t *in, bool acc)
+{
+	uint64_t row = (uint64_t)w->arg[0], stride = (uint64_t)w->arg[1];
+	uint64_t r0 = off / row, r1 = (off + n - 1) / row;
+	uint8_t *base = (uint8_t *)rank_ptr(e, lrank, w->addr + r0 * stride,
+					    (r1 - r0) * stride + row, out == NULL);
+
+	if (!base)
+		return false;
+	for (uint64_t done = 0, skip = off % row, k; done < n; done += k, base += stride, skip = 0) {
+		uint8_t *p = base + skip;
+
+		k = row - skip < n - done ? row - skip : n - done;
+		if (acc)
+			eng_acc_apply(w->amo, p, in + done, k, NULL);
+		else if (out)
+			rows_copy(out + done, p, k);
+		else
+			rows_copy(p, in + done, k);
+	}
+	return true;
+}
+
+/* One GETDATA frame of a get whose target side is rows, gathered into a
+ * slot of its own (once, however often the wire is busy); false if no
+ * slot is free or the frame could not go yet. */
+static bool serve_rows(struct eng *e, struct eop *o, uint64_t now)
+{
+	struct chan *c = &e->ch[o->node];
+	struct snet_op shape = { .addr = o->laddr, .arg = { (int64_t)o->row, (int64_t)o->stride } };
+	uint64_t n = o->len - o->sent;
+	unsigned b;
+	uint8_t *slot;
+
+	if (n > e->gather_slot)
+		n = e->gather_slot;
+	if (!o->gpend) {
+		if (e->gather_used == e->gather_full)
+			return false;
+		b = (unsigned)__builtin_ctzll(~e->gather_used);
+		if (!rows_move(e, o->lrank, &shape, o->sent, n,
+			       e->gather + (size_t)b * e->gather_slot, NULL, false)) {
+			o->failed = -EFAULT;	/* the job ended under us */
+			return true;
+		}
+		e->gather_used |= 1ull << b;
+		o->gpend = (uint8_t)(b + 1);
+	}
+	b = o->gpend - 1u;
+	slot = e->gather + (size_t)b * e->gather_slot;
+	o->w.off = o->sent;
+	o->w.flags = o->sent + n == o->len ? SNOP_F_LAST : 0;
+	if (!send_data(e, o->node, &o->w, slot, (uint32_t)n, o, now))
+		return false;
+	o->gpend = 0;
+	c->tx[(c->next_seq - 1) % ENG_WINDOW].gbuf = (uint8_t)(b + 1);
+	o->sent += n;
+	return true;
+}
+
 /* Put as many of o's frames on the wire as the window takes; true when
  * all of them went. */
 static bool op_send(struct eng *e, struct eop *o, uint64_t now)
@@ -563,6 +677,16 @@ static bool op_send(struct eng *e, struct eop *o, uint64_t now)
 			uint64_t n = o->len - o->sent;
 			const void *p = NULL;
 
+			if (o->row) {
+				if (!serve_rows(e, o, now))
+					return false;
+				if (!o->failed)
+					continue;
+				o->state = OS_SENT;
+				if (!o->inflight)
+					op_free(e, o);
+				return true;
+			}
 			if (n > e->max_chunk)
 				n = e->max_chunk;
 			if (n) {
@@ -576,7 +700,7 @@ static bool op_send(struct eng *e, struct eop *o, uint64_t now)
 				}
 			}
 			o->w.off = o->sent;
-			o->w.flags = o->sent + n == o->len ? SNOP_F_LAST : 0;
+			o->w.flags = (o->w.flags & SNOP_F_ROWS) | (o->sent + n == o->len ? SNOP_F_LAST : 0);
 			if (!send_data(e, o->node, &o->w, p, (uint32_t)n, o, now))
 				return false;
 			o->sent += n;
@@ -690,7 +814,16 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 	o->w.len = cmd->len;
 	o->w.arg[0] = cmd->arg[0];
 	o->w.arg[1] = cmd->arg[1];
-	switch (cmd->op) {
+	if (cmd->flags & SNET_CMD_ROWS) {
+		/* the target checks the rows against its memory */
+		o->w.flags = SNOP_F_ROWS;
+		if ((cmd->op != SNOP_PUT && cmd->op != SNOP_ACC && cmd->op != SNOP_GETREQ) ||
+		    !rows_span(cmd->len, (uint64_t)cmd->arg[0], (uint64_t)cmd->arg[1]))
+			err = -EINVAL;
+	}
+	switch (err ? 0 : cmd->op) {
+	case 0:
+		break;
 	case SNOP_MSG:
 		o->kind = OK_MSG;
 		if (cmd->len > e->max_chunk)
@@ -720,7 +853,8 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 		unsigned w = eng_acc_width(cmd->amo);
 
 		o->kind = OK_PUT;
-		if (!w || cmd->len % w || cmd->raddr % w)
+		if (!w || cmd->len % w || cmd->raddr % w ||
+		    ((cmd->flags & SNET_CMD_ROWS) && (cmd->arg[0] % w || cmd->arg[1] % w)))
 			err = -EINVAL;
 		else if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0))
 			err = -EFAULT;
@@ -915,11 +1049,14 @@ static int serve_get(struct eng *e, unsigned node, const struct snet_op *w)
 {
 	int l = local_of(e, w->dst);
 	struct eop *o, *rts = NULL;
-	uint64_t addr = w->addr, len = w->len;
+	uint64_t addr = w->addr, len = w->len, span = len;
+	bool rows = w->flags & SNOP_F_ROWS;
 
-	if (l < 0)
+	if (rows)
+		span = rows_span(len, (uint64_t)w->arg[0], (uint64_t)w->arg[1]);
+	if (l < 0 || (rows && !span))
 		return answer(e, node, SNOP_ERR, w, -EINVAL) ? 0 : -EAGAIN;
-	if (w->arg[0]) {
+	if (w->arg[0] && !rows) {
 		rts = op_lookup(e, (uint64_t)w->arg[0], (uint16_t)node, OK_RTS);
 		if (!rts || rts->lrank != (unsigned)l || rts->w.dst != w->src ||
 		    rts->state != OS_SENT)
@@ -927,7 +1064,7 @@ static int serve_get(struct eng *e, unsigned node, const struct snet_op *w)
 		addr = rts->laddr;
 		if (len > rts->len)
 			len = rts->len;
-	} else if (len && !rank_ptr(e, (unsigned)l, addr, len, 0)) {
+	} else if (len && !rank_ptr(e, (unsigned)l, addr, span, 0)) {
 		return answer(e, node, SNOP_ERR, w, -EFAULT) ? 0 : -EAGAIN;
 	}
 	o = op_alloc(e, true);
@@ -939,6 +1076,10 @@ static int serve_get(struct eng *e, unsigned node, const struct snet_op *w)
 	o->laddr = addr;
 	o->len = len;
 	o->rts = rts ? op_handle(e, rts) : 0;
+	if (rows) {
+		o->row = (uint64_t)w->arg[0];
+		o->stride = (uint64_t)w->arg[1];
+	}
 	o->w.op = SNOP_GETDATA;
 	o->w.src = w->dst;
 	o->w.dst = w->src;
@@ -953,25 +1094,32 @@ static int take_put(struct eng *e, unsigned node, const struct snet_op *w, const
 		    uint32_t blen)
 {
 	int l = local_of(e, w->dst);
-	bool last = w->flags & SNOP_F_LAST, acc = w->op == SNOP_ACC;
+	bool last = w->flags & SNOP_F_LAST, acc = w->op == SNOP_ACC, rows = w->flags & SNOP_F_ROWS;
 	unsigned width = acc ? eng_acc_width(w->amo) : 1;
-	void *p;
+	uint64_t span = rows ? rows_span(w->len, (uint64_t)w->arg[0], (uint64_t)w->arg[1]) : w->len;
+	void *p = NULL;
 
-	if (w->off == 0 && (l < 0 || !width || w->addr % width || w->len % width))
+	if (w->off == 0 && (l < 0 || !width || w->addr % width || w->len % width ||
+			    (rows && (!span || w->arg[0] % width || w->arg[1] % width))))
 		return answer(e, node, SNOP_ERR, w, -EINVAL) ? 0 : -EAGAIN;
-	if (w->off == 0 && w->len && !rank_ptr(e, (unsigned)l, w->addr, w->len, 1))
+	if (w->off == 0 && w->len && !rank_ptr(e, (unsigned)l, w->addr, span, 1))
 		return answer(e, node, SNOP_ERR, w, -EFAULT) ? 0 : -EAGAIN;
-	if (l < 0)
+	if (l < 0 || (rows && (!span || w->off > w->len || blen > w->len - w->off)))
 		return 0;	/* the error went with the first chunk */
-	p = blen ? (void *)rank_ptr(e, (unsigned)l, w->addr + w->off, blen, 1) : NULL;
-	if (blen && !p)
+	if (!rows && blen)
+		p = (void *)rank_ptr(e, (unsigned)l, w->addr + w->off, blen, 1);
+	if (!rows && blen && !p)
 		return 0;	/* the error went with the first chunk */
 	if (last && e->nfree == 0)
 		return -EAGAIN;
-	if (acc)
+	if (rows) {
+		if (blen)
+			rows_move(e, (unsigned)l, w, w->off, blen, NULL, body, acc);
+	} else if (acc) {
 		eng_acc_apply(w->amo, p, body, blen, NULL);
-	else if (blen && p != body && !acc)
+	} else if (blen && p != body) {
 		memcpy(p, body, blen);
+	}
 	if (last)
 		answer(e, node, SNOP_ACKOP, w, 0);
 	return 0;
@@ -1295,7 +1443,7 @@ void *eng_rx_place(struct eng *e, const void *head, size_t len, uint32_t *plen)
 	*plen = h.len - (uint32_t)sizeof(w);
 	if (node_of(e, w.src) != h.src)
 		return NULL;
-	if (w.op == SNOP_PUT) {
+	if (w.op == SNOP_PUT && !(w.flags & SNOP_F_ROWS)) {
 		l = local_of(e, w.dst);
 		return l < 0 ? NULL : (void *)rank_ptr(e, (unsigned)l, w.addr + w.off, *plen, 1);
 	}
@@ -1454,6 +1602,9 @@ int eng_job_begin(struct eng *e, const struct eng_job *j)
 	e->mtu = mtu;
 	e->max_chunk = chunk;
 	e->intact = intact;
+	e->gather_slot = chunk < ENG_GATHER_SLOT ? chunk : ENG_GATHER_SLOT;
+	unsigned slots = ENG_GATHER_POOL / e->gather_slot;
+	e->gather_full = slots >= 64 ? ~0ull : (1ull << slots) - 1;
 	e->job = *j;
 	e->nlocal = j->first_rank[j->node + 1] - j->first_rank[j->node];
 	for (unsigned i = 0; i < ENG_NOPS; i++) {
@@ -1518,6 +1669,7 @@ void eng_job_end(struct eng *e)
 	for (unsigned i = 0; i < ENG_NOPS; i++)
 		if (e->op[i].state != OS_FREE)
 			op_free(e, &e->op[i]);
+	e->gather_used = 0;
 }
 
 /* An unsequenced frame to every other node, three times: nothing

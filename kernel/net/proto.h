@@ -119,6 +119,8 @@ enum snet_amo {
 #define SNOP_F_LAST	0x1u	/* PUT/ACC/GETDATA: last chunk of the stream */
 #define SNOP_F_NOTIFY	0x2u	/* PUT: acknowledge the stream with ACKOP */
 #define SNOP_F_POSTED	0x4u	/* AMO: no AMOREPLY; its acknowledgement completes it */
+#define SNOP_F_ROWS	0x8u	/* PUT/ACC/GETREQ: addr starts rows of arg[0] bytes, arg[1]
+				 * bytes apart; the stream's bytes fill them in order */
 
 struct snet_op {
 	uint8_t op;		/* enum snet_opcode */
@@ -132,7 +134,8 @@ struct snet_op {
 	uint64_t addr;		/* virtual address in dst (PUT/GET/AMO) or src (RTS) */
 	uint64_t len;		/* total bytes of the operation */
 	uint64_t off;		/* offset of this chunk within the operation */
-	int64_t arg[2];		/* MSG/RTS: tag, seq; AMO: operands; ERR/AMOREPLY: result */
+	int64_t arg[2];		/* MSG/RTS: tag, seq; AMO: operands; ERR/AMOREPLY: result;
+				 * SNOP_F_ROWS: row bytes, stride */
 };
 _Static_assert(sizeof(struct snet_op) == 64, "snet_op is 64 bytes");
 

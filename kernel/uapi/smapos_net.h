@@ -43,6 +43,10 @@
 #define SNET_CMD_MAYLOSE	0x1u	/* the destination's node may be gone */
 #define SNET_CMD_POSTED		0x2u	/* SNOP_AMO: no old word; the event comes once
 					 * the target's node has applied it */
+#define SNET_CMD_ROWS		0x4u	/* PUT, ACC, GETREQ (no RTS): the remote side is
+					 * rows of arg[0] bytes, arg[1] bytes apart
+					 * (arg[1] >= arg[0]), len / arg[0] of them;
+					 * the local buffer stays contiguous */
 
 struct snet_cmd {
 	uint32_t ticket;

@@ -64,20 +64,21 @@ uint64_t smpi_win_word(MPI_Win win, int i, uint64_t *w, uint8_t kind, uint64_t v
 	}
 }
 
+static const char *const win_net_what[] = { [SNOP_GETREQ] = "MPI_Get", [SNOP_PUT] = "MPI_Put",
+					     [SNOP_ACC] = "MPI_Accumulate" };
+
 /* 0, or (wait) the engine's -errno: a get, put or accumulate (opc; amo:
  * the accumulate's element code) of n bytes. */
 static int win_net_op(MPI_Win win, int i, void *local, uintptr_t remote, uint64_t n, uint8_t opc,
 		      uint8_t amo, int wait)
 {
-	static const char *const what[] = { [SNOP_GETREQ] = "MPI_Get", [SNOP_PUT] = "MPI_Put",
-					    [SNOP_ACC] = "MPI_Accumulate" };
 	struct net_op op = { 0 };
 	uint32_t dst = (uint32_t)win->peer[i].world;
 
 	if (!n)
 		return 0;
 	if (!wait) {
-		net_cmd_async(opc, amo, 0, dst, local, remote, n, 0, 0, what[opc]);
+		net_cmd_async(opc, amo, 0, dst, local, remote, n, 0, 0, win_net_what[opc]);
 		return 0;
 	}
 	net_cmd(&op, opc, amo, 0, dst, local, remote, n, 0, 0);
@@ -90,6 +91,57 @@ static void win_net_must(MPI_Win win, int i, void *local, uintptr_t remote, uint
 
 	if (rc < 0)
 		win_net_fail(win, i, rc);
+}
+
+/* Runs of a target layout gathered into rows: `rows` runs of `row` bytes,
+ * `stride` apart from `at`, moving the origin's bytes from `off` on. */
+struct win_rows {
+	uintptr_t at;
+	uint64_t row, stride, rows, off;
+};
+
+/* Whether the run of n bytes at p continues r's rows. */
+static int win_rows_extend(struct win_rows *r, uintptr_t p, uint64_t n)
+{
+	if (!r->rows || n != r->row)
+		return 0;
+	if (r->rows == 1) {
+		if (p < r->at + r->row)
+			return 0;
+		r->stride = p - r->at;
+	} else if (p != r->at + r->rows * r->stride) {
+		return 0;
+	}
+	r->rows++;
+	return 1;
+}
+
+/* One element of a vector of dense blocks (a column, a halo: the usual
+ * target type) is rows as it stands: r, without walking its blocks. */
+static int win_vector_rows(const struct dt *t, char *at, int64_t tcount, struct win_rows *r)
+{
+	const struct dt_node *v = dt_root(t), *b;
+
+	if (tcount != 1 || v->kind != DT_VECTOR || v->count < 1)
+		return 0;
+	b = &t->node[v->child];
+	if (b->kind != DT_LEAF || b->off != 0 || b->extent != b->size || v->blocklen < 1 ||
+	    v->stride < v->blocklen * b->size)
+		return 0;
+	*r = (struct win_rows){ (uintptr_t)at, (uint64_t)(v->blocklen * b->size),
+				(uint64_t)v->stride, (uint64_t)v->count, 0 };
+	return 1;
+}
+
+/* r's rows as one command nobody waits for (a single run: a plain one). */
+static void win_rows_issue(MPI_Win win, int i, char *o, const struct win_rows *r, uint8_t opc,
+			   uint8_t amo)
+{
+	if (r->rows == 1)
+		win_net_op(win, i, o + r->off, r->at, r->row, opc, amo, 0);
+	else if (r->rows)
+		net_cmd_rows(NULL, opc, amo, (uint32_t)win->peer[i].world, o + r->off, r->at,
+			     r->rows * r->row, r->row, r->stride, win_net_what[opc]);
 }
 
 /* smpi_win_net_move, or an accumulate when opc is SNOP_ACC. */
@@ -116,7 +168,13 @@ static int win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Data
 	if (dt_is_dense(ttype->dt)) {
 		rc = win_net_op(win, i, o, (uintptr_t)at, bytes, opc, amo, wait);
 	} else {
-		/* One operation per contiguous run of the target's layout. */
+		/* Runs of one length, evenly spaced (a vector's blocks, a
+		 * subarray's rows) go as one command whose target side is
+		 * rows: the target's engine places them. */
+		struct win_rows r = { 0 };
+
+		if (win_vector_rows(ttype->dt, at, tcount, &r))
+			done = bytes;
 		dt_cursor_init(&c, ttype->dt, at, tcount);
 		while (done < bytes) {
 			uint64_t n = dt_next_run(&c);
@@ -125,10 +183,14 @@ static int win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Data
 				break;
 			if (n > bytes - done)
 				n = bytes - done;
-			win_net_op(win, i, o + done, (uintptr_t)c.p, n, opc, amo, 0);
+			if (!win_rows_extend(&r, (uintptr_t)c.p, n)) {
+				win_rows_issue(win, i, o, &r, opc, amo);
+				r = (struct win_rows){ (uintptr_t)c.p, n, 0, 1, done };
+			}
 			done += n;
 			dt_skip(&c, n);
 		}
+		win_rows_issue(win, i, o, &r, opc, amo);
 		if (wait)
 			net_quiet();
 	}

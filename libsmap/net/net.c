@@ -291,8 +291,7 @@ static void net_async_done(struct net_op *op)
 	net_async_free = a;
 }
 
-void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const void *laddr,
-		   uint64_t raddr, uint64_t len, int64_t a0, int64_t a1, const char *what)
+static struct net_op *net_async_op(uint32_t dst, const char *what)
 {
 	struct net_async *a = net_async_free;
 
@@ -306,9 +305,22 @@ void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const v
 	a->op.arg = a;
 	a->what = what;
 	a->dst = dst;
+	return &a->op;
+}
+
+void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const void *laddr,
+		   uint64_t raddr, uint64_t len, int64_t a0, int64_t a1, const char *what)
+{
 	/* nobody wants an atomic's old word: no reply frame */
-	net_post(&a->op, opc == SNOP_AMO ? SNET_CMD_POSTED : 0, opc, amo, ctx, dst, laddr, raddr,
-		 len, a0, a1);
+	net_post(net_async_op(dst, what), opc == SNOP_AMO ? SNET_CMD_POSTED : 0, opc, amo, ctx, dst,
+		 laddr, raddr, len, a0, a1);
+}
+
+void net_cmd_rows(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t dst, const void *laddr,
+		  uint64_t raddr, uint64_t len, uint64_t row, uint64_t stride, const char *what)
+{
+	net_post(op ? op : net_async_op(dst, what), SNET_CMD_ROWS, opc, amo, 0, dst, laddr, raddr,
+		 len, (int64_t)row, (int64_t)stride);
 }
 
 int net_wait(struct net_op *op)

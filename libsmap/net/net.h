@@ -50,6 +50,12 @@ void net_cmd(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t
  * error ends the job, naming `what` (a call name, kept by reference). */
 void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const void *laddr,
 		   uint64_t raddr, uint64_t len, int64_t a0, int64_t a1, const char *what);
+/* A put, accumulate (amo: its code) or get (opc) whose remote side is
+ * rows of `row` bytes, `stride` (>= row) bytes apart from raddr, len bytes
+ * in all; the local buffer is contiguous and kept as net_cmd keeps it.
+ * op NULL: nobody waits, as for net_cmd_async (naming `what`). */
+void net_cmd_rows(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t dst, const void *laddr,
+		  uint64_t raddr, uint64_t len, uint64_t row, uint64_t stride, const char *what);
 /* Events, incoming messages, and (host mode) the engine itself. */
 void net_progress(void);
 /* Progress until op completes; returns its status. */

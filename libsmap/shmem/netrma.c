@@ -12,6 +12,7 @@
  * order, which is all fence and put-with-signal need.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "shmemi.h"
 
@@ -50,6 +51,42 @@ void shmemi_net_get(void *dest, const void *src, size_t n, int pe, int nbi, cons
 	net_cmd(&op, SNOP_GETREQ, 0, 0, (uint32_t)pe, dest, (uintptr_t)src, n, 0, 0);
 	if (net_wait(&op) < 0)
 		netrma_fail(fn, pe, op.status);
+}
+
+/* A strided put or get of n elements of es bytes: PE pe's side as rows of
+ * one element, rstride elements apart (one command, not one per element),
+ * ours (lstride apart) packed first when it is not contiguous.  Both wait
+ * until the caller's buffer may be reused. */
+void shmemi_net_rows(void *local, void *remote, ptrdiff_t lstride, ptrdiff_t rstride, size_t n,
+		     size_t es, int pe, int get, const char *fn)
+{
+	struct net_op op = { 0 };
+	size_t bytes = n * es;
+	char *packed = local;
+
+	if (lstride != 1) {
+		packed = malloc(bytes);
+		if (!packed)
+			shmemi_fail(fn, "out of private memory (%zu bytes to pack strided elements)",
+				    bytes);
+		if (!get)
+			shmemi_strided(packed, local, 1, lstride, n, es);
+	}
+	if (!get && bytes <= net_eager_max()) {
+		/* copied at once: completes at quiet, as a small put does */
+		net_cmd_rows(NULL, SNOP_PUT, 0, (uint32_t)pe, packed, (uintptr_t)remote, bytes, es,
+			     (uint64_t)rstride * es, fn);
+	} else {
+		net_cmd_rows(&op, get ? SNOP_GETREQ : SNOP_PUT, 0, (uint32_t)pe, packed,
+			     (uintptr_t)remote, bytes, es, (uint64_t)rstride * es, fn);
+		if (net_wait(&op) < 0)
+			netrma_fail(fn, pe, op.status);
+	}
+	if (packed != local) {
+		if (get)
+			shmemi_strided(local, packed, lstride, 1, n, es);
+		free(packed);
+	}
 }
 
 int64_t shmemi_net_fetch(uint8_t kind, void *dest, int64_t a0, int64_t a1, int pe, const char *fn)

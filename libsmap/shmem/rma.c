@@ -79,8 +79,9 @@ static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uin
 		__atomic_fetch_add(s, signal, __ATOMIC_RELEASE);
 }
 
-/* Strided: element by element beyond the node (each a small put, or a
- * get completed by the quiet at the end). */
+/* Strided beyond the node: one command whose target side is rows of one
+ * element, when the remote stride is positive; else element by element
+ * (each a small put, or a get completed by the quiet at the end). */
 static inline void rma_iput(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t n,
 			    size_t es, int pe, const char *fn)
 {
@@ -91,6 +92,10 @@ static inline void rma_iput(void *dest, const void *src, ptrdiff_t dst, ptrdiff_
 	d = shmemi_local_strided(dest, dst, n, es, pe, fn);
 	if (d) {
 		shmemi_strided(d, src, dst, sst, n, es);
+		return;
+	}
+	if (dst >= 1) {
+		shmemi_net_rows((void *)src, dest, sst, dst, n, es, pe, 0, fn);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -108,6 +113,10 @@ static inline void rma_iget(void *dest, const void *src, ptrdiff_t dst, ptrdiff_
 	s = shmemi_local_strided(src, sst, n, es, pe, fn);
 	if (s) {
 		shmemi_strided(dest, s, dst, sst, n, es);
+		return;
+	}
+	if (sst >= 1) {
+		shmemi_net_rows(dest, (void *)src, dst, sst, n, es, pe, 1, fn);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)

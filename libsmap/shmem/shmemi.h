@@ -146,6 +146,9 @@ static inline void *shmemi_local_strided(const volatile void *p, ptrdiff_t strid
 /* Off the node (netrma.c): nbi leaves completion to quiet. */
 void shmemi_net_put(void *dest, const void *src, size_t n, int pe, int nbi, const char *fn);
 void shmemi_net_get(void *dest, const void *src, size_t n, int pe, int nbi, const char *fn);
+/* Strided (rstride >= 1 elements apart on pe; lstride here): one command. */
+void shmemi_net_rows(void *local, void *remote, ptrdiff_t lstride, ptrdiff_t rstride, size_t n,
+		     size_t es, int pe, int get, const char *fn);
 /* An atomic (SNAMO_* kind, SNAMO_32 for 4-byte words) on dest of pe:
  * the old value (fetch), or nothing waited for (post). */
 int64_t shmemi_net_fetch(uint8_t kind, void *dest, int64_t a0, int64_t a1, int pe, const char *fn);

@@ -33,6 +33,10 @@ def cases():
         nodes("net_qemu_shmem_nodes_2x2_drop2", 2, 2, "shmem_nodes", ["net"],
               extra=["--drop", "2"], tap=True, min_tap=2 * 5),
         nodes("net_qemu_rma_window_2x2", 2, 2, "rmat_err", ["nodes"], tap=True, min_tap=1),
+        # Every synchronisation mode, a transposed matrix and long strided
+        # puts and gets (target sides of rows), frames lost on the way.
+        nodes("net_qemu_rma_sync_2x2_drop2", 2, 2, "rmat_sync", extra=["--drop", "2"], tap=True,
+              min_tap=15),
         nodes("net_qemu_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
         # 50 barriers per communicator: every one crosses the emulated wire.
         nodes("net_qemu_span_2x2", 2, 2, "mpit_span", ["50"], tap=True, min_tap=16),

@@ -417,6 +417,86 @@ static void test_put_get(void)
 	CHECK("the get's bytes are those of the target", same(at(1, 1, DATA), len, 9), "corrupt");
 }
 
+/* Commands whose target side is rows (SNET_CMD_ROWS): a put placed row by
+ * row with the gaps untouched, gets from two nodes at once gathered by the
+ * target's engine (more frames than it has gather buffers), accumulates
+ * combined per row, and shapes that are refused. */
+static void test_rows(const char *name)
+{
+	enum { ROW = 24, STRIDE = 40, NROWS = 20000, LEN = ROW * NROWS, SPAN = STRIDE * NROWS };
+	uint8_t *t = at(2, 1, DATA2);
+	int32_t *acc = (int32_t *)at(2, 1, DATA2), *one = (int32_t *)at(1, 0, DATA);
+	struct snet_ev *ev, *ev2;
+	char nm[128];
+	int good = 1;
+
+	memset(t, 0xee, SPAN);
+	fill(at(0, 0, DATA), LEN, 5);
+	post_flags = SNET_CMD_ROWS;
+	post(0, 0, SNOP_PUT, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), LEN, ROW, STRIDE, 40);
+	ev = event(0, 0, 4000000);
+	for (unsigned i = 0; i < SPAN; i++) {
+		unsigned r = i / STRIDE, in = i % STRIDE, k = r * ROW + in;
+
+		good &= in < ROW ? t[i] == (uint8_t)(k * 7 + 5 + (k >> 11)) : t[i] == 0xee;
+	}
+	snprintf(nm, sizeof(nm), "%s: a put into rows places each row and leaves the gaps", name);
+	CHECK(nm, ev && ev->status == 0 && ev->id == 40 && good, "status %d good %d",
+	      ev ? ev->status : 999, good);
+
+	memset(at(0, 1, DATA), 0, LEN);
+	memset(at(1, 1, DATA), 0, LEN);
+	post(0, 1, SNOP_GETREQ, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), LEN, ROW, STRIDE, 41);
+	post(1, 1, SNOP_GETREQ, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), LEN, ROW, STRIDE, 42);
+	ev = event(0, 1, 4000000);
+	ev2 = event(1, 1, 4000000);
+	snprintf(nm, sizeof(nm), "%s: gets of rows from two nodes at once gather them in order",
+		 name);
+	CHECK(nm, ev && ev->status == 0 && ev2 && ev2->status == 0 && same(at(0, 1, DATA), LEN, 5) &&
+	      same(at(1, 1, DATA), LEN, 5), "status %d %d", ev ? ev->status : 999,
+	      ev2 ? ev2->status : 999);
+
+	memset(acc, 0, SPAN);
+	for (unsigned i = 0; i < LEN / 4; i++)
+		one[i] = 1;
+	post(1, 0, SNOP_ACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(2, 1), uaddr(DATA),
+	     uaddr(DATA2), LEN, ROW, STRIDE, 43);
+	post(1, 0, SNOP_ACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(2, 1), uaddr(DATA),
+	     uaddr(DATA2), LEN, ROW, STRIDE, 44);
+	ev = event(1, 0, 4000000);
+	ev2 = event(1, 0, 4000000);
+	good = 1;
+	for (unsigned i = 0; i < SPAN / 4; i++)
+		good &= acc[i] == (i * 4 % STRIDE < ROW ? 2 : 0);
+	snprintf(nm, sizeof(nm), "%s: accumulates into rows combine each element of a row once",
+		 name);
+	CHECK(nm, ev && ev->status == 0 && ev2 && ev2->status == 0 && good, "good %d", good);
+
+	post(0, 0, SNOP_PUT, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), LEN, ROW, ROW - 1, 45);
+	ev = event(0, 0, 1000);
+	good = ev && ev->status == -EINVAL;
+	post(0, 0, SNOP_PUT, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), LEN + 1, ROW, STRIDE, 46);
+	ev = event(0, 0, 1000);
+	good &= ev && ev->status == -EINVAL;
+	post(0, 0, SNOP_MSG, 0, world(2, 1), uaddr(DATA), 0, 64, 8, 8, 47);
+	ev = event(0, 0, 1000);
+	good &= ev && ev->status == -EINVAL;
+	post(0, 0, SNOP_ACC, SNACC_CODE(SNACC_I32, SNACC_SUM), world(2, 1), uaddr(DATA),
+	     uaddr(DATA2), 64, 8, 10, 48);
+	ev = event(0, 0, 1000);
+	good &= ev && ev->status == -EINVAL;
+	post(0, 0, SNOP_PUT, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), 64, 8, INT64_MAX / 4, 49);
+	ev = event(0, 0, 400000);
+	good &= ev && ev->status == -EFAULT;
+	post(0, 0, SNOP_GETREQ, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), 64, 8, RMEM / 4, 50);
+	ev = event(0, 0, 400000);
+	good &= ev && ev->status == -EFAULT;
+	post_flags = 0;
+	snprintf(nm, sizeof(nm), "%s: bad rows are refused (overlap, length, alignment, message, "
+		 "out of range)", name);
+	CHECK(nm, good, "refused wrongly");
+}
+
 static void test_errors(void)
 {
 	struct snet_ev *ev;
@@ -955,6 +1035,7 @@ int main(void)
 	test_amo("clean wire");
 	test_acc("clean wire");
 	test_facc("clean wire");
+	test_rows("clean wire");
 	test_order();
 	test_ack_rides();
 	test_flow();
@@ -971,6 +1052,7 @@ int main(void)
 	test_amo("2% loss, dups, reordering, corruption");
 	test_acc("2% loss, dups, reordering, corruption");
 	test_facc("2% loss, dups, reordering, corruption");
+	test_rows("2% loss, dups, reordering, corruption");
 	CHECK("the faulty wire really lost frames", lost > 50, "lost %lu", lost);
 	drop_pm = dup_pm = corrupt_pm = jitter_us = 0;
 	CHECK("a wire that corrupts gets every payload checked", frames_headcrc == 0,

@@ -15,6 +15,9 @@
  *   flush       inside one lock_all epoch: op, flush
  *   flush_local inside one lock_all epoch: op, flush_local
  * Bandwidth: 64 back-to-back operations per epoch (lock_all .. flush).
+ * Strided: put and get of doubles to every other double of the target (a
+ * vector type on the target, contiguous at the origin: a matrix column, a
+ * halo), one operation per flush.
  *
  * Output: one "csv,<test>,<ranks>,<bytes>,<value>,<unit>" line per figure
  * (rank 0), then a readable table of the same figures.
@@ -72,7 +75,8 @@ static int iters(long bytes)
 }
 
 /* The operation under test, rank 0 to rank 1. */
-enum { PUT, GET, ACC, FOP, CAS };
+enum { PUT, GET, ACC, FOP, CAS, PUTV, GETV };
+static MPI_Datatype every2;	/* PUTV, GETV: bytes / 8 doubles, every other one */
 
 static void op(int kind, long bytes)
 {
@@ -84,6 +88,8 @@ static void op(int kind, long bytes)
 	case ACC: MPI_Accumulate(buf, bytes / 8, MPI_LONG, 1, 0, bytes / 8, MPI_LONG, MPI_SUM, win); break;
 	case FOP: MPI_Fetch_and_op(&one, &res, MPI_LONG, 1, 0, MPI_SUM, win); break;
 	case CAS: MPI_Compare_and_swap(&one, &cmp, &res, MPI_LONG, 1, 0, win); break;
+	case PUTV: MPI_Put(buf, bytes / 8, MPI_DOUBLE, 1, 0, 1, every2, win); break;
+	case GETV: MPI_Get(buf, bytes / 8, MPI_DOUBLE, 1, 0, 1, every2, win); break;
 	}
 }
 
@@ -171,6 +177,20 @@ static void bench_bandwidth(int kind, const char *name)
 	}
 }
 
+static void bench_strided(int kind, const char *name)
+{
+	char test[32];
+	long b;
+
+	snprintf(test, sizeof test, "%s_lat_flush", name);
+	for (b = 8; b <= MAXB / 2; b = next_size(b)) {
+		MPI_Type_vector((int)(b / 8), 1, 2, MPI_DOUBLE, &every2);
+		MPI_Type_commit(&every2);
+		emit(test, b, run(kind, FLUSH, b, iters(b), 1) * 1e6, "us");
+		MPI_Type_free(&every2);
+	}
+}
+
 static void bench_atomics(void)
 {
 	static const struct { int kind; const char *name; } a[] = {
@@ -230,6 +250,8 @@ int main(int argc, char **argv)
 	bench_latency(ACC, "acc");
 	bench_bandwidth(PUT, "put");
 	bench_bandwidth(GET, "get");
+	bench_strided(PUTV, "putv");
+	bench_strided(GETV, "getv");
 	bench_atomics();
 	table();
 	MPI_Group_free(&origin_g);

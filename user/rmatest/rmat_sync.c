@@ -348,6 +348,53 @@ static void test_large(void)
 	mpit_report("rma_one_mebibyte_put_and_get");
 }
 
+/* A matrix put transposed (the target's type is columns: runs of one int,
+ * evenly spaced) and long strided puts and gets: across nodes each goes as
+ * a few commands whose target side is rows, placed or gathered by the
+ * target's engine over several frames. */
+static void test_transpose(void)
+{
+	enum { M = 96, LONG = 6000 };	/* LONG <= M * M: a is the long put's source too */
+	int *w, *a = malloc(M * M * sizeof *a), *got = malloc(LONG * sizeof *got), i, bad = -1;
+	MPI_Datatype col, tr, every2;
+	MPI_Win tw;
+
+	MPI_Win_allocate(2 * LONG * sizeof *w, sizeof *w, MPI_INFO_NULL, MPI_COMM_WORLD, &w, &tw);
+	for (i = 0; i < M * M; i++)
+		a[i] = rmat_val(me, right, i);
+	MPI_Type_vector(M, 1, M, MPI_INT, &col);
+	MPI_Type_create_hvector(M, 1, sizeof(int), col, &tr);
+	MPI_Type_commit(&tr);
+	MPI_Type_vector(LONG, 1, 2, MPI_INT, &every2);
+	MPI_Type_commit(&every2);
+	MPI_Win_fence(0, tw);
+	MPI_Put(a, M * M, MPI_INT, right, 0, 1, tr, tw);
+	MPI_Win_fence(0, tw);
+	for (i = 0; i < M * M && bad < 0; i++)
+		if (w[i] != rmat_val(left, me, i % M * M + i / M))
+			bad = i;
+	mpit_expect_int("first wrong int of the transposed matrix", -1, bad);
+	for (i = 0; i < 2 * LONG; i++)
+		w[i] = -1;
+	MPI_Win_fence(0, tw);
+	MPI_Put(a, LONG, MPI_INT, right, 1, 1, every2, tw);
+	MPI_Win_fence(0, tw);
+	MPI_Get(got, LONG, MPI_INT, left, 1, 1, every2, tw);
+	MPI_Win_fence(MPI_MODE_NOSUCCEED, tw);
+	for (i = 0, bad = -1; i < 2 * LONG && bad < 0; i++)
+		if (w[i] != (i % 2 ? rmat_val(left, me, i / 2) : -1))
+			bad = i;
+	mpit_expect_int("first wrong int after a strided put", -1, bad);
+	rmat_expect("strided get", got, LONG, (left + np - 1) % np, left);
+	MPI_Type_free(&col);
+	MPI_Type_free(&tr);
+	MPI_Type_free(&every2);
+	MPI_Win_free(&tw);
+	free(a);
+	free(got);
+	mpit_report("rma_transpose_and_long_strides");
+}
+
 int main(int argc, char **argv)
 {
 	rmat_init(&argc, &argv);
@@ -364,6 +411,7 @@ int main(int argc, char **argv)
 	free(base);
 	test_shared_load_store();
 	test_large();
+	test_transpose();
 	MPI_Finalize();
 	return 0;
 }
