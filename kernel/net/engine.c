@@ -34,10 +34,12 @@
 #define ENG_FACC_BUFS	64
 /* Staging for the frames of a get whose target side is rows (the only
  * payload gathered rather than sent from where it lies): one slot per
- * frame until it is acknowledged.  Slots are a frame's payload but at
- * most ENG_GATHER_SLOT (a jumbo frame on a NIC, 64 KiB on host mode's
- * sockets), as many as fit the pool, up to 64. */
-#define ENG_GATHER_POOL	(1u << 20)
+ * frame until it is acknowledged.  A slot is a frame's payload but at
+ * most ENG_GATHER_SLOT (a jumbo frame on a NIC; on host mode's 1 MiB
+ * frames, 64 KiB, so that the target gathers the next frame while the
+ * origin takes in the last: a 1 MiB get of rows took 290 us so, 450 with
+ * 256 KiB slots), as many as fit ENG_GATHER_POOL, up to 64. */
+#define ENG_GATHER_POOL	(4u << 20)
 #define ENG_GATHER_SLOT	(64u << 10)
 #define ENG_NONE	0xffffu
 
@@ -160,12 +162,32 @@ struct eng {
 	uint32_t gather_slot;	/* bytes of a gather slot */
 	uint64_t gather_full;	/* gather_used when every slot is taken */
 	uint64_t gather_used;	/* bit i: slot i is a frame's body until acknowledged */
-	uint8_t gather[ENG_GATHER_POOL];
+	uint8_t gather[];	/* the slots: gather_slots() of gather_slot bytes */
 };
 
-size_t eng_size(void)
+/* Payload bytes of a DATA frame of mtu bytes. */
+static uint32_t chunk_of(unsigned mtu)
 {
-	return sizeof(struct eng);
+	return (mtu - (uint32_t)(sizeof(struct snet_hdr) + sizeof(struct snet_op))) & ~63u;
+}
+
+static uint32_t gather_slot(uint32_t chunk)
+{
+	return chunk < ENG_GATHER_SLOT ? chunk : ENG_GATHER_SLOT;
+}
+
+static unsigned gather_slots(uint32_t chunk)
+{
+	uint32_t n = ENG_GATHER_POOL / gather_slot(chunk);
+
+	return n < 64 ? n : 64;
+}
+
+size_t eng_size(unsigned mtu)
+{
+	uint32_t chunk = chunk_of(mtu);
+
+	return sizeof(struct eng) + (size_t)gather_slots(chunk) * gather_slot(chunk);
 }
 
 static inline bool seq_lt(uint32_t a, uint32_t b)
@@ -1581,8 +1603,7 @@ void eng_init(struct eng *e, unsigned mtu, unsigned flags)
 {
 	e->intact = flags & ENG_LINK_INTACT;
 	e->mtu = mtu;
-	e->max_chunk = mtu - (uint32_t)(sizeof(struct snet_hdr) + sizeof(struct snet_op));
-	e->max_chunk &= ~63u;
+	e->max_chunk = chunk_of(mtu);
 }
 
 int eng_job_begin(struct eng *e, const struct eng_job *j)
@@ -1602,9 +1623,8 @@ int eng_job_begin(struct eng *e, const struct eng_job *j)
 	e->mtu = mtu;
 	e->max_chunk = chunk;
 	e->intact = intact;
-	e->gather_slot = chunk < ENG_GATHER_SLOT ? chunk : ENG_GATHER_SLOT;
-	unsigned slots = ENG_GATHER_POOL / e->gather_slot;
-	e->gather_full = slots >= 64 ? ~0ull : (1ull << slots) - 1;
+	e->gather_slot = gather_slot(chunk);
+	e->gather_full = gather_slots(chunk) == 64 ? ~0ull : (1ull << gather_slots(chunk)) - 1;
 	e->job = *j;
 	e->nlocal = j->first_rank[j->node + 1] - j->first_rank[j->node];
 	for (unsigned i = 0; i < ENG_NOPS; i++) {

@@ -61,8 +61,9 @@ void eng_plat_abort(struct eng *e, unsigned rank, int status);
 
 /* ---- engine entry points ---- */
 
-size_t eng_size(void);
-/* e: eng_size() zeroed bytes.  mtu: largest snet_hdr + body the platform
+/* Bytes of an engine whose frames are up to mtu bytes. */
+size_t eng_size(unsigned mtu);
+/* e: eng_size(mtu) zeroed bytes.  mtu: largest snet_hdr + body the platform
  * can send in one frame.  intact: the link delivers every byte it carries
  * as sent (ENG_LINK_INTACT): payloads go unchecked (SNET_F_HEADCRC). */
 #define ENG_LINK_INTACT	1u

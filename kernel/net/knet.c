@@ -72,7 +72,7 @@ void knet_init(void)
 {
 	if (!nic_present())
 		return;
-	knet.eng = kpages_alloc((eng_size() + 4095) / 4096);
+	knet.eng = kpages_alloc((eng_size(nic_max_frame() - SNET_ETH_HLEN) + 4095) / 4096);
 	if (!knet.eng) {
 		pr_err("net: no memory for the network engine\n");
 		return;

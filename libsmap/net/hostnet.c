@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <elf.h>
@@ -74,6 +75,7 @@ int hostnet_attach(struct snet_area *area)
 {
 	const char *env = getenv("SMAPOS_HOSTNET");
 	unsigned efd, nn = core.ji.nnodes;
+	struct stat st = { 0 };
 	int r;
 
 	if (!env)
@@ -82,7 +84,13 @@ int hostnet_attach(struct snet_area *area)
 	hn_drop = hn_field(&env, ':');
 	for (unsigned n = 0; n < nn; n++)
 		hn_fd[n] = (int)hn_field(&env, ',');
-	shm = mmap(NULL, HOSTNET_SHM + eng_size(), PROT_READ | PROT_WRITE, MAP_SHARED, (int)efd, 0);
+	/* lwkrun sizes the memfd (tools/lwk/host.py ENGINE_BYTES): past its
+	 * end the engine would fault mid-job */
+	if (fstat((int)efd, &st) < 0 || (uint64_t)st.st_size < HOSTNET_SHM + eng_size(HOSTNET_MTU))
+		core_fatal("libsmap: host mode: the node's engine needs %zu bytes, lwkrun gave %lld",
+			   HOSTNET_SHM + eng_size(HOSTNET_MTU), (long long)st.st_size);
+	shm = mmap(NULL, HOSTNET_SHM + eng_size(HOSTNET_MTU), PROT_READ | PROT_WRITE, MAP_SHARED,
+		   (int)efd, 0);
 	if (shm == MAP_FAILED)
 		core_fatal("libsmap: host mode: cannot map the node's engine: %s", strerror(errno));
 	eng = (struct eng *)((char *)shm + HOSTNET_SHM);

@@ -1020,7 +1020,7 @@ int main(void)
 	srandom(1);
 	test_crc();
 	for (unsigned n = 0; n < NODES; n++) {
-		E[n] = calloc(1, eng_size());
+		E[n] = calloc(1, eng_size(MTU));
 		eng_init(E[n], MTU, 0);
 		for (unsigned r = 0; r < RANKS; r++)
 			mem[n][r] = malloc(RMEM);

@@ -44,7 +44,8 @@ EXIT_NET = 122          # SMAPOS_EXIT_NET (kernel/uapi/smapos_abi.h): a node was
 PAGE = 4096
 
 # --nodes: the engine's shared state (libsmap/net/hostnet.c maps a lock page
-# and kernel/net/engine.c's struct eng, well under this) and link buffers.
+# and kernel/net/engine.c's struct eng with its gather pool, about 5 MiB) and link
+# buffers.
 ENGINE_BYTES = 8 << 20
 LINK_BUFFER = 16 << 20
 SO_SNDBUFFORCE = 32
