@@ -812,9 +812,6 @@ def gen_fortran(apis, handles, ints):
         if n.startswith("T_"):
             skipped.append((n, "the tools interface has C bindings only (MPI 3.1 section 14.3)"))
             continue
-        if n.endswith("_c"):
-            skipped.append((n, "a large-count C name: Fortran has none (MPI 4.0 section 19.1)"))
-            continue
         if n in MPI1_ONTO:
             continue
         if n in SPECIAL:
@@ -1063,7 +1060,7 @@ def gen_f08(apis, handles, c, idx, skipped):
     o.append("  interface operator(/=)")
     o += ["    module procedure smpi_ne_%s" % kind_of(t) for t in htypes]
     o.append("  end interface")
-    ifaces, wrappers = [], []
+    ifaces, wrappers, generic, sig = [], [], {}, {}
     specials = {
         "Init": ["integer, optional :: ierror"],
         "Init_thread": ["integer :: required", "integer :: provided",
@@ -1101,7 +1098,7 @@ def gen_f08(apis, handles, c, idx, skipped):
         skip["Grequest_start"] = "wrapped"
     # A character datarep before assumed-type buffers: mpif.h's binding
     # serves them; no f08 wrapper yet.
-    for n in ("Pack_external", "Unpack_external"):
+    for n in ("Pack_external", "Unpack_external", "Pack_external_c", "Unpack_external_c"):
         skip.setdefault(n, "datarep string before choice buffers")
     for n in sorted(names):
         m = re.match(r"^(\w+)_create_errhandler$", n)
@@ -1150,15 +1147,33 @@ def gen_f08(apis, handles, c, idx, skipped):
                          "    call PMPI_%s(%s)" % (n, ", ".join(call + ["e"])),
                          "    if (present(ierror)) ierror = e", "  end subroutine"]
             continue
-        ifaces += ["    subroutine MPI_%s(%s) bind(C, name=\"pmpi_%s_\")"
-                   % (n, ", ".join(dummies + ["ierror"]), low), "      import"] + \
-                  ["      " + d for d in decls] + \
-                  ["      integer, optional :: ierror", "    end subroutine"]
+        # A large-count routine and its int form are one generic name
+        # whose specifics are MPI_<name>_f08 and _f08c (MPI 4.0 19.2).
+        base = n[:-2] if n.endswith("_c") and n[:-2] in names else n
+        large = base != n or n + "_c" in names
+        # Where MPI_Count and MPI_Aint are one kind the forms coincide:
+        # the int form serves both (MPI 4.0 19.2).
+        sig[n] = [re.sub(r"::\s*\w+", "::", re.sub(r"MPI_(ADDRESS|COUNT|OFFSET)_KIND", "8", d))
+                  for d in decls]
+        if base != n and sig.get(base) == sig[n]:
+            continue
+        spec = "MPI_%s_f08%s" % (base, "c" if base != n else "") if large else "MPI_" + n
+        body = ["    subroutine %s(%s) bind(C, name=\"pmpi_%s_\")"
+                % (spec, ", ".join(dummies + ["ierror"]), low), "      import"] + \
+               ["      " + d for d in decls] + ["      integer, optional :: ierror",
+                                                   "    end subroutine"]
+        if large:
+            generic.setdefault(base, []).extend(body)
+        else:
+            ifaces += body
     iface, procs = sizeof_procs(True)
     # The predefined attribute callbacks, as in module mpi.
     o += ["  external :: MPI_%s_FN" % n.upper() for n, _ in F_ATTR_NAMES]
     o += ["  logical, parameter :: %s = .%s." % (n, "true" if v else "false") for n, v in F_LOGICALS]
-    o += ["  interface"] + ifaces + ["  end interface"] + iface + ["contains"] + procs
+    o += ["  interface"] + ifaces + ["  end interface"]
+    for base in sorted(generic):
+        o += ["  interface MPI_%s" % base] + generic[base] + ["  end interface"]
+    o += iface + ["contains"] + procs
     for t in htypes:
         k = kind_of(t)
         for op, fn in (("==", "eq"), ("/=", "ne")):

@@ -40,6 +40,7 @@ program lang_f08
   integer, pointer :: arr(:)
   integer :: key
   integer(kind=MPI_ADDRESS_KIND) :: extra, aval
+  integer(kind=MPI_COUNT_KIND) :: big, got, tsize
   logical :: flag
 
   call MPI_Init(ierr)
@@ -109,6 +110,22 @@ program lang_f08
   call MPI_Comm_free_keyval(key)
   call report('f08_predefined_attr_fns_pmpi_wtime', flag .and. aval == 31 .and. &
               PMPI_Wtime() > 0d0 .and. .not. MPI_SUBARRAYS_SUPPORTED)
+
+  ! MPI 4.0 large counts: an INTEGER(MPI_COUNT_KIND) count picks the _c
+  ! routine through the same generic name (MPI_Send_f08c ...)
+  big = 10
+  iget = -1
+  call MPI_Sendrecv(ibuf, big, MPI_INTEGER, peer, 7, iget, big, MPI_INTEGER, from, 7, &
+                    MPI_COMM_WORLD, status)
+  call MPI_Get_count(status, MPI_INTEGER, got)
+  call MPI_Type_size(MPI_DOUBLE_PRECISION, tsize)
+  x = dble(rank + 1)
+  call MPI_Allreduce(x, xsum, 1_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
+  call MPI_Irecv(iget, big, MPI_INTEGER, from, 8, MPI_COMM_WORLD, reqs(1))
+  call MPI_Send(ibuf, big, MPI_INTEGER, peer, 8, MPI_COMM_WORLD)
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+  call report('f08_large_count_overloads', got == 10 .and. iget(10) == from * 100 + 10 .and. &
+              tsize == 8 .and. xsum == dble(nranks * (nranks + 1) / 2))
 
   call MPI_Finalize()
 end program
