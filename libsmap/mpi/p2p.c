@@ -569,6 +569,12 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 
 void p2p_complete(struct smpi_req *r, int wsrc, int tag, int err, uint64_t n)
 {
+	uint64_t size = smpi_type_size(r->type);
+
+	/* A message that ends inside an element of the receive type was sent
+	 * with another type signature (MPI 3.1 3.3.1): the receive says so. */
+	if (!err && size && n % size && dt_count_basic(r->type->dt, (int64_t)n) < 0)
+		err = MPI_ERR_TYPE;
 	smpi_status_set(&r->status, r->comm->from_world[wsrc], tag, err, n);
 	r->state = SMPI_ST_DONE;
 	if (r->freed)
@@ -1088,8 +1094,11 @@ static inline __attribute__((always_inline)) int p2p_take_fast(const struct p2p_
 							       MPI_Datatype type, int peer,
 							       MPI_Status *status)
 {
+	/* (a length that may end inside an element goes the slow way, which
+	 * checks it: p2p_complete) */
 	if (s->kind == P2P_MSG_RNDV || !p2p_dense(type) ||
-	    s->len > (uint64_t)(count * smpi_type_size(type)))
+	    s->len > (uint64_t)(count * smpi_type_size(type)) ||
+	    (s->len & (dt_root(type->dt)->basic - 1)))
 		return 0;
 	if (s->kind == P2P_MSG_INLINE)
 		p2p_copy_small(buf, s->u.data, s->len);

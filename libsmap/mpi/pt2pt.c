@@ -119,6 +119,11 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 static int pt_recv_error(MPI_Comm comm, const MPI_Status *st, const char *fn)
 {
+	if (st->MPI_ERROR == MPI_ERR_TYPE)
+		return smpi_err(comm, MPI_ERR_TYPE, fn,
+				"message from rank %d tag %d of %lld bytes ends inside an element of "
+				"the receive type (the type signatures differ)",
+				st->MPI_SOURCE, st->MPI_TAG, (long long)st->smpi_bytes);
 	return smpi_err(comm, st->MPI_ERROR, fn,
 			"message from rank %d tag %d truncated to the %lld bytes of the receive buffer",
 			st->MPI_SOURCE, st->MPI_TAG, (long long)st->smpi_bytes);

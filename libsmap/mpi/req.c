@@ -117,7 +117,9 @@ static int req_finish(MPI_Request *h, MPI_Status *st, const char *fn)
 	err = req_retire(h, st);
 	if (st != MPI_STATUS_IGNORE)
 		st->MPI_ERROR = kept;
-	err = smpi_err(comm, err, fn, "message truncated: larger than the receive buffer");
+	err = smpi_err(comm, err, fn, err == MPI_ERR_TYPE ?
+		       "the message ends inside an element of the receive type (the type "
+		       "signatures differ)" : "message truncated: larger than the receive buffer");
 	smpi_comm_release(comm);
 	return err;
 }

@@ -20,13 +20,13 @@ def nodes(name, k, n, program, args=(), extra=(), **kw):
 
 def cases():
     return [
-        nodes("net_qemu_p2p_2x2", 2, 2, "mpit_p2p", tap=True, min_tap=16),
+        nodes("net_qemu_p2p_2x2", 2, 2, "mpit_p2p", tap=True, min_tap=17),
         nodes("net_qemu_p2p_2x2_drop2", 2, 2, "mpit_p2p", extra=["--drop", "2"], tap=True,
               min_tap=16),
         # The 82574L (QEMU's e1000e) through the same driver, 9018-byte frames.
         harness.lwkrun("net_qemu_e1000e_p2p_2x2_drop2",
                        ["--nodes", "2", "-n", "2", "--nic", "e1000e", "--drop", "2",
-                        "--timeout", "190", prog("mpit_p2p")], tap=True, min_tap=16, timeout=200,
+                        "--timeout", "190", prog("mpit_p2p")], tap=True, min_tap=17, timeout=200,
                        expect=[r"\[n0\] nic: 82574L \(e1000e\) at 00:\d\d\.0, MAC "
                                r"52:54:00:5a:00:00, link up, frames up to 9018 bytes"]),
         nodes("net_qemu_shmem_rma_2x2", 2, 2, "shmem_rma", tap=True, min_tap=2 * 21),

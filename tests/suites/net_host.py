@@ -5,7 +5,7 @@ way (--drop); and a node that dies."""
 
 import harness
 
-P2P_CHECKS = 16
+P2P_CHECKS = 17
 # TAP lines of the SHMEM programs, from the first PE of each node.
 SHMEM_CHECKS = {"shmem_rma": 21, "shmem_amo": 12, "shmem_sync": 11, "shmem_coll": 16,
                 "shmem_team": 8}

@@ -142,6 +142,43 @@ static void test_truncate(void)
 	mpit_report("p2p_truncation_reports_err_truncate");
 }
 
+/* A message that ends inside an element of the receive type (chars sent,
+ * ints received, a length that is no whole number of ints) is
+ * MPI_ERR_TYPE, blocking and not; whole ints are fine with the same types. */
+static void test_partial_element(void)
+{
+	int sizes[] = { 7, 1003, 200003 }, k, err, cls, count;
+	MPI_Request rq;
+	MPI_Status st;
+
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	for (k = 0; k < 3; k++) {
+		int n = sizes[k] / 4 + 1;
+		char *b = calloc(4 * n, 1);
+
+		if (rank == 0) {
+			MPI_Send(b, sizes[k], MPI_CHAR, 1, 4, MPI_COMM_WORLD);
+			MPI_Send(b, sizes[k], MPI_CHAR, 1, 5, MPI_COMM_WORLD);
+			MPI_Send(b, sizes[k] - 3, MPI_CHAR, 1, 6, MPI_COMM_WORLD);
+		} else if (rank == 1) {
+			err = MPI_Recv(b, n, MPI_INT, 0, 4, MPI_COMM_WORLD, &st);
+			MPI_Error_class(err, &cls);
+			mpit_expect_int("error class of a partial int (Recv)", MPI_ERR_TYPE, cls);
+			MPI_Irecv(b, n, MPI_INT, 0, 5, MPI_COMM_WORLD, &rq);
+			err = MPI_Wait(&rq, &st);
+			MPI_Error_class(err, &cls);
+			mpit_expect_int("error class of a partial int (Wait)", MPI_ERR_TYPE, cls);
+			err = MPI_Recv(b, n, MPI_INT, 0, 6, MPI_COMM_WORLD, &st);
+			MPI_Get_count(&st, MPI_INT, &count);
+			mpit_expect_int("whole ints sent as chars", MPI_SUCCESS, err);
+			mpit_expect_int("their count", sizes[k] / 4, count);
+		}
+		free(b);
+	}
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	mpit_report("p2p_message_ending_inside_an_element_is_err_type");
+}
+
 static void test_zero_and_proc_null(void)
 {
 	MPI_Status st;
@@ -557,6 +594,7 @@ int main(int argc, char **argv)
 	test_wildcards();
 	test_probe();
 	test_truncate();
+	test_partial_element();
 	test_zero_and_proc_null();
 	test_large();
 	test_self();
