@@ -92,7 +92,8 @@ struct eop {
 	uint64_t sent;		/* bytes put on the wire */
 	uint64_t rts;		/* OK_SERVE: handle of the RTS it serves, or 0 */
 	uint64_t result;	/* OK_FACC: where the old values go in lrank's memory */
-	uint64_t row, stride;	/* OK_SERVE of rows: their shape (row 0: contiguous) */
+	uint64_t row, stride;	/* rows of lrank's memory from laddr (row 0: contiguous):
+				 * OK_SERVE and OK_RTS gather, OK_GET places */
 	struct snet_op w;	/* what goes on the wire */
 };
 
@@ -616,13 +617,19 @@ static bool rows_move(struct eng *e, unsigned lrank, const struct snet_op *w, ui
 	return true;
 }
 
+/* The rows of o's local buffer, as rows_move takes them. */
+static struct snet_op op_rows(const struct eop *o)
+{
+	return (struct snet_op){ .addr = o->laddr, .arg = { (int64_t)o->row, (int64_t)o->stride } };
+}
+
 /* One GETDATA frame of a get whose target side is rows, gathered into a
  * slot of its own (once, however often the wire is busy); false if no
  * slot is free or the frame could not go yet. */
 static bool serve_rows(struct eng *e, struct eop *o, uint64_t now)
 {
 	struct chan *c = &e->ch[o->node];
-	struct snet_op shape = { .addr = o->laddr, .arg = { (int64_t)o->row, (int64_t)o->stride } };
+	struct snet_op shape = op_rows(o);
 	uint64_t n = o->len - o->sent;
 	unsigned b;
 	uint8_t *slot;
@@ -795,6 +802,7 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 	struct erank *r = &e->rk[lrank];
 	uint32_t me = my_world(e, lrank);
 	uint32_t world = e->job.first_rank[e->job.nnodes];
+	uint64_t span = cmd->len;	/* of the local buffer */
 	unsigned node;
 	struct eop *o;
 	int err = 0;
@@ -836,7 +844,15 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 	o->w.len = cmd->len;
 	o->w.arg[0] = cmd->arg[0];
 	o->w.arg[1] = cmd->arg[1];
-	if (cmd->flags & SNET_CMD_ROWS) {
+	if (cmd->flags & SNET_CMD_LROWS) {
+		/* rows on this side: they never go on the wire */
+		o->row = (uint32_t)cmd->raddr;
+		o->stride = cmd->raddr >> 32;
+		span = rows_span(cmd->len, o->row, o->stride);
+		if ((cmd->op != SNOP_RTS && (cmd->op != SNOP_GETREQ || !cmd->arg[0])) || !span ||
+		    (cmd->flags & SNET_CMD_ROWS))
+			err = -EINVAL;
+	} else if (cmd->flags & SNET_CMD_ROWS) {
 		/* the target checks the rows against its memory */
 		o->w.flags = SNOP_F_ROWS;
 		if ((cmd->op != SNOP_PUT && cmd->op != SNOP_ACC && cmd->op != SNOP_GETREQ) ||
@@ -856,12 +872,12 @@ static void take_command(struct eng *e, unsigned lrank, const struct snet_cmd *c
 	case SNOP_RTS:
 		o->kind = OK_RTS;
 		o->w.addr = cmd->laddr;
-		if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 0))
+		if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, span, 0))
 			err = -EFAULT;
 		break;
 	case SNOP_GETREQ:
 		o->kind = OK_GET;
-		if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, cmd->len, 1))
+		if (cmd->len && !rank_ptr(e, lrank, cmd->laddr, span, 1))
 			err = -EFAULT;
 		break;
 	case SNOP_PUT:
@@ -1101,6 +1117,9 @@ static int serve_get(struct eng *e, unsigned node, const struct snet_op *w)
 	if (rows) {
 		o->row = (uint64_t)w->arg[0];
 		o->stride = (uint64_t)w->arg[1];
+	} else if (rts) {
+		o->row = rts->row;
+		o->stride = rts->stride;
 	}
 	o->w.op = SNOP_GETDATA;
 	o->w.src = w->dst;
@@ -1228,7 +1247,11 @@ static void take_getdata(struct eng *e, unsigned node, const struct snet_op *w, 
 
 	if (!o || o->state != OS_SENT)
 		return;
-	if (blen && w->off + blen <= o->len) {
+	if (blen && w->off + blen <= o->len && o->row) {
+		struct snet_op shape = op_rows(o);
+
+		rows_move(e, o->lrank, &shape, w->off, blen, NULL, body, false);
+	} else if (blen && w->off + blen <= o->len) {
 		void *p = (void *)rank_ptr(e, o->lrank, o->laddr + w->off, blen, 1);
 
 		if (p && p != body)
@@ -1471,7 +1494,7 @@ void *eng_rx_place(struct eng *e, const void *head, size_t len, uint32_t *plen)
 	}
 	if (w.op == SNOP_GETDATA) {
 		o = op_lookup(e, w.id, h.src, OK_GET);
-		if (!o || o->state != OS_SENT || w.off + *plen > o->len)
+		if (!o || o->state != OS_SENT || w.off + *plen > o->len || o->row)
 			return NULL;
 		return (void *)rank_ptr(e, o->lrank, o->laddr + w.off, *plen, 1);
 	}

@@ -43,10 +43,13 @@
 #define SNET_CMD_MAYLOSE	0x1u	/* the destination's node may be gone */
 #define SNET_CMD_POSTED		0x2u	/* SNOP_AMO: no old word; the event comes once
 					 * the target's node has applied it */
-#define SNET_CMD_ROWS		0x4u	/* PUT, ACC, GETREQ (no RTS): the remote side is
-					 * rows of arg[0] bytes, arg[1] bytes apart
-					 * (arg[1] >= arg[0]), len / arg[0] of them;
-					 * the local buffer stays contiguous */
+#define SNET_CMD_ROWS		0x4u	/* PUT, ACC, GETREQ of an address: the remote
+					 * side is rows of arg[0] bytes, arg[1] bytes
+					 * apart (arg[1] >= arg[0]), len / arg[0] of
+					 * them; the local buffer stays contiguous */
+#define SNET_CMD_LROWS		0x8u	/* RTS, and a GETREQ that fetches one: the
+					 * local buffer is rows, raddr = stride << 32
+					 * | row (each below 2^32, stride >= row) */
 
 struct snet_cmd {
 	uint32_t ticket;

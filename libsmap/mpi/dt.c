@@ -386,6 +386,78 @@ static int dt_fill(struct dt_cursor *c)
 	return 1;
 }
 
+/* A layout a tight loop walks: count elements of t as rows (dt_rows), or
+ * dense (one row), *total bytes in all; 0 when it is neither. */
+static int dt_shape(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride,
+		    uint64_t *total)
+{
+	uint64_t rows;
+
+	if (dt_is_dense(t)) {
+		*row = *stride = *total = (uint64_t)(count * dt_root(t)->size);
+		return *row != 0;
+	}
+	if (!dt_rows(t, count, row, stride, &rows))
+		return 0;
+	*total = rows * *row;
+	return 1;
+}
+
+/* Rows are often one basic element (a matrix column): a memcpy call per
+ * row would cost more than the copy. */
+static inline void dt_copy_piece(char *to, const char *from, uint64_t k)
+{
+	switch (k) {
+	case 4: memcpy(to, from, 4); break;
+	case 8: memcpy(to, from, 8); break;
+	case 16: memcpy(to, from, 16); break;
+	default: memcpy(to, from, k);
+	}
+}
+
+size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void *src,
+		     const struct dt *st, int64_t scount, size_t max)
+{
+	uint64_t drow, dstride, dtotal, srow = max, sstride = max, stotal = max, doff = 0, soff = 0;
+	struct dt_cursor a, b;
+	char *d = dst;
+	const char *s = src;
+	size_t done = 0;
+
+	if (dt_shape(dt, dcount, &drow, &dstride, &dtotal) &&
+	    (!st || dt_shape(st, scount, &srow, &sstride, &stotal))) {
+		if (max > dtotal)
+			max = dtotal;
+		if (max > stotal)
+			max = stotal;
+		while (done < max) {
+			uint64_t k = drow - doff < srow - soff ? drow - doff : srow - soff;
+
+			if (k > max - done)
+				k = max - done;
+			dt_copy_piece(d + doff, s + soff, k);
+			done += k;
+			doff += k;
+			soff += k;
+			if (doff == drow) {
+				d += dstride;
+				doff = 0;
+			}
+			if (soff == srow) {
+				s += sstride;
+				soff = 0;
+			}
+		}
+		return done;
+	}
+	if (st)
+		dt_cursor_init(&a, st, src, scount);
+	else
+		dt_cursor_bytes(&a, src, max);
+	dt_cursor_init(&b, dt, dst, dcount);
+	return dt_copy(&b, &a, max);
+}
+
 size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max)
 {
 	size_t done = 0, n;

@@ -110,6 +110,26 @@ static inline int dt_is_dense(const struct dt *t)
 	return r->kind == DT_LEAF && r->off == 0 && r->lb == 0 && r->extent == r->size;
 }
 
+/* Whether count elements of t at buf are rows in the order of the data:
+ * one element of a vector of dense blocks (a column, a halo), *rows
+ * blocks of *row bytes, *stride bytes apart, the first at buf. */
+static inline int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride,
+			  uint64_t *rows)
+{
+	const struct dt_node *v = dt_root(t), *b;
+
+	if (count != 1 || v->kind != DT_VECTOR || v->count < 1)
+		return 0;
+	b = &t->node[v->child];
+	if (b->kind != DT_LEAF || b->off != 0 || b->extent != b->size || v->blocklen < 1 ||
+	    v->stride < v->blocklen * b->size)
+		return 0;
+	*row = (uint64_t)(v->blocklen * b->size);
+	*stride = (uint64_t)v->stride;
+	*rows = (uint64_t)v->count;
+	return 1;
+}
+
 /*
  * Constructors.  They return a new malloc'd layout, or NULL when memory is
  * short; the caller checks nesting (dt_root()->depth < DT_MAXDEPTH) first.
@@ -156,6 +176,11 @@ void dt_cursor_bytes(struct dt_cursor *c, const void *buf, size_t len);
 /* Copy up to max bytes from src's data to dst's; returns the bytes copied
  * (less than max only when one side ran out). */
 size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max);
+/* dt_copy from the start of count elements of two layouts (st NULL: max
+ * plain bytes at src), with a tight loop when each is dense or rows
+ * (dt_rows). */
+size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void *src,
+		     const struct dt *st, int64_t scount, size_t max);
 /* The length of the run at c->p (0 when the data is done). */
 size_t dt_next_run(struct dt_cursor *c);
 /* Skip up to n bytes of data; returns the bytes skipped. */

@@ -532,7 +532,6 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 		struct smpi_req *sr = remote_address(src, (void *)(uintptr_t)rndv->req);
 		uint64_t sdt = rndv->dt, split = p2p_split;
 		uint32_t unclaimed = P2P_UNCLAIMED;
-		struct dt_cursor a, b;
 
 		/* A send that may withdraw is this receive's once claimed; one
 		 * that has withdrawn left its data packed in a copy, and its
@@ -550,13 +549,9 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 			else
 				memcpy((void *)r->buf, sbuf, n);
 		} else {
-			if (sdt)
-				dt_cursor_init(&a, remote_address(src, (void *)(uintptr_t)sdt), sbuf,
-					       rndv->count);
-			else
-				dt_cursor_bytes(&a, sbuf, n);
-			dt_cursor_init(&b, r->type->dt, r->buf, r->count);
-			dt_copy(&b, &a, n);
+			dt_copy_whole((void *)r->buf, r->type->dt, r->count, sbuf,
+				      sdt ? remote_address(src, (void *)(uintptr_t)sdt) : NULL,
+				      rndv->count, n);
 		}
 		__atomic_store_n(&sr->rv.done, 1, __ATOMIC_RELEASE);
 	} else if (p2p_dense(r->type)) {

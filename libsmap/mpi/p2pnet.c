@@ -55,6 +55,18 @@ static const void *pnet_pack(const void *buf, int64_t count, MPI_Datatype type, 
 	return *packed;
 }
 
+/* Whether the n bytes of count elements of type are rows the engine can
+ * gather or place itself (a vector of dense blocks, one element), so a
+ * rendezvous moves them with no packing on that side. */
+static int pnet_rows(MPI_Datatype type, int64_t count, uint64_t n, uint64_t *row,
+		     uint64_t *stride)
+{
+	uint64_t rows;
+
+	return n && dt_rows(type->dt, count, row, stride, &rows) && n % *row == 0 &&
+	       *stride < (1ull << 32);
+}
+
 static void pnet_inbox(const struct snet_inrec *rec, const void *payload);
 
 /* The contexts of MPI_Cancel's messages: no communicator's (those are
@@ -141,6 +153,7 @@ void smpi_pnet_send(struct smpi_req *r)
 	uint64_t len = r->count * smpi_type_size(r->type);
 	uint32_t dst = (uint32_t)r->comm->group->world[r->peer];
 	const void *data;
+	uint64_t row, stride;
 
 	r->withdraw = 0;
 	r->rts_served = 0;
@@ -151,13 +164,19 @@ void smpi_pnet_send(struct smpi_req *r)
 		r->state = SMPI_ST_DONE;
 		return;
 	}
-	data = pnet_pack(r->buf, r->count, r->type, len, &r->packed);
 	r->net = 1;
 	r->state = SMPI_ST_POSTED;
 	memset(&r->nop, 0, sizeof(r->nop));
 	r->nop.done = pnet_send_done;
 	r->nop.arg = r;
 	/* Its name for the receiver, should MPI_Cancel ask for it back. */
+	if (!pnet_dense(r->type) && pnet_rows(r->type, r->count, len, &row, &stride)) {
+		r->packed = NULL;
+		net_cmd_local_rows(&r->nop, SNOP_RTS, (uint32_t)r->ctx, dst, r->buf, len, r->tag,
+				   (int64_t)r->sseq, row, stride);
+		return;
+	}
+	data = pnet_pack(r->buf, r->count, r->type, len, &r->packed);
 	net_cmd(&r->nop, SNOP_RTS, 0, (uint32_t)r->ctx, dst, data, 0, len, r->tag,
 		(int64_t)r->sseq);
 }
@@ -208,8 +227,8 @@ static void pnet_recv_done(struct net_op *op)
 static void pnet_take(struct smpi_req *r, int kind, int src, int tag, uint64_t len,
 		      const void *data, uint64_t rts)
 {
-	uint64_t cap = r->count * smpi_type_size(r->type), n = len;
-	int err = MPI_SUCCESS;
+	uint64_t cap = r->count * smpi_type_size(r->type), n = len, row, stride;
+	int err = MPI_SUCCESS, rows;
 	void *dst;
 
 	if (n > cap) {
@@ -228,7 +247,8 @@ static void pnet_take(struct smpi_req *r, int kind, int src, int tag, uint64_t l
 	 * completes the sender. */
 	dst = (void *)r->buf;
 	r->packed = NULL;
-	if (!pnet_dense(r->type) && n) {
+	rows = !pnet_dense(r->type) && pnet_rows(r->type, r->count, n, &row, &stride);
+	if (!pnet_dense(r->type) && n && !rows) {
 		r->packed = malloc(n);
 		if (!r->packed)
 			smpi_fatal("MPI: no memory to unpack a message of %llu bytes",
@@ -244,7 +264,11 @@ static void pnet_take(struct smpi_req *r, int kind, int src, int tag, uint64_t l
 	memset(&r->nop, 0, sizeof(r->nop));
 	r->nop.done = pnet_recv_done;
 	r->nop.arg = r;
-	net_cmd(&r->nop, SNOP_GETREQ, 0, 0, (uint32_t)src, dst, 0, n, (int64_t)rts, 0);
+	if (rows)
+		net_cmd_local_rows(&r->nop, SNOP_GETREQ, 0, (uint32_t)src, dst, n, (int64_t)rts, 0,
+				   row, stride);
+	else
+		net_cmd(&r->nop, SNOP_GETREQ, 0, 0, (uint32_t)src, dst, 0, n, (int64_t)rts, 0);
 }
 
 void smpi_pnet_deliver(struct smpi_req *r, struct p2p_unexp *u)

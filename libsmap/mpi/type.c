@@ -265,7 +265,6 @@ void smpi_type_release(MPI_Datatype type)
 size_t smpi_type_copy(void *dst, int64_t rcount, MPI_Datatype rtype,
 		      const void *src, int64_t scount, MPI_Datatype stype)
 {
-	struct dt_cursor a, b;
 	int64_t n = scount * smpi_type_size(stype), m = rcount * smpi_type_size(rtype);
 
 	if (m < n)
@@ -274,9 +273,7 @@ size_t smpi_type_copy(void *dst, int64_t rcount, MPI_Datatype rtype,
 		memmove(dst, src, n);
 		return n;
 	}
-	dt_cursor_init(&a, stype->dt, src, scount);
-	dt_cursor_init(&b, rtype->dt, dst, rcount);
-	return dt_copy(&b, &a, n);
+	return dt_copy_whole(dst, rtype->dt, rcount, src, stype->dt, scount, n);
 }
 
 /* Wraps a new layout in a handle; kind is the children's if they agree. */

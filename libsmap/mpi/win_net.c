@@ -116,23 +116,6 @@ static int win_rows_extend(struct win_rows *r, uintptr_t p, uint64_t n)
 	return 1;
 }
 
-/* One element of a vector of dense blocks (a column, a halo: the usual
- * target type) is rows as it stands: r, without walking its blocks. */
-static int win_vector_rows(const struct dt *t, char *at, int64_t tcount, struct win_rows *r)
-{
-	const struct dt_node *v = dt_root(t), *b;
-
-	if (tcount != 1 || v->kind != DT_VECTOR || v->count < 1)
-		return 0;
-	b = &t->node[v->child];
-	if (b->kind != DT_LEAF || b->off != 0 || b->extent != b->size || v->blocklen < 1 ||
-	    v->stride < v->blocklen * b->size)
-		return 0;
-	*r = (struct win_rows){ (uintptr_t)at, (uint64_t)(v->blocklen * b->size),
-				(uint64_t)v->stride, (uint64_t)v->count, 0 };
-	return 1;
-}
-
 /* r's rows as one command nobody waits for (a single run: a plain one). */
 static void win_rows_issue(MPI_Win win, int i, char *o, const struct win_rows *r, uint8_t opc,
 			   uint8_t amo)
@@ -173,8 +156,10 @@ static int win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Data
 		 * rows: the target's engine places them. */
 		struct win_rows r = { 0 };
 
-		if (win_vector_rows(ttype->dt, at, tcount, &r))
+		if (dt_rows(ttype->dt, tcount, &r.row, &r.stride, &r.rows)) {
+			r.at = (uintptr_t)at;
 			done = bytes;
+		}
 		dt_cursor_init(&c, ttype->dt, at, tcount);
 		while (done < bytes) {
 			uint64_t n = dt_next_run(&c);

@@ -316,6 +316,13 @@ void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const v
 		 laddr, raddr, len, a0, a1);
 }
 
+void net_cmd_local_rows(struct net_op *op, uint8_t opc, uint32_t ctx, uint32_t dst,
+			const void *laddr, uint64_t len, int64_t a0, int64_t a1, uint64_t row,
+			uint64_t stride)
+{
+	net_post(op, SNET_CMD_LROWS, opc, 0, ctx, dst, laddr, stride << 32 | row, len, a0, a1);
+}
+
 void net_cmd_rows(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t dst, const void *laddr,
 		  uint64_t raddr, uint64_t len, uint64_t row, uint64_t stride, const char *what)
 {

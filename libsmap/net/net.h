@@ -56,6 +56,11 @@ void net_cmd_async(uint8_t opc, uint8_t amo, uint32_t ctx, uint32_t dst, const v
  * op NULL: nobody waits, as for net_cmd_async (naming `what`). */
 void net_cmd_rows(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t dst, const void *laddr,
 		  uint64_t raddr, uint64_t len, uint64_t row, uint64_t stride, const char *what);
+/* An RTS, or a GETREQ that fetches one (a0: its id), whose local buffer is
+ * rows of `row` bytes, `stride` bytes apart, both below 2^32. */
+void net_cmd_local_rows(struct net_op *op, uint8_t opc, uint32_t ctx, uint32_t dst,
+			const void *laddr, uint64_t len, int64_t a0, int64_t a1, uint64_t row,
+			uint64_t stride);
 /* Events, incoming messages, and (host mode) the engine itself. */
 void net_progress(void);
 /* Progress until op completes; returns its status. */

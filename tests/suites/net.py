@@ -35,6 +35,9 @@ def cases():
         nodes("net_qemu_rma_window_2x2", 2, 2, "rmat_err", ["nodes"], tap=True, min_tap=1),
         # Every synchronisation mode, a transposed matrix and long strided
         # puts and gets (target sides of rows), frames lost on the way.
+        # Derived datatypes, columns between nodes moved as rows by the engines.
+        nodes("net_qemu_dt_2x2_drop2", 2, 2, "mpit_dt", extra=["--drop", "2"], tap=True,
+              min_tap=11),
         nodes("net_qemu_rma_sync_2x2_drop2", 2, 2, "rmat_sync", extra=["--drop", "2"], tap=True,
               min_tap=15),
         nodes("net_qemu_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),

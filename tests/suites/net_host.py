@@ -38,7 +38,8 @@ def cases():
         host("net_host_span_4x1", 4, 1, "mpit_span", tap=True, min_tap=16),
         host("net_host_span_2x3_drop2", 2, 3, "mpit_span", ["--drop", "2"], tap=True,
              min_tap=16),
-        host("net_host_dt_2x2", 2, 2, "mpit_dt", tap=True, min_tap=10),
+        host("net_host_dt_2x2", 2, 2, "mpit_dt", tap=True, min_tap=11),
+        host("net_host_dt_3x1_drop2", 3, 1, "mpit_dt", ["--drop", "2"], tap=True, min_tap=11),
         # Nonblocking and persistent collectives: schedules over point-to-point.
         host("net_host_nbc_2x2", 2, 2, "mpit_nbc", tap=True, min_tap=24),
         host("net_host_nbc_3x1_drop2", 3, 1, "mpit_nbc", ["--drop", "2"], tap=True, min_tap=24),

@@ -201,6 +201,74 @@ static void test_typed_to_typed(void)
 	free(x);
 }
 
+/* dt_copy_whole's tight loop (dense or rows on each side) against the
+ * cursors: vectors of 1-3 blocks of 1-, 4- and 8-byte elements at
+ * several strides, to and from each other and plain bytes, whole and cut
+ * short; and a layout that is neither (indexed), which takes the cursors. */
+static void test_copy_whole(void)
+{
+	enum { N = 4096 };
+	static unsigned char src[N], want[N], got[N];
+	const int64_t sizes[3] = { 1, 4, 8 };
+	int bad = 0, cases = 0;
+
+	for (int k = 0; k < N; k++)
+		src[k] = (unsigned char)(k * 13 + 5);
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++)
+			for (int64_t bl = 1; bl <= 3; bl++)
+				for (int64_t gap = 0; gap <= 2; gap++) {
+					struct dt *ea = dt_basic((uint32_t)sizes[a], (uint32_t)sizes[a]);
+					struct dt *eb = dt_basic((uint32_t)sizes[b], (uint32_t)sizes[b]);
+					int64_t rs = bl * sizes[a], n = 24;
+					struct dt *va = dt_vector(n, bl, rs + gap * sizes[a], ea);
+					struct dt *vb = dt_vector(n * rs / sizes[b] / 2, 2,
+								  2 * sizes[b] + gap * 3, eb);
+					size_t bytes = (size_t)(n * rs), cut[2] = { bytes, bytes / 2 + 1 };
+
+					for (int c = 0; c < 2; c++) {
+						struct dt_cursor x, y;
+						size_t w, g;
+
+						memset(want, 0, N);
+						memset(got, 0, N);
+						dt_cursor_init(&x, va, src, 1);
+						dt_cursor_init(&y, vb, want, 1);
+						w = dt_copy(&y, &x, cut[c]);
+						g = dt_copy_whole(got, vb, 1, src, va, 1, cut[c]);
+						bad += w != g || memcmp(want, got, N) != 0;
+						memset(want, 0, N);
+						memset(got, 0, N);
+						dt_cursor_bytes(&x, src, cut[c]);
+						dt_cursor_init(&y, va, want, 1);
+						w = dt_copy(&y, &x, cut[c]);
+						g = dt_copy_whole(got, va, 1, src, NULL, 0, cut[c]);
+						bad += w != g || memcmp(want, got, N) != 0;
+						cases += 2;
+					}
+					free(va);
+					free(vb);
+					free(ea);
+					free(eb);
+				}
+	check_eq("copy_whole_rows_match_the_cursors", 0, bad);
+	check(cases == 324, "copy_whole_cases_run", "%lld", 324, cases);
+	{
+		struct dt *i = dt_basic(4, 4);
+		int64_t bl[2] = { 2, 1 }, disp[2] = { 4, 0 };
+		const struct dt *ch[2] = { i, i };
+		struct dt *x = dt_blocks(2, bl, disp, ch, 0);
+		int out[4] = { -1, -1, -1, -1 };
+
+		check_eq("copy_whole_other_layouts_take_the_cursors", 12,
+			 dt_copy_whole(out, x, 1, seq, NULL, 0, 12));
+		check(out[1] == 0 && out[2] == 1 && out[0] == 2 && out[3] == -1,
+		      "copy_whole_indexed_placement", "%lld", 2, out[0]);
+		free(i);
+		free(x);
+	}
+}
+
 static void test_empty(void)
 {
 	struct dt *i = dt_basic(4, 4), *v = dt_vector(0, 3, 8, i);
@@ -269,6 +337,7 @@ int main(void)
 	test_struct();
 	test_resized_and_nested();
 	test_typed_to_typed();
+	test_copy_whole();
 	test_empty();
 	test_markers();
 	return failed;

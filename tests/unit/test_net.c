@@ -491,10 +491,52 @@ static void test_rows(const char *name)
 	post(0, 0, SNOP_GETREQ, 0, world(2, 1), uaddr(DATA), uaddr(DATA2), 64, 8, RMEM / 4, 50);
 	ev = event(0, 0, 400000);
 	good &= ev && ev->status == -EFAULT;
+	/* rows of this side: only on an announce or its fetch */
+	post_flags = SNET_CMD_LROWS;
+	post(0, 0, SNOP_PUT, 0, world(2, 1), uaddr(DATA), 16ull << 32 | 8, 64, 0, 0, 53);
+	ev = event(0, 0, 1000);
+	good &= ev && ev->status == -EINVAL;
+	post(0, 0, SNOP_GETREQ, 0, world(2, 1), uaddr(DATA), 16ull << 32 | 8, 64, 0, 0, 54);
+	ev = event(0, 0, 1000);
+	good &= ev && ev->status == -EINVAL;
 	post_flags = 0;
 	snprintf(nm, sizeof(nm), "%s: bad rows are refused (overlap, length, alignment, message, "
-		 "out of range)", name);
+		 "range, side)", name);
 	CHECK(nm, good, "refused wrongly");
+
+	/* A rendezvous whose sender's buffer is rows (gathered by its engine)
+	 * fetched into rows of another shape (placed by the receiver's). */
+	enum { R2 = 16, S2 = 48 };
+	struct snet_inrec *rec;
+	uint8_t *dst = at(1, 1, DATA2);
+
+	memset(dst, 0xee, LEN / R2 * S2);
+	fill(t, SPAN, 9);
+	post_flags = SNET_CMD_LROWS;
+	post(2, 1, SNOP_RTS, 0, world(1, 1), uaddr(DATA2), (uint64_t)STRIDE << 32 | ROW, LEN, 5, 0,
+	     51);
+	rec = inbox_peek(1, 1, 400000);
+	good = rec && rec->op == SNOP_RTS && rec->len == LEN;
+	if (rec) {
+		uint64_t rts = rec->id;
+
+		inbox_pop(1, 1);
+		post(1, 1, SNOP_GETREQ, 0, world(2, 1), uaddr(DATA2), (uint64_t)S2 << 32 | R2, LEN,
+		     (int64_t)rts, 0, 52);
+		ev = event(1, 1, 4000000);
+		ev2 = event(2, 1, 4000000);
+		good &= ev && ev->status == 0 && ev2 && ev2->status == 0;
+		for (unsigned i = 0; i < LEN / R2 * S2 && good; i++) {
+			/* byte k of the message: byte k % ROW of the sender's row k / ROW */
+			unsigned k = i / S2 * R2 + i % S2, src = k / ROW * STRIDE + k % ROW;
+
+			good &= i % S2 < R2 ? dst[i] == (uint8_t)(src * 7 + 9 + (src >> 11))
+					    : dst[i] == 0xee;
+		}
+	}
+	post_flags = 0;
+	snprintf(nm, sizeof(nm), "%s: a rendezvous from rows into rows of another shape", name);
+	CHECK(nm, good, "rows rendezvous failed");
 }
 
 static void test_errors(void)

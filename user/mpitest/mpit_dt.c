@@ -141,6 +141,54 @@ static void test_subarray_rendezvous(void)
 	mpit_report("dt_subarray_to_vector_both_protocols");
 }
 
+/* Columns (every other double) between rank 0 and the last rank - on
+ * another node when there are several - large enough for the rendezvous,
+ * as columns on both sides, on one side only, and small and synchronous:
+ * across nodes the engines gather and place the rows, nothing is packed. */
+static void test_columns_between_ranks(void)
+{
+	enum { COUNT = 50000, SMALL = 10 };
+	double *col = calloc(2 * COUNT, sizeof *col), *flat = calloc(COUNT, sizeof *flat);
+	int last = size - 1, bad = 0, k, i;
+	MPI_Datatype v, vs;
+
+	MPI_Type_vector(COUNT, 1, 2, MPI_DOUBLE, &v);
+	MPI_Type_vector(SMALL, 1, 2, MPI_DOUBLE, &vs);
+	MPI_Type_commit(&v);
+	MPI_Type_commit(&vs);
+	if (rank == 0) {
+		for (i = 0; i < COUNT; i++) {
+			col[2 * i] = i + 0.5;
+			col[2 * i + 1] = -1;
+			flat[i] = i + 0.25;
+		}
+		MPI_Send(col, 1, v, last, 7, MPI_COMM_WORLD);
+		MPI_Send(flat, COUNT, MPI_DOUBLE, last, 8, MPI_COMM_WORLD);
+		MPI_Send(col, 1, v, last, 9, MPI_COMM_WORLD);
+		MPI_Ssend(col, 1, vs, last, 10, MPI_COMM_WORLD);
+	} else if (rank == last) {
+		for (k = 0; k < 2; k++) {
+			memset(col, 0, 2 * COUNT * sizeof *col);
+			MPI_Recv(col, 1, v, 0, 7 + k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			for (i = 0; i < COUNT; i++)
+				bad += col[2 * i] != i + (k ? 0.25 : 0.5) || col[2 * i + 1] != 0;
+		}
+		MPI_Recv(flat, COUNT, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (i = 0; i < COUNT; i++)
+			bad += flat[i] != i + 0.5;
+		memset(col, 0, 2 * SMALL * sizeof *col);
+		MPI_Recv(col, 1, vs, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (i = 0; i < SMALL; i++)
+			bad += col[2 * i] != i + 0.5 || col[2 * i + 1] != 0;
+		mpit_expect_int("misplaced doubles", 0, bad);
+	}
+	MPI_Type_free(&v);
+	MPI_Type_free(&vs);
+	free(col);
+	free(flat);
+	mpit_report("dt_columns_between_first_and_last_rank");
+}
+
 static void test_resized(void)
 {
 	MPI_Datatype pair, r;
@@ -381,6 +429,7 @@ int main(int argc, char **argv)
 	test_indexed_struct();
 	test_struct();
 	test_subarray_rendezvous();
+	test_columns_between_ranks();
 	test_resized();
 	test_pack();
 	test_get_elements();
