@@ -386,18 +386,51 @@ static int dt_fill(struct dt_cursor *c)
 	return 1;
 }
 
+int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride, uint64_t *rows,
+	    int64_t *first)
+{
+	const struct dt_node *v = dt_root(t), *b;
+
+	*first = 0;
+	if (count != 1)
+		return 0;
+	/* a subarray's start offset: one block of one element */
+	if (v->kind == DT_BLOCKS && v->count == 1 && dt_blocks_of(t)[v->child].blocklen == 1) {
+		*first = dt_blocks_of(t)[v->child].disp;
+		v = &t->node[dt_blocks_of(t)[v->child].child];
+	}
+	if (v->kind == DT_LEAF && v->size > 0) {
+		*first += v->off;
+		*row = *stride = (uint64_t)v->size;
+		*rows = 1;
+		return 1;
+	}
+	if (v->kind != DT_VECTOR || v->count < 1)
+		return 0;
+	b = &t->node[v->child];
+	if (b->kind != DT_LEAF || b->extent != b->size || v->blocklen < 1 ||
+	    v->stride < v->blocklen * b->size)
+		return 0;
+	*first += b->off;
+	*row = (uint64_t)(v->blocklen * b->size);
+	*stride = (uint64_t)v->stride;
+	*rows = (uint64_t)v->count;
+	return 1;
+}
+
 /* A layout a tight loop walks: count elements of t as rows (dt_rows), or
  * dense (one row), *total bytes in all; 0 when it is neither. */
 static int dt_shape(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride,
-		    uint64_t *total)
+		    uint64_t *total, int64_t *first)
 {
 	uint64_t rows;
 
 	if (dt_is_dense(t)) {
 		*row = *stride = *total = (uint64_t)(count * dt_root(t)->size);
+		*first = 0;
 		return *row != 0;
 	}
-	if (!dt_rows(t, count, row, stride, &rows))
+	if (!dt_rows(t, count, row, stride, &rows, first))
 		return 0;
 	*total = rows * *row;
 	return 1;
@@ -419,13 +452,15 @@ size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void 
 		     const struct dt *st, int64_t scount, size_t max)
 {
 	uint64_t drow, dstride, dtotal, srow = max, sstride = max, stotal = max, doff = 0, soff = 0;
+	int64_t dfirst, sfirst = 0;
 	struct dt_cursor a, b;
-	char *d = dst;
-	const char *s = src;
 	size_t done = 0;
 
-	if (dt_shape(dt, dcount, &drow, &dstride, &dtotal) &&
-	    (!st || dt_shape(st, scount, &srow, &sstride, &stotal))) {
+	if (dt_shape(dt, dcount, &drow, &dstride, &dtotal, &dfirst) &&
+	    (!st || dt_shape(st, scount, &srow, &sstride, &stotal, &sfirst))) {
+		char *d = (char *)dst + dfirst;
+		const char *s = (const char *)src + sfirst;
+
 		if (max > dtotal)
 			max = dtotal;
 		if (max > stotal)

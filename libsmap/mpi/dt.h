@@ -111,24 +111,12 @@ static inline int dt_is_dense(const struct dt *t)
 }
 
 /* Whether count elements of t at buf are rows in the order of the data:
- * one element of a vector of dense blocks (a column, a halo), *rows
- * blocks of *row bytes, *stride bytes apart, the first at buf. */
-static inline int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride,
-			  uint64_t *rows)
-{
-	const struct dt_node *v = dt_root(t), *b;
-
-	if (count != 1 || v->kind != DT_VECTOR || v->count < 1)
-		return 0;
-	b = &t->node[v->child];
-	if (b->kind != DT_LEAF || b->off != 0 || b->extent != b->size || v->blocklen < 1 ||
-	    v->stride < v->blocklen * b->size)
-		return 0;
-	*row = (uint64_t)(v->blocklen * b->size);
-	*stride = (uint64_t)v->stride;
-	*rows = (uint64_t)v->count;
-	return 1;
-}
+ * one element of a vector of dense blocks (a column, a halo), or of a
+ * 2-D subarray (the vector placed at an offset), or one dense block:
+ * *rows blocks of *row bytes, *stride bytes apart, the first at buf +
+ * *first. */
+int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride, uint64_t *rows,
+	    int64_t *first);
 
 /*
  * Constructors.  They return a new malloc'd layout, or NULL when memory is

@@ -55,16 +55,20 @@ static const void *pnet_pack(const void *buf, int64_t count, MPI_Datatype type, 
 	return *packed;
 }
 
-/* Whether the n bytes of count elements of type are rows the engine can
- * gather or place itself (a vector of dense blocks, one element), so a
+/* Whether the n bytes of count elements of type at buf are rows the
+ * engine can gather or place itself (dt_rows: the first at *at), so a
  * rendezvous moves them with no packing on that side. */
-static int pnet_rows(MPI_Datatype type, int64_t count, uint64_t n, uint64_t *row,
-		     uint64_t *stride)
+static int pnet_rows(const void *buf, MPI_Datatype type, int64_t count, uint64_t n,
+		     uint64_t *row, uint64_t *stride, void **at)
 {
 	uint64_t rows;
+	int64_t first;
 
-	return n && dt_rows(type->dt, count, row, stride, &rows) && n % *row == 0 &&
-	       *stride < (1ull << 32);
+	if (!n || !dt_rows(type->dt, count, row, stride, &rows, &first) || n % *row ||
+	    *stride >= (1ull << 32))
+		return 0;
+	*at = (char *)buf + first;
+	return 1;
 }
 
 static void pnet_inbox(const struct snet_inrec *rec, const void *payload);
@@ -154,6 +158,7 @@ void smpi_pnet_send(struct smpi_req *r)
 	uint32_t dst = (uint32_t)r->comm->group->world[r->peer];
 	const void *data;
 	uint64_t row, stride;
+	void *at;
 
 	r->withdraw = 0;
 	r->rts_served = 0;
@@ -170,9 +175,9 @@ void smpi_pnet_send(struct smpi_req *r)
 	r->nop.done = pnet_send_done;
 	r->nop.arg = r;
 	/* Its name for the receiver, should MPI_Cancel ask for it back. */
-	if (!pnet_dense(r->type) && pnet_rows(r->type, r->count, len, &row, &stride)) {
+	if (!pnet_dense(r->type) && pnet_rows(r->buf, r->type, r->count, len, &row, &stride, &at)) {
 		r->packed = NULL;
-		net_cmd_local_rows(&r->nop, SNOP_RTS, (uint32_t)r->ctx, dst, r->buf, len, r->tag,
+		net_cmd_local_rows(&r->nop, SNOP_RTS, (uint32_t)r->ctx, dst, at, len, r->tag,
 				   (int64_t)r->sseq, row, stride);
 		return;
 	}
@@ -247,7 +252,7 @@ static void pnet_take(struct smpi_req *r, int kind, int src, int tag, uint64_t l
 	 * completes the sender. */
 	dst = (void *)r->buf;
 	r->packed = NULL;
-	rows = !pnet_dense(r->type) && pnet_rows(r->type, r->count, n, &row, &stride);
+	rows = !pnet_dense(r->type) && pnet_rows(r->buf, r->type, r->count, n, &row, &stride, &dst);
 	if (!pnet_dense(r->type) && n && !rows) {
 		r->packed = malloc(n);
 		if (!r->packed)

@@ -156,8 +156,10 @@ static int win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Data
 		 * rows: the target's engine places them. */
 		struct win_rows r = { 0 };
 
-		if (dt_rows(ttype->dt, tcount, &r.row, &r.stride, &r.rows)) {
-			r.at = (uintptr_t)at;
+		int64_t first;
+
+		if (dt_rows(ttype->dt, tcount, &r.row, &r.stride, &r.rows, &first)) {
+			r.at = (uintptr_t)(at + first);
 			done = bytes;
 		}
 		dt_cursor_init(&c, ttype->dt, at, tcount);

@@ -251,8 +251,37 @@ static void test_copy_whole(void)
 					free(ea);
 					free(eb);
 				}
+	/* a 2-D subarray's shape: the vector as one block at an offset */
+	for (int64_t disp = 0; disp <= 24; disp += 12) {
+		struct dt *e = dt_basic(4, 4), *v = dt_vector(20, 2, 16, e), *x;
+		const struct dt *ch[1] = { v };
+		int64_t one = 1, n = 160;
+		struct dt_cursor c1, c2;
+		size_t w, g;
+
+		x = dt_blocks(1, &one, &disp, ch, 0);
+		memset(want, 0, N);
+		memset(got, 0, N);
+		dt_cursor_init(&c1, x, src, 1);
+		dt_cursor_bytes(&c2, want, (size_t)n);
+		w = dt_copy(&c2, &c1, (size_t)n);
+		g = dt_copy_whole(got, x, 0, src, x, 1, (size_t)n);
+		bad += g != 0;	/* no room on the receiving side */
+		memset(got, 0, N);
+		{
+			struct dt *flat = dt_basic(1, 1);
+
+			g = dt_copy_whole(got, flat, n, src, x, 1, (size_t)n);
+			free(flat);
+		}
+		bad += w != g || memcmp(want, got, N) != 0;
+		cases++;
+		free(e);
+		free(v);
+		free(x);
+	}
 	check_eq("copy_whole_rows_match_the_cursors", 0, bad);
-	check(cases == 324, "copy_whole_cases_run", "%lld", 324, cases);
+	check(cases == 327, "copy_whole_cases_run", "%lld", 327, cases);
 	{
 		struct dt *i = dt_basic(4, 4);
 		int64_t bl[2] = { 2, 1 }, disp[2] = { 4, 0 };
