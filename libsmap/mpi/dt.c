@@ -374,7 +374,12 @@ static int dt_fill(struct dt_cursor *c)
 			int64_t k = ch->extent == ch->size ? blen - f->j : 1;
 
 			dt_run(c, at, ch, k);
+			/* on to the next block now: one pass less per run */
 			f->j += k;
+			if (f->j >= blen) {
+				f->i++;
+				f->j = 0;
+			}
 			continue;
 		}
 		f->j++;
@@ -497,11 +502,11 @@ size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max)
 {
 	size_t done = 0, n;
 
-	while (done < max && dt_fill(dst) && dt_fill(src)) {
+	while (done < max && (dst->left || dt_fill(dst)) && (src->left || dt_fill(src))) {
 		n = dst->left < src->left ? dst->left : src->left;
 		if (n > max - done)
 			n = max - done;
-		memcpy(dst->p, src->p, n);
+		dt_copy_piece(dst->p, src->p, n);
 		dst->p += n;
 		dst->left -= n;
 		src->p += n;
