@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "acc.h"
+#include "../include/copy_piece.h"
 #include "engine.h"
 #include "proto.h"
 #include "smapos_net.h"
@@ -578,18 +579,6 @@ static uint64_t rows_span(uint64_t len, uint64_t row, uint64_t stride)
 	return (rows - 1) * stride + row;
 }
 
-/* Rows are often one element (a matrix column): a call per row would
- * cost more than the copy. */
-static inline void rows_copy(uint8_t *to, const uint8_t *from, uint64_t k)
-{
-	switch (k) {
-	case 4: memcpy(to, from, 4); break;
-	case 8: memcpy(to, from, 8); break;
-	case 16: memcpy(to, from, 16); break;
-	default: memcpy(to, from, k);
-	}
-}
-
 /* Bytes off .. off + n of the rows of w (in lrank's memory): gathered
  * into out, or else written from in, or combined with in (acc: w->amo is
  * the ACC code).  False when they are not all in that rank's memory. */
@@ -610,9 +599,9 @@ static bool rows_move(struct eng *e, unsigned lrank, const struct snet_op *w, ui
 		if (acc)
 			eng_acc_apply(w->amo, p, in + done, k, NULL);
 		else if (out)
-			rows_copy(out + done, p, k);
+			copy_piece(out + done, p, k);
 		else
-			rows_copy(p, in + done, k);
+			copy_piece(p, in + done, k);
 	}
 	return true;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dt.h"
+#include "../../kernel/include/copy_piece.h"
 
 static struct dt_block *dt_blocks_of(const struct dt *t)
 {
@@ -441,18 +442,6 @@ static int dt_shape(const struct dt *t, int64_t count, uint64_t *row, uint64_t *
 	return 1;
 }
 
-/* Rows are often one basic element (a matrix column): a memcpy call per
- * row would cost more than the copy. */
-static inline void dt_copy_piece(char *to, const char *from, uint64_t k)
-{
-	switch (k) {
-	case 4: memcpy(to, from, 4); break;
-	case 8: memcpy(to, from, 8); break;
-	case 16: memcpy(to, from, 16); break;
-	default: memcpy(to, from, k);
-	}
-}
-
 size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void *src,
 		     const struct dt *st, int64_t scount, size_t max)
 {
@@ -475,7 +464,7 @@ size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void 
 
 			if (k > max - done)
 				k = max - done;
-			dt_copy_piece(d + doff, s + soff, k);
+			copy_piece(d + doff, s + soff, k);
 			done += k;
 			doff += k;
 			soff += k;
@@ -506,7 +495,7 @@ size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max)
 		n = dst->left < src->left ? dst->left : src->left;
 		if (n > max - done)
 			n = max - done;
-		dt_copy_piece(dst->p, src->p, n);
+		copy_piece(dst->p, src->p, n);
 		dst->p += n;
 		dst->left -= n;
 		src->p += n;
