@@ -155,7 +155,6 @@ static int win_net_move(MPI_Win win, int i, void *obuf, int64_t ocount, MPI_Data
 		 * subarray's rows) go as one command whose target side is
 		 * rows: the target's engine places them. */
 		struct win_rows r = { 0 };
-
 		int64_t first;
 
 		if (dt_rows(ttype->dt, tcount, &r.row, &r.stride, &r.rows, &first)) {
