@@ -392,14 +392,13 @@ static int dt_fill(struct dt_cursor *c)
 	return 1;
 }
 
-int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride, uint64_t *rows,
-	    int64_t *first)
+/* One element of t as rows (dt_rows' shapes), the first at *first. */
+static int dt_elem_rows(const struct dt *t, uint64_t *row, uint64_t *stride, uint64_t *rows,
+			int64_t *first)
 {
 	const struct dt_node *v = dt_root(t), *b;
 
 	*first = 0;
-	if (count != 1)
-		return 0;
 	/* a subarray's start offset: one block of one element */
 	if (v->kind == DT_BLOCKS && v->count == 1 && dt_blocks_of(t)[v->child].blocklen == 1) {
 		*first = dt_blocks_of(t)[v->child].disp;
@@ -424,58 +423,87 @@ int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride, 
 	return 1;
 }
 
-/* A layout a tight loop walks: count elements of t as rows (dt_rows), or
- * dense (one row), *total bytes in all; 0 when it is neither. */
-static int dt_shape(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride,
-		    uint64_t *total, int64_t *first)
+int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride, uint64_t *rows,
+	    int64_t *first)
 {
-	uint64_t rows;
+	*first = 0;
+	return count == 1 && dt_elem_rows(t, row, stride, rows, first);
+}
+
+/*
+ * A layout a tight loop walks: elements `extent` apart (count of them, as
+ * a cursor places them), each rows of `row` bytes `stride` apart - a
+ * column, a subarray, count columns resized to one element's extent (a
+ * transpose's type) - or dense data as one row.
+ */
+struct dt_walk {
+	char *elem, *at;	/* the current element's first row, the current row */
+	uint64_t row, stride, rows, left_rows, off;
+	int64_t extent;
+};
+
+static int dt_walk_init(struct dt_walk *w, const struct dt *t, int64_t count, const void *buf,
+			uint64_t *total)
+{
+	int64_t first;
 
 	if (dt_is_dense(t)) {
-		*row = *stride = *total = (uint64_t)(count * dt_root(t)->size);
-		*first = 0;
-		return *row != 0;
-	}
-	if (!dt_rows(t, count, row, stride, &rows, first))
+		w->row = w->stride = *total = (uint64_t)(count * dt_root(t)->size);
+		w->rows = 1;
+		w->extent = 0;
+		first = 0;
+	} else if (count >= 1 && dt_root(t)->extent >= 0 &&
+		   dt_elem_rows(t, &w->row, &w->stride, &w->rows, &first)) {
+		w->extent = dt_root(t)->extent;
+		*total = (uint64_t)count * w->rows * w->row;
+	} else {
 		return 0;
-	*total = rows * *row;
-	return 1;
+	}
+	w->elem = w->at = (char *)buf + first;
+	w->left_rows = w->rows;
+	w->off = 0;
+	return w->row != 0;
+}
+
+/* k bytes of the current row are done. */
+static inline void dt_walk_on(struct dt_walk *w, uint64_t k)
+{
+	w->off += k;
+	if (w->off < w->row)
+		return;
+	w->off = 0;
+	if (--w->left_rows) {
+		w->at += w->stride;
+	} else {
+		w->elem += w->extent;
+		w->at = w->elem;
+		w->left_rows = w->rows;
+	}
 }
 
 size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void *src,
 		     const struct dt *st, int64_t scount, size_t max)
 {
-	uint64_t drow, dstride, dtotal, srow = max, sstride = max, stotal = max, doff = 0, soff = 0;
-	int64_t dfirst, sfirst = 0;
+	struct dt_walk d, s = { (char *)src, (char *)src, max, max, 1, 1, 0, 0 };
+	uint64_t dtotal, stotal = max;
 	struct dt_cursor a, b;
 	size_t done = 0;
 
-	if (dt_shape(dt, dcount, &drow, &dstride, &dtotal, &dfirst) &&
-	    (!st || dt_shape(st, scount, &srow, &sstride, &stotal, &sfirst))) {
-		char *d = (char *)dst + dfirst;
-		const char *s = (const char *)src + sfirst;
-
+	if (dt_walk_init(&d, dt, dcount, dst, &dtotal) &&
+	    (!st || dt_walk_init(&s, st, scount, src, &stotal))) {
 		if (max > dtotal)
 			max = dtotal;
 		if (max > stotal)
 			max = stotal;
 		while (done < max) {
-			uint64_t k = drow - doff < srow - soff ? drow - doff : srow - soff;
+			uint64_t k = d.row - d.off < s.row - s.off ? d.row - d.off : s.row - s.off;
 
 			if (k > max - done)
 				k = max - done;
-			copy_piece(d + doff, s + soff, k);
+			copy_piece(d.at + d.off, s.at + s.off, k);
 			done += k;
-			doff += k;
-			soff += k;
-			if (doff == drow) {
-				d += dstride;
-				doff = 0;
-			}
-			if (soff == srow) {
-				s += sstride;
-				soff = 0;
-			}
+			dt_walk_on(&d, k);
+			dt_walk_on(&s, k);
 		}
 		return done;
 	}

@@ -165,8 +165,8 @@ void dt_cursor_bytes(struct dt_cursor *c, const void *buf, size_t len);
  * (less than max only when one side ran out). */
 size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max);
 /* dt_copy from the start of count elements of two layouts (st NULL: max
- * plain bytes at src), with a tight loop when each is dense or rows
- * (dt_rows). */
+ * plain bytes at src), with a tight loop when each is dense or any count
+ * of elements that are rows (dt_rows' shapes, elements an extent apart). */
 size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void *src,
 		     const struct dt *st, int64_t scount, size_t max);
 /* The length of the run at c->p (0 when the data is done). */

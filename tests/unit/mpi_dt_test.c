@@ -280,8 +280,36 @@ static void test_copy_whole(void)
 		free(v);
 		free(x);
 	}
+	/* count columns resized to one element's extent (a transpose), and
+	 * count whole vectors: elements an extent apart */
+	for (int64_t cnt = 2; cnt <= 5; cnt++)
+		for (int r = 0; r < 2; r++) {
+			struct dt *e = dt_basic(8, 8), *v = dt_vector(6, 1, 8 * cnt, e);
+			struct dt *x = r ? dt_resized(v, 0, 8) : dt_vector(1, 1, 0, v);
+			struct dt_cursor c1, c2;
+			size_t bytes = (size_t)(cnt * 48), w, g;
+
+			memset(want, 0, N);
+			memset(got, 0, N);
+			dt_cursor_init(&c1, x, src, cnt);
+			dt_cursor_bytes(&c2, want, bytes);
+			w = dt_copy(&c2, &c1, bytes);
+			g = dt_copy_whole(got, e, (int64_t)bytes / 8, src, x, cnt, bytes);
+			bad += w != g || memcmp(want, got, N) != 0;
+			memset(want, 0, N);
+			memset(got, 0, N);
+			dt_cursor_bytes(&c1, src, bytes);
+			dt_cursor_init(&c2, x, want, cnt);
+			w = dt_copy(&c2, &c1, bytes);
+			g = dt_copy_whole(got, x, cnt, src, NULL, 0, bytes);
+			bad += w != g || memcmp(want, got, N) != 0;
+			cases += 2;
+			free(e);
+			free(v);
+			free(x);
+		}
 	check_eq("copy_whole_rows_match_the_cursors", 0, bad);
-	check(cases == 327, "copy_whole_cases_run", "%lld", 327, cases);
+	check(cases == 343, "copy_whole_cases_run", "%lld", 343, cases);
 	{
 		struct dt *i = dt_basic(4, 4);
 		int64_t bl[2] = { 2, 1 }, disp[2] = { 4, 0 };
