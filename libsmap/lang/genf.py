@@ -486,6 +486,26 @@ void pmpi_grequest_start_(smpi_fgq_fn *query_fn, smpi_fgf_fn *free_fn, smpi_fgc_
 
 # Fortran's MPI_INFO_GET_STRING counts characters without a NUL: buflen
 # says how many to copy (0: none) and comes back as the value's length.
+# Only "native" and "external32" exist here (docs/fileio.md), so no
+# conversion function is ever called: the binding hands the name over and
+# the call fails as it does in C, naming the representation.
+@special("Register_datarep")
+def _register_datarep():
+    return """void pmpi_register_datarep_(const char *datarep, void *read_conversion_fn,
+			     void *write_conversion_fn, void *dtype_file_extent_fn,
+			     MPI_Aint *extra_state, MPI_Fint *ierr, size_t datarep_len)
+{
+	char *c_datarep = smpi_fstr_in(datarep, datarep_len);
+
+	(void)read_conversion_fn;
+	(void)write_conversion_fn;
+	(void)dtype_file_extent_fn;
+	*ierr = PMPI_Register_datarep(c_datarep, NULL, NULL, NULL, (void *)*extra_state);
+	free(c_datarep);
+}
+"""
+
+
 @special("Info_get_string")
 def _info_get_string():
     return """void pmpi_info_get_string_(MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value,
@@ -1096,6 +1116,17 @@ def gen_f08(apis, handles, c, idx, skipped):
                      "request%MPI_VAL, e)",
                      "    if (present(ierror)) ierror = e", "  end subroutine"]
         skip["Grequest_start"] = "wrapped"
+    if "Register_datarep" in names:
+        wrappers += ["  subroutine MPI_Register_datarep(datarep, read_conversion_fn, "
+                     "write_conversion_fn, dtype_file_extent_fn, extra_state, ierror)",
+                     "    character(len=*) :: datarep",
+                     "    external :: read_conversion_fn, write_conversion_fn, dtype_file_extent_fn",
+                     "    integer(kind=MPI_ADDRESS_KIND) :: extra_state",
+                     "    integer, optional :: ierror", "    integer :: e",
+                     "    call PMPI_Register_datarep(datarep, read_conversion_fn, "
+                     "write_conversion_fn, dtype_file_extent_fn, extra_state, e)",
+                     "    if (present(ierror)) ierror = e", "  end subroutine"]
+        skip["Register_datarep"] = "wrapped"
     # A character datarep before assumed-type buffers: mpif.h's binding
     # serves them; no f08 wrapper yet.
     for n in ("Pack_external", "Unpack_external", "Pack_external_c", "Unpack_external_c"):

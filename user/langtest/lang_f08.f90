@@ -127,5 +127,19 @@ program lang_f08
   call report('f08_large_count_overloads', got == 10 .and. iget(10) == from * 100 + 10 .and. &
               tsize == 8 .and. xsum == dble(nranks * (nranks + 1) / 2))
 
+  ! MPI_Register_datarep is bound; only native and external32 exist, so it
+  ! fails as in C, through MPI_COMM_WORLD's handler
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  extra = 0
+  call MPI_Register_datarep('mine', no_conversion, no_conversion, no_extent, extra, ierr)
+  call MPI_Error_class(ierr, i)
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
+  call report('f08_register_datarep_bound', i == MPI_ERR_UNSUPPORTED_DATAREP)
+
   call MPI_Finalize()
+contains
+  subroutine no_conversion()
+  end subroutine
+  subroutine no_extent()
+  end subroutine
 end program
