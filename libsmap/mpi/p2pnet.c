@@ -100,15 +100,42 @@ static int pnet_eager(uint64_t len, int mode)
 	return mode != SMPI_MODE_SYNC && len <= net_eager_max();
 }
 
+/* Where an eager message is packed: one buffer kept for the rank's life,
+ * as large as the largest so far (a fresh heap block per message would
+ * fault its pages in again each time in host mode), or a block of its
+ * own while that one is in use (a send from inside progress). */
+static struct {
+	char *buf;
+	uint64_t len;
+	int busy;
+} pnet_scratch;
+
 /* name: the sender's for it (its request), or 0 (none: never cancelled). */
 static void pnet_send_eager(const void *buf, int64_t count, MPI_Datatype type, uint64_t len,
 			    uint32_t dst, int tag, int ctx, uint64_t name)
 {
-	void *packed;
-	const void *data = pnet_pack(buf, count, type, len, &packed);
+	void *packed = NULL;
+	const void *data = buf;
 
+	if (!pnet_dense(type) && len && !pnet_scratch.busy) {
+		if (len > pnet_scratch.len) {
+			free(pnet_scratch.buf);
+			pnet_scratch.buf = malloc(len);
+			pnet_scratch.len = pnet_scratch.buf ? len : 0;
+			if (!pnet_scratch.buf)
+				smpi_fatal("MPI: no memory to pack a message of %llu bytes",
+					   (unsigned long long)len);
+		}
+		smpi_type_copy(pnet_scratch.buf, len, MPI_BYTE, buf, count, type);
+		data = pnet_scratch.buf;
+		pnet_scratch.busy = 1;
+	} else {
+		data = pnet_pack(buf, count, type, len, &packed);
+	}
 	net_cmd_async(SNOP_MSG, 0, (uint32_t)ctx, dst, data, 0, len, tag, (int64_t)name,
 		      "an MPI message");
+	if (data == pnet_scratch.buf)
+		pnet_scratch.busy = 0;
 	free(packed);
 }
 

@@ -89,7 +89,11 @@ int net_init(void)
 	net.bounce = aligned_alloc(64, NET_BOUNCE);
 	if (!a || !net.bounce)
 		return net.state = -ENOMEM;
-	memset(a, 0, sizeof(*a));
+	/* Touched now, whole: in host mode the pages of a fresh heap fault in
+	 * one by one, and a job's first messages would pay for them. */
+	memset(a, 0, sizeof(*a) + (core.host ? NET_INBOX : 0));
+	if (core.host)
+		memset(net.bounce, 0, NET_BOUNCE);
 	a->magic = SNET_AREA_MAGIC;
 	a->version = SNET_AREA_VERSION;
 	a->inbox_bytes = NET_INBOX;
