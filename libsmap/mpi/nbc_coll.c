@@ -50,6 +50,23 @@ static int nbc_root(MPI_Comm comm, int root, const char *fn)
 	return MPI_SUCCESS;
 }
 
+/* A gather's or scatter's root, and the member's own buffer `one` against
+ * the root's buffer of all blocks `all` (its own block there: at
+ * displs[root] in a v form, else block root of count elements). */
+static int nbc_rooted(MPI_Comm comm, int root, const void *one, const void *all, int v,
+		      int count, const int *displs, MPI_Datatype type, const char *fn)
+{
+	const void *own = NULL;
+	int err;
+
+	if ((err = nbc_root(comm, root, fn)))
+		return err;
+	if (comm->rank == root)
+		own = v ? (displs ? smpi_coll_block(all, displs[root], type) : NULL)
+			: smpi_coll_block(all, (int64_t)root * count, type);
+	return smpi_coll_alias(comm, one, all, own, comm->rank == root, fn);
+}
+
 static int nbc_same(MPI_Comm comm, int64_t sbytes, int64_t rbytes, const char *fn)
 {
 	if (sbytes != rbytes)
@@ -121,12 +138,7 @@ static int b_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 	int me = comm->rank, in_place = sbuf == MPI_IN_PLACE && me == root, i, err;
 	struct smpi_nbc *s;
 
-	if ((err = nbc_root(comm, root, fn)) ||
-	    (err = smpi_coll_alias(comm, sbuf, rbuf,
-				   me != root ? NULL
-				   : v ? (displs ? smpi_coll_block(rbuf, displs[root], rtype) : NULL)
-				   : smpi_coll_block(rbuf, (int64_t)root * rcount, rtype),
-				   me == root, fn)))
+	if ((err = nbc_rooted(comm, root, sbuf, rbuf, v, rcount, displs, rtype, fn)))
 		return err;
 	if (!in_place && (err = nbc_count(comm, scount, stype, fn)))
 		return err;
@@ -168,13 +180,7 @@ static int b_scatter(const void *sbuf, int scount, int v, const int *scounts, co
 	int me = comm->rank, in_place = rbuf == MPI_IN_PLACE && me == root, i, err;
 	struct smpi_nbc *s;
 
-	/* The receive buffer against the send buffer, at the root. */
-	if ((err = nbc_root(comm, root, fn)) ||
-	    (err = smpi_coll_alias(comm, rbuf, sbuf,
-				   me != root ? NULL
-				   : v ? (displs ? smpi_coll_block(sbuf, displs[root], stype) : NULL)
-				   : smpi_coll_block(sbuf, (int64_t)root * scount, stype),
-				   me == root, fn)))
+	if ((err = nbc_rooted(comm, root, rbuf, sbuf, v, scount, displs, stype, fn)))
 		return err;
 	if (!in_place && (err = nbc_count(comm, rcount, rtype, fn)))
 		return err;

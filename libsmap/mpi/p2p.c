@@ -515,6 +515,19 @@ static void p2p_help(struct smpi_req *r)
 	__atomic_fetch_add(&r->rv.copied, mine, __ATOMIC_RELEASE);
 }
 
+/* Whether n bytes end inside a basic element of type.  A leaf (every
+ * dense type) is whole elements of one size, almost always a power of
+ * two: a mask, no division, on the receive paths. */
+static inline int p2p_partial(MPI_Datatype type, uint64_t n)
+{
+	const struct dt_node *root = dt_root(type->dt);
+	uint64_t b = root->basic;
+
+	if (root->kind == DT_LEAF && b && !(b & (b - 1)))
+		return (n & (b - 1)) != 0;
+	return root->size && n % (uint64_t)root->size && dt_count_basic(type->dt, (int64_t)n) < 0;
+}
+
 /* Copies a message (kind, tag, len; data for inline and eager, rndv for
  * rendezvous) into the receive r and completes it. */
 static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t len,
@@ -564,11 +577,9 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 
 void p2p_complete(struct smpi_req *r, int wsrc, int tag, int err, uint64_t n)
 {
-	uint64_t size = smpi_type_size(r->type);
-
 	/* A message that ends inside an element of the receive type was sent
 	 * with another type signature (MPI 3.1 3.3.1): the receive says so. */
-	if (!err && size && n % size && dt_count_basic(r->type->dt, (int64_t)n) < 0)
+	if (!err && p2p_partial(r->type, n))
 		err = MPI_ERR_TYPE;
 	smpi_status_set(&r->status, r->comm->from_world[wsrc], tag, err, n);
 	r->state = SMPI_ST_DONE;
@@ -1089,11 +1100,10 @@ static inline __attribute__((always_inline)) int p2p_take_fast(const struct p2p_
 							       MPI_Datatype type, int peer,
 							       MPI_Status *status)
 {
-	/* (a length that may end inside an element goes the slow way, which
-	 * checks it: p2p_complete) */
+	/* (a length that ends inside an element goes the slow way, which
+	 * reports it: p2p_complete) */
 	if (s->kind == P2P_MSG_RNDV || !p2p_dense(type) ||
-	    s->len > (uint64_t)(count * smpi_type_size(type)) ||
-	    (s->len & (dt_root(type->dt)->basic - 1)))
+	    s->len > (uint64_t)(count * smpi_type_size(type)) || p2p_partial(type, s->len))
 		return 0;
 	if (s->kind == P2P_MSG_INLINE)
 		p2p_copy_small(buf, s->u.data, s->len);
