@@ -1406,6 +1406,8 @@ static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_
 	c = &e->ch[h.src];
 	c->heard = now;
 	if (h.kind == SNET_BYE) {
+		if (h.flags & SNET_F_ACKS)
+			take_ack(e, h.src, h.ack, now);
 		eng_node_gone(e, h.src);
 		return;
 	}
@@ -1710,12 +1712,22 @@ static void tell_all(struct eng *e, enum snet_kind kind, const void *body, uint3
 {
 	for (int k = 0; k < 3; k++)
 		for (unsigned n = 0; n < e->job.nnodes; n++) {
+			const struct chan *c = &e->ch[n];
 			struct snet_hdr h;
 			struct eng_frag f[2];
 
 			if (n == e->job.node)
 				continue;
 			memset(&h, 0, sizeof(h));
+			/* A node that leaves acknowledges what it took, or a
+			 * peer whose last acknowledgement was lost would
+			 * wait for one that can no longer come.  Only when
+			 * it owes that peer nothing: an answer still unsent
+			 * (an error, say) must not be overtaken. */
+			if (kind == SNET_BYE && c->una == c->next_seq && c->qhead == ENG_NONE) {
+				h.flags = SNET_F_ACKS;
+				h.ack = c->expect;
+			}
 			h.version = SNET_VERSION;
 			h.kind = (uint8_t)kind;
 			h.src = (uint16_t)e->job.node;

@@ -48,6 +48,8 @@ enum snet_kind {
 #define SNET_F_NAK	0x1u	/* ACK: a gap was seen, go back to ack now */
 #define SNET_F_PING	0x2u	/* ACK: answer with an ACK at once */
 #define SNET_F_HEADCRC	0x4u	/* DATA: the crc leaves out the payload after the op */
+#define SNET_F_ACKS	0x8u	/* BYE: ack is final, and every frame the sender sent
+				 * the receiver was acknowledged */
 
 struct snet_hdr {
 	uint8_t version;	/* SNET_VERSION */

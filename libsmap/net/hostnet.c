@@ -39,6 +39,7 @@ struct hostnet_shm {
 	int lock;
 	int begun;
 	uint64_t gone;		/* nodes whose sockets closed, reported */
+	unsigned left;		/* ranks of the node past hostnet_exit */
 };
 
 static struct hostnet_shm *shm;
@@ -186,7 +187,10 @@ void hostnet_drive(void)
 }
 
 /* Before the process goes: acknowledge what peers sent until the node has
- * been quiet for a while, or they would resend into a closed socket. */
+ * been quiet for a while, or they would resend into a closed socket.  The
+ * node's last rank to go says so (BYE, with its final acknowledgements):
+ * a peer whose last acknowledgement was lost learns it from that, not by
+ * resending after the sockets closed. */
 void hostnet_exit(void)
 {
 	struct timespec t;
@@ -212,6 +216,10 @@ void hostnet_exit(void)
 		t = (struct timespec){ 0, 100000 };
 		nanosleep(&t, NULL);
 	}
+	core_lock(&shm->lock);
+	if (++shm->left == core.ji.nranks)
+		eng_job_leave(eng);
+	core_unlock(&shm->lock);
 }
 
 /* ---- the engine's platform hooks ---- */

@@ -39,6 +39,8 @@ static uint64_t now_us;
 static struct frame *wire;
 static unsigned drop_pm, dup_pm, corrupt_pm, jitter_us;
 static int dead_node = -1;	/* this node neither sends nor receives */
+static int deaf_node = -1;	/* this node's bare acknowledgements are lost */
+static int mute_node = -1;	/* every frame this node sends is lost */
 static unsigned long frames_sent, frames_lost, frames_headcrc, bare_acks, amo_replies;
 static int failed_node = -1, failed_by = -1, aborted_rank = -1, aborted_status;
 static char failed_what[128];
@@ -96,6 +98,8 @@ int eng_plat_tx(struct eng *e, unsigned node, const struct eng_frag *f, unsigned
 		 ((const struct snet_op *)(buf + sizeof(struct snet_hdr)))->op == SNOP_AMOREPLY)
 		amo_replies++;
 	if ((int)node_of_eng(e) == dead_node || (int)node == dead_node ||
+	    ((int)node_of_eng(e) == deaf_node && ((const struct snet_hdr *)buf)->kind == SNET_ACK) ||
+	    (int)node_of_eng(e) == mute_node ||
 	    (drop_pm && rnd(1000) < drop_pm)) {
 		frames_lost++;
 		return 0;
@@ -244,7 +248,7 @@ static void job_begin(uint32_t id, uint64_t dead_us)
 				abort();
 		}
 	}
-	dead_node = failed_node = failed_by = aborted_rank = -1;
+	dead_node = deaf_node = mute_node = failed_node = failed_by = aborted_rank = -1;
 }
 
 static uint8_t post_flags;	/* snet_cmd.flags of the commands post() writes */
@@ -985,6 +989,48 @@ static void test_watch(void)
 	      "failed %d", failed_node);
 }
 
+/* The last acknowledgement a node sends before it leaves can be lost: its
+ * BYE carries it again, or the peer would find the node gone with its own
+ * operation outstanding and end a job that succeeded. */
+static void test_leave_acks(void)
+{
+	struct snet_ev *ev;
+	int64_t word;
+
+	job_begin(18, 0);
+	deaf_node = 1;
+	post_flags = SNET_CMD_POSTED;
+	post(0, 0, SNOP_AMO, SNAMO_ADD, world(1, 0), 0, uaddr(DATA), 0, 5, 0, 41);
+	post_flags = 0;
+	for (int i = 0; i < 2000; i++)
+		step();
+	memcpy(&word, at(1, 0, DATA), sizeof(word));
+	CHECK("a posted atomic whose acknowledgements are all lost is applied once",
+	      word == 5 && area(0, 0)->ev[ev_n[0][0] % SNET_NEV].ticket != ev_n[0][0] + 1,
+	      "word %ld", (long)word);
+	eng_job_end(E[1]);
+	eng_job_leave(E[1]);
+	ev = event(0, 0, 2000);
+	CHECK("its node's BYE completes it, and no failure",
+	      failed_node < 0 && eng_gone(E[0]) == 1u << 1 && ev && ev->id == 41 && ev->status == 0,
+	      "failed %d, gone %#lx, status %d", failed_node, (unsigned long)eng_gone(E[0]),
+	      ev ? ev->status : 999);
+
+	/* A node that leaves owing an answer acknowledges nothing: here the
+	 * refusal of a posted atomic, which must still end the job. */
+	job_begin(19, 0);
+	mute_node = 1;
+	posted_add_fails(uaddr(DATA) + 4, 42);
+	mute_node = -1;
+	eng_job_leave(E[1]);
+	dead_node = 1;
+	for (int i = 0; i < 2000 && failed_node < 0; i++)
+		step();
+	CHECK("a BYE that still owes an answer completes nothing: the job ends",
+	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "an atomic from rank 0"),
+	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
+}
+
 static void test_foreign(void)
 {
 	uint8_t frame[256];
@@ -1129,6 +1175,7 @@ int main(void)
 	drop_pm = 0;
 	test_idle_alive();
 	test_watch();
+	test_leave_acks();
 	test_foreign();
 	test_abort();
 	CHECK("payloads were received in place too", placed > 100, "placed %lu", placed);
