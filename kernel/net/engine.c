@@ -121,6 +121,7 @@ struct chan {
 	bool ack_now;		/* a duplicate, a ping or a refusal: no waiting */
 	uint8_t ack_owed;	/* in-order frames since our last acknowledgement */
 	bool gone;		/* the platform saw the node leave */
+	bool dropped;		/* the job's end dropped frames to it not yet acknowledged */
 	bool refused;		/* we refused a frame: advertise a closed window */
 	uint16_t full_rank;	/* 1 + the local rank whose full inbox refused it */
 	uint32_t full_need;	/* bytes that frame's record needed there */
@@ -1696,6 +1697,7 @@ void eng_job_end(struct eng *e)
 	for (unsigned n = 0; n < ENG_MAX_NODES; n++) {
 		struct chan *c = &e->ch[n];
 
+		c->dropped |= c->una != c->next_seq || c->qhead != ENG_NONE;
 		c->qhead = c->qtail = ENG_NONE;
 		c->una = c->next_seq;
 		c->waiting = 0;
@@ -1722,9 +1724,11 @@ static void tell_all(struct eng *e, enum snet_kind kind, const void *body, uint3
 			/* A node that leaves acknowledges what it took, or a
 			 * peer whose last acknowledgement was lost would
 			 * wait for one that can no longer come.  Only when
-			 * it owes that peer nothing: an answer still unsent
-			 * (an error, say) must not be overtaken. */
-			if (kind == SNET_BYE && c->una == c->next_seq && c->qhead == ENG_NONE) {
+			 * it owes that peer nothing: an answer still unsent,
+			 * or dropped when the job ended (an error, say), must
+			 * not be overtaken. */
+			if (kind == SNET_BYE && c->una == c->next_seq && c->qhead == ENG_NONE &&
+			    !c->dropped) {
 				h.flags = SNET_F_ACKS;
 				h.ack = c->expect;
 			}

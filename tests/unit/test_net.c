@@ -1029,6 +1029,20 @@ static void test_leave_acks(void)
 	CHECK("a BYE that still owes an answer completes nothing: the job ends",
 	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "an atomic from rank 0"),
 	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
+
+	/* The same when the answer was dropped as the job ended. */
+	job_begin(20, 0);
+	mute_node = 1;
+	posted_add_fails(uaddr(DATA) + 4, 43);
+	eng_job_end(E[1]);
+	mute_node = -1;
+	eng_job_leave(E[1]);
+	dead_node = 1;
+	for (int i = 0; i < 2000 && failed_node < 0; i++)
+		step();
+	CHECK("nor one whose answer the job's end dropped",
+	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "an atomic from rank 0"),
+	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
 }
 
 static void test_foreign(void)
