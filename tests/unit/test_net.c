@@ -1017,32 +1017,25 @@ static void test_leave_acks(void)
 	      ev ? ev->status : 999);
 
 	/* A node that leaves owing an answer acknowledges nothing: here the
-	 * refusal of a posted atomic, which must still end the job. */
-	job_begin(19, 0);
-	mute_node = 1;
-	posted_add_fails(uaddr(DATA) + 4, 42);
-	mute_node = -1;
-	eng_job_leave(E[1]);
-	dead_node = 1;
-	for (int i = 0; i < 2000 && failed_node < 0; i++)
-		step();
-	CHECK("a BYE that still owes an answer completes nothing: the job ends",
-	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "an atomic from rank 0"),
-	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
-
-	/* The same when the answer was dropped as the job ended. */
-	job_begin(20, 0);
-	mute_node = 1;
-	posted_add_fails(uaddr(DATA) + 4, 43);
-	eng_job_end(E[1]);
-	mute_node = -1;
-	eng_job_leave(E[1]);
-	dead_node = 1;
-	for (int i = 0; i < 2000 && failed_node < 0; i++)
-		step();
-	CHECK("nor one whose answer the job's end dropped",
-	      failed_node == 1 && failed_by == 0 && strstr(failed_what, "an atomic from rank 0"),
-	      "failed %d by %d: %s", failed_node, failed_by, failed_what);
+	 * refusal of a posted atomic, which must still end the job, whether
+	 * it is still unsent or was dropped as the job ended. */
+	for (int end = 0; end < 2; end++) {
+		job_begin(19 + (uint32_t)end, 0);
+		mute_node = 1;
+		posted_add_fails(uaddr(DATA) + 4, 42 + (uint64_t)end);
+		if (end)
+			eng_job_end(E[1]);
+		mute_node = -1;
+		eng_job_leave(E[1]);
+		dead_node = 1;
+		for (int i = 0; i < 2000 && failed_node < 0; i++)
+			step();
+		CHECK(end ? "nor one whose answer the job's end dropped"
+			  : "a BYE that still owes an answer completes nothing: the job ends",
+		      failed_node == 1 && failed_by == 0 &&
+		      strstr(failed_what, "an atomic from rank 0"),
+		      "failed %d by %d: %s", failed_node, failed_by, failed_what);
+	}
 }
 
 static void test_foreign(void)
