@@ -426,7 +426,6 @@ static int dt_elem_rows(const struct dt *t, uint64_t *row, uint64_t *stride, uin
 int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride, uint64_t *rows,
 	    int64_t *first)
 {
-	*first = 0;
 	return count == 1 && dt_elem_rows(t, row, stride, rows, first);
 }
 
