@@ -83,6 +83,7 @@ class Rank:
         self.pidfd = None
         self.status = None      # ("exit", n) or ("signal", sig)
         self.killed = False     # ended by the launcher, not a failure of its own
+        self.failed = False     # ended non-zero of its own accord, not by EXIT_NET
         self.partial = {1: b"", 2: b""}
         self.page = 0           # index of its node's job page
 
@@ -252,15 +253,11 @@ class HostJob:
         os.close(rank.pidfd)
         code = rank.proc.wait()
         rank.status = ("signal", -code) if code < 0 else ("exit", code)
-        if rank.killed:
-            return
-        if self.abort_record():
-            self.kill_all()
-        elif code < 0:
-            say("rank %d killed by %s" % (rank.r, signame(-code)))
-            self.kill_all()
-        elif code != 0:
-            # Its peers may be waiting for it: the job ends, as on the kernel.
+        # A rank that kill_all found dead had died of its own accord; a
+        # node's EXIT_NET only reports another node's rank going.
+        rank.failed = code not in (0, EXIT_NET) and not (rank.killed and code == -signal.SIGKILL)
+        # Its peers may be waiting for it: the job ends, as on the kernel.
+        if not rank.killed and (code != 0 or self.abort_record()):
             self.kill_all()
 
     def wait(self):
@@ -303,18 +300,19 @@ class HostJob:
 
     def status(self):
         ab = self.abort_record()
-        if ab:
+        failed = [rank for rank in self.ranks if rank.failed]
+        # A node that found the failed rank's node gone (EXIT_NET) may have
+        # ended its part first: the rank that failed is still the culprit.
+        if ab and (ab[1] != EXIT_NET or not failed):
             say("rank %d aborted the job with status %d" % ab)
             return ab[1]
-        for rank in self.ranks:
-            if rank.killed:
-                continue
-            kind, v = rank.status
+        if failed:
+            kind, v = failed[0].status
             if kind == "signal":
+                say("rank %d killed by %s" % (failed[0].r, signame(v)))
                 return 128 + v
-            if v != 0:
-                say("rank %d exited with status %d" % (rank.r, v))
-                return v
+            say("rank %d exited with status %d" % (failed[0].r, v))
+            return v
         ready = sum(struct.unpack_from("<I", page, JOB_READY_OFFSET)[0] for page in self.pages)
         if ready < len(self.ranks):
             say("%s: only %d of %d ranks started libsmap (is it built with tools/smapcc?)"
