@@ -6,7 +6,8 @@ the backend of an ISA parallel port at 0x378, so the kernel's barrier
 driver sees a real port wired to the box (docs/barrier.md).  Every node
 boots the same jobs with node=I nnodes=K on its command line and N ranks.
 Their consoles are merged line by line behind "[nI] "; the status is the
-worst (highest) of the nodes'.  A node that fails gives the others
+worst (highest) of the nodes', a node's 122 (it lost a node) counting only
+when no node failed otherwise.  A node that fails gives the others
 GRACE seconds to end on their own (a stuck hardware barrier times out in
 the kernel) before they are stopped.  The hub and every QEMU are stopped
 and the mount removed on exit, timeout, Ctrl-C or SIGTERM, and die with
@@ -27,6 +28,7 @@ import tempfile
 import time
 
 from lwk import boot, qemu
+from lwk.host import EXIT_NET
 from lwk.cli import ROOT, STOP_SIGNALS, UsageError, stop_on_signals
 
 HUB = os.path.join(ROOT, "build", "tools", "barrier-hub")
@@ -132,15 +134,18 @@ def pump(consoles, timeout):
 
 
 def worst(consoles):
-    status = 0
+    """The worst node status; a node's EXIT_NET only says that it lost a
+    node that failed, so any other failure comes first."""
+    statuses = []
     for c in consoles:
         st = c.exit_status()
         if st is None:
             sys.stderr.write("lwkrun: %s QEMU exited with %s before the kernel reported a status\n"
                              % (c.prefix.strip(), c.proc.returncode))
             st = 1
-        status = max(status, st)
-    return status
+        statuses.append(st)
+    causes = [st for st in statuses if st != EXIT_NET]
+    return max(causes) if max(causes, default=0) else max(statuses)
 
 
 def run(opt):

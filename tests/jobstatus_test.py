@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""tests/hostjob_test.py - how lwkrun --host picks a job's status when
-several ranks end at once (tools/lwk/host.py), as TAP lines.  The order in
-which lwkrun reaps ranks that die together is the kernel's to choose, so
-the orders that a real run gives only by chance are played here."""
+"""tests/jobstatus_test.py - how lwkrun picks a job's status when several
+ranks or nodes end at once (tools/lwk/host.py for --host, tools/lwk/nodes.py
+for QEMU nodes), as TAP lines.  The order in which ranks that die together
+are reaped is the kernel's to choose, so the orders that a real run gives
+only by chance are played here."""
 
 import io
 import os
@@ -12,7 +13,7 @@ from contextlib import redirect_stderr
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools"))
-from lwk import host  # noqa: E402
+from lwk import host, nodes  # noqa: E402
 
 failed = 0
 
@@ -32,6 +33,14 @@ class Proc:
 
     def kill(self):
         pass
+
+
+class Console:
+    def __init__(self, status):
+        self.status = status
+
+    def exit_status(self):
+        return self.status
 
 
 class Job:
@@ -99,6 +108,13 @@ def main():
     st, lines = play([(1, 0), (0, 0)], {1: (0, 0)})
     tap(st == 0 and lines == ["lwkrun: rank 1 aborted the job with status 0"],
         "a job ended by shmem_global_exit(0) ends with 0", (st, lines))
+
+    for sts, want, what in (([3, 122], 3, "a node's failure wins over another's EXIT_NET"),
+                            ([122, 0], 122, "a node lost with every other node clean is 122"),
+                            ([134, 122, 3], 134, "the worst failure wins"),
+                            ([0, 0], 0, "clean nodes end with 0")):
+        st = nodes.worst([Console(s) for s in sts])
+        tap(st == want, "QEMU nodes: " + what, (sts, st))
     return failed
 
 
