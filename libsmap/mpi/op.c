@@ -59,10 +59,10 @@ typedef smpi_cf128 op_cf128 __attribute__((aligned(8)));
 #define LOGIC(X) INT_KINDS(X) BOOL_KINDS(X)
 #define BITS(X) INT_KINDS(X) BYTE_KINDS(X)
 
-#define OP_EXPR(x, y) if ((x) > (y)) (y) = (x)
+#define OP_EXPR(x, y) (y) = (x) > (y) ? (x) : (y)
 OP_KERNEL(max, NUM)
 #undef OP_EXPR
-#define OP_EXPR(x, y) if ((x) < (y)) (y) = (x)
+#define OP_EXPR(x, y) (y) = (x) < (y) ? (x) : (y)
 OP_KERNEL(min, NUM)
 #undef OP_EXPR
 #define OP_EXPR(x, y) (y) = (x) + (y)

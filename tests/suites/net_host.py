@@ -51,7 +51,7 @@ def cases():
         host("net_host_compat_2x2", 2, 2, "mpit_compat", tap=True, min_tap=8),
         host("net_host_inter_3x1_drop2", 3, 1, "mpit_inter", ["--drop", "2"], tap=True,
              min_tap=7),
-        host("net_host_rma_acc_2x2", 2, 2, "rmat_acc", tap=True, min_tap=14),
+        host("net_host_rma_acc_2x2", 2, 2, "rmat_acc", tap=True, min_tap=15),
         host("net_host_rma_sync_2x2", 2, 2, "rmat_sync", tap=True, min_tap=15),
         host("net_host_rma_sync_3x1_drop2", 3, 1, "rmat_sync", ["--drop", "2"], tap=True,
              min_tap=15),

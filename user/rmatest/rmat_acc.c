@@ -319,6 +319,80 @@ static void test_run_sums_add_up(void)
 	mpit_report("rma_accumulate_runs_from_all_ranks_add_up_exactly");
 }
 
+/* Runs of several elements and single-element atomics on the same
+ * elements at once: even ranks add runs of ints and unsigned chars, odd
+ * ranks fetch-and-add single elements spread over the runs.  A run does
+ * not lock out the single-element calls (only other runs), so an element
+ * whose update either side lost shows up in the exact per-element sums. */
+#define MIX	1000
+#define MIX_SINGLES	(4 * MIX)
+
+static int mix_hits(int i, int odd_ranks)
+{
+	int hits = 0;
+
+	for (int k = 0; k < MIX_SINGLES; k++)
+		hits += (k * 37 + 11) % MIX == i;
+	return hits * odd_ranks;
+}
+
+static void test_runs_mix_with_single_atomics(void)
+{
+	int *ia = malloc(MIX * sizeof *ia), one = 1, old, i, k, bad = 0;
+	unsigned char *ca = malloc(MIX), cone = 1, cold;
+	int evens = (np + 1) / 2, odds = np / 2, runs = K / 10;
+	size_t bytes = MIX * sizeof(int) + MIX;
+	char *base;
+	MPI_Win w;
+
+	MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &w);
+	MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, w);
+	memset(base, 0, bytes);
+	MPI_Win_unlock(me, w);
+	for (i = 0; i < MIX; i++) {
+		ia[i] = 1;
+		ca[i] = 1;
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Win_lock_all(0, w);
+	if (me % 2 == 0) {
+		for (k = 0; k < runs; k++) {
+			MPI_Accumulate(ia, MIX, MPI_INT, 0, 0, MIX, MPI_INT, MPI_SUM, w);
+			MPI_Accumulate(ca, MIX, MPI_UNSIGNED_CHAR, 0, MIX * sizeof(int), MIX,
+				       MPI_UNSIGNED_CHAR, MPI_SUM, w);
+		}
+	} else {
+		for (k = 0; k < MIX_SINGLES; k++) {
+			i = (k * 37 + 11) % MIX;
+			MPI_Fetch_and_op(&one, &old, MPI_INT, 0, (MPI_Aint)(i * sizeof(int)), MPI_SUM,
+					 w);
+			MPI_Fetch_and_op(&cone, &cold, MPI_UNSIGNED_CHAR, 0,
+					 (MPI_Aint)(MIX * sizeof(int) + i), MPI_SUM, w);
+		}
+	}
+	MPI_Win_unlock_all(w);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (me == 0) {
+		MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w);
+		for (i = 0; i < MIX && !bad; i++) {
+			int want = evens * runs + mix_hits(i, odds), got;
+
+			memcpy(&got, base + i * sizeof(int), sizeof got);
+			bad = got != want || (unsigned char)base[MIX * sizeof(int) + i] !=
+					     (unsigned char)want;
+			if (bad)
+				mpit_fail("element %d: int %d and unsigned char %u, expected %d (mod 256 "
+					  "for the char)", i, got,
+					  (unsigned char)base[MIX * sizeof(int) + i], want);
+		}
+		MPI_Win_unlock(0, w);
+	}
+	MPI_Win_free(&w);
+	free(ia);
+	free(ca);
+	mpit_report("rma_accumulate_runs_and_single_element_atomics_lose_nothing");
+}
+
 static int cmp_ll(const void *a, const void *b)
 {
 	long long x = *(const long long *)a, y = *(const long long *)b;
@@ -682,6 +756,7 @@ int main(int argc, char **argv)
 	MPI_Win_allocate(AT_SIZE, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &abase, &aw);
 	test_sums_add_up();
 	test_run_sums_add_up();
+	test_runs_mix_with_single_atomics();
 	test_fetch_and_op_tickets();
 	test_get_accumulate_runs();
 	test_compare_and_swap();
