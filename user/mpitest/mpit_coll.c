@@ -323,7 +323,7 @@ static void test_user_ops(MPI_Comm c, const char *cname)
 {
 	MPI_Datatype m;
 	MPI_Op op;
-	int n, me, i, x[4], y[4], want[4] = { 1, 0, 0, 1 }, t[4];
+	int n, me, i, x[4], y[4], want[4] = { 1, 0, 0, 1 }, t[4], cur[4], pre[4];
 	char name[128];
 
 	MPI_Comm_size(c, &n);
@@ -331,9 +331,9 @@ static void test_user_ops(MPI_Comm c, const char *cname)
 	MPI_Type_contiguous(4, MPI_INT, &m);
 	MPI_Type_commit(&m);
 	MPI_Op_create(matmul, 0, &op);
-	/* Rank r holds [[1, r], [0, 1]] then [[0,1],[1,0]] alternately. */
+	/* Rank r holds [[1, r + 1], [0, 1]] then [[0,1],[1,0]] alternately. */
 	for (i = 0; i < n; i++) {
-		int a[4] = { 1, i, 0, 1 }, s[4] = { 0, 1, 1, 0 };
+		int a[4] = { 1, i + 1, 0, 1 }, s[4] = { 0, 1, 1, 0 };
 		int len = 1;
 
 		memcpy(t, i % 2 ? s : a, sizeof t);
@@ -346,13 +346,31 @@ static void test_user_ops(MPI_Comm c, const char *cname)
 		}
 	}
 	{
-		int a[4] = { 1, me, 0, 1 }, s[4] = { 0, 1, 1, 0 };
+		int a[4] = { 1, me + 1, 0, 1 }, s[4] = { 0, 1, 1, 0 };
 
 		memcpy(x, me % 2 ? s : a, sizeof x);
 	}
 	MPI_Allreduce(x, y, 1, m, op, c);
 	for (i = 0; i < 4; i++)
 		mpit_expect_int("non-commutative user op in rank order", want[i], y[i]);
+	/* Scans: the product over ranks 0..me (cur) and 0..me-1 (pre). */
+	for (i = 0; i <= me; i++) {
+		int a[4] = { 1, i + 1, 0, 1 }, s[4] = { 0, 1, 1, 0 };
+		int len = 1;
+
+		memcpy(t, i % 2 ? s : a, sizeof t);
+		if (i > 0) {
+			memcpy(pre, cur, sizeof pre);
+			matmul(cur, t, &len, &m);
+		}
+		memcpy(cur, t, sizeof cur);
+	}
+	MPI_Scan(x, y, 1, m, op, c);
+	for (i = 0; i < 4; i++)
+		mpit_expect_int("scan with a non-commutative user op in rank order", cur[i], y[i]);
+	MPI_Exscan(x, y, 1, m, op, c);
+	for (i = 0; i < 4 && me > 0; i++)
+		mpit_expect_int("exscan with a non-commutative user op in rank order", pre[i], y[i]);
 	MPI_Op_free(&op);
 	MPI_Type_free(&m);
 	snprintf(name, sizeof name, "coll_%s_noncommutative_user_op", cname);
