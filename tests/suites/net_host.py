@@ -31,7 +31,7 @@ def cases():
         host("net_host_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
         host("net_host_coll_3x1_drop2", 3, 1, "mpit_coll", ["--drop", "2"], tap=True,
              min_tap=10),
-        # Four nodes: a scan's recursive doubling hands partial products on.
+        # Four nodes: a scan's chain crosses three node boundaries.
         host("net_host_coll_4x1", 4, 1, "mpit_coll", tap=True, min_tap=10),
         host("net_host_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=13),
         # Barriers and broadcasts of communicators spanning nodes, per node.
