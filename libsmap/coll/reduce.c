@@ -4,8 +4,9 @@
  *
  * Every fold evaluates x0 op (x1 op (... op xk)) with the operator's left
  * operand as `in` (coll.h), so results are the same on every member and in
- * every run.  Large vectors go in chunks of COLL_CHUNK bytes: folds run in a
- * cache-resident accumulator, and chains hand partial results on chunk by
+ * every run.  Large vectors go in chunks of COLL_CHUNK bytes: folds run
+ * straight into the result (through a cache-resident accumulator when the
+ * result is an input too), and chains hand partial results on chunk by
  * chunk so their members work at the same time.
  */
 #include <stdlib.h>
@@ -48,19 +49,29 @@ static void fold(void *acc, const void *const *src, int n, size_t off, size_t cn
 		op->fn(acc, (const char *)src[j] + off * sz, cnt, op->ctx);
 }
 
-/* dst gets the fold of elements [lo, hi), one chunk at a time through the
- * accumulator, so dst may be one of the sources. */
+/* dst gets the fold of elements [lo, hi), one chunk at a time: straight
+ * into dst, or through the accumulator when dst overlaps a source's
+ * elements (in place), which the fold still reads after its first copy. */
 static void fold_range(void *dst, const void *const *src, int n, size_t lo, size_t hi,
 		       const struct coll_op *op)
 {
 	size_t per = chunk_elems(op), sz = op->size;
-	void *acc = coll_scratch(COLL_SCRATCH_ACC, per * sz);
+	uintptr_t d = (uintptr_t)dst, len = (hi - lo) * sz;
+	void *acc = NULL;
 
+	for (int j = 0; j < n && !acc; j++) {
+		uintptr_t a = (uintptr_t)src[j] + lo * sz;
+
+		if (a < d + len && d < a + len)
+			acc = coll_scratch(COLL_SCRATCH_ACC, per * sz);
+	}
 	for (size_t off = lo; off < hi; off += per) {
 		size_t cnt = hi - off < per ? hi - off : per;
+		char *at = (char *)dst + (off - lo) * sz;
 
-		fold(acc, src, n, off, cnt, op);
-		memcpy((char *)dst + (off - lo) * sz, acc, cnt * sz);
+		fold(acc ? acc : at, src, n, off, cnt, op);
+		if (acc)
+			memcpy(at, acc, cnt * sz);
 	}
 }
 
@@ -279,15 +290,14 @@ static void allreduce_large(struct coll_group *g, uint64_t s, const void *sbuf, 
 	size_t per = chunk_elems(op), sz = op->size;
 	size_t lo = slice_lo(count, g->size, g->rank);
 	size_t hi = slice_lo(count, g->size, g->rank + 1);
-	char *r = rbuf, *acc = coll_scratch(COLL_SCRATCH_ACC, per * sz);
+	char *r = rbuf;
 
 	post_refs(g, s, sbuf, rbuf);
 	memset(g->cursor, 0, (size_t)g->size * sizeof *g->cursor);
 	for (size_t c = 0, off = lo; off < hi; c++, off += per) {
 		size_t cnt = hi - off < per ? hi - off : per;
 
-		fold(acc, g->src, g->size, off, cnt, op);
-		memcpy(r + off * sz, acc, cnt * sz);
+		fold_range(r + off * sz, g->src, g->size, off, off + cnt, op);
 		coll_publish(g, s, COLL_CHUNK + (unsigned)c + 1);
 		allreduce_collect(g, s, r, count, op, 0);
 	}
