@@ -144,8 +144,7 @@ def worst(consoles):
                              % (c.prefix.strip(), c.proc.returncode))
             st = 1
         statuses.append(st)
-    causes = [st for st in statuses if st != EXIT_NET]
-    return max(causes) if max(causes, default=0) else max(statuses)
+    return max((st for st in statuses if st != EXIT_NET), default=0) or max(statuses)
 
 
 def run(opt):
