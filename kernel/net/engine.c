@@ -557,8 +557,25 @@ static void resend(struct eng *e, unsigned node, uint64_t now)
 
 /* ---- operations: sending ---- */
 
+/*
+ * The n bytes at a, as rank lrank names them: an address of the region
+ * layout (slot 0) is in lrank's own memory; a SMARTMAP address (slot
+ * r + 1, sign-extended from bit 47 above slot 255) is on-node rank r's,
+ * whoever names it.  Ranks pass the latter for memory a peer shares with
+ * them (MPI_Win_allocate_shared's, shmem_ptr's): a rank may hand the
+ * network any memory it can load from and store to, and SMARTMAP already
+ * lets it store to every rank of the node.
+ */
 static const void *rank_ptr(struct eng *e, unsigned lrank, uint64_t a, uint64_t n, int wr)
 {
+	unsigned slot = (unsigned)(a >> 39) & 511;
+
+	if (slot) {
+		if ((uint64_t)((int64_t)(a << 16) >> 16) != a)
+			return NULL;
+		lrank = slot - 1;
+		a &= (1ull << 39) - 1;
+	}
 	if (!e->live || lrank >= e->nlocal)
 		return NULL;
 	return eng_plat_rank_mem(e, lrank, a, n ? n : 1, wr);

@@ -31,12 +31,18 @@ extern "C" {
  * Slots 256..510 (ranks 255..509) lie in the upper canonical half of the
  * address space, so the result is sign-extended from bit 47; for ranks
  * below 255 that changes nothing and this is exactly Catamount's
- * p | ((rank + 1) << 39).
+ * p | ((rank + 1) << 39).  A p that is a SMARTMAP address already (memory
+ * a peer shares, such as MPI_Win_shared_query's) names the same memory
+ * from every rank of the node, and comes back unchanged: or-ing a second
+ * slot into it would name a third rank's.
  */
 static inline void *remote_address(unsigned rank, volatile void *p)
 {
-	uintptr_t a = (uintptr_t)p | ((uintptr_t)(rank + 1) << 39);
+	uintptr_t a = (uintptr_t)p;
 
+	if (a >> 39)
+		return (void *)a;
+	a |= (uintptr_t)(rank + 1) << 39;
 	return (void *)(uintptr_t)((intptr_t)(a << 16) >> 16);
 }
 

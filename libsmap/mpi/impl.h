@@ -393,7 +393,8 @@ struct smpi_req {
 	int cancel;		/* a send's MPI_Cancel, once per start (p2p.c) */
 	int cancel_rndv;	/* it was a rendezvous still waiting for its receiver */
 	uint64_t sseq;		/* a send: its slot's number at an on-node receiver, its
-				 * name (p2pnet.c) across nodes */
+				 * name (p2pnet.c) across nodes; a receive across
+				 * nodes: the RTS it fetches */
 	int rts_served;		/* send across nodes: its fetch has completed */
 	int helped;		/* rendezvous: this sender took its pieces */
 	int withdraw;		/* a send that may still withdraw to a copy (p2p.c) */

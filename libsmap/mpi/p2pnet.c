@@ -31,6 +31,7 @@
  * sent on a request (its name) is asked back the same way: complete for
  * its caller when it left, it is not again until the answer comes.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
@@ -239,13 +240,28 @@ void smpi_pnet_send_blocking(const void *buf, int64_t count, MPI_Datatype type, 
 
 /* ---- receiving ---- */
 
+/* Fetching none of world rank src's RTS completes its send. */
+static void pnet_serve_nothing(uint32_t src, uint64_t rts, const char *what)
+{
+	static char nothing;
+
+	net_cmd_async(SNOP_GETREQ, 0, 0, src, &nothing, 0, 0, (int64_t)rts, 0, what);
+}
+
 static void pnet_recv_done(struct net_op *op)
 {
 	struct smpi_req *r = op->arg;
 	int err = r->status.MPI_ERROR;
 
-	if (op->status < 0)
+	/* The engine refused the fetch before asking for anything (a buffer
+	 * this rank cannot write): the receive fails, and the sender, which
+	 * would wait for a fetch forever, is released. */
+	if (op->status == -EFAULT || op->status == -EINVAL) {
+		err = op->status == -EFAULT ? MPI_ERR_BUFFER : MPI_ERR_OTHER;
+		pnet_serve_nothing((uint32_t)r->status.MPI_SOURCE, r->sseq, "MPI_Recv");
+	} else if (op->status < 0) {
 		err = MPI_ERR_OTHER;
+	}
 	if (r->packed) {
 		smpi_type_copy((void *)r->buf, r->count, r->type, r->packed, op->len, MPI_BYTE);
 		free(r->packed);
@@ -296,6 +312,7 @@ static void pnet_take(struct smpi_req *r, int kind, int src, int tag, uint64_t l
 	memset(&r->nop, 0, sizeof(r->nop));
 	r->nop.done = pnet_recv_done;
 	r->nop.arg = r;
+	r->sseq = rts;
 	if (rows)
 		net_cmd_local_rows(&r->nop, SNOP_GETREQ, 0, (uint32_t)src, dst, n, (int64_t)rts, 0,
 				   row, stride);
@@ -320,7 +337,6 @@ static int pnet_is_sent(const struct match_entry *e, const void *name)
  * context). */
 static void pnet_cancel_asked(uint32_t src, const struct pnet_cancel *c)
 {
-	static char nothing;
 	struct pnet_cancel a = { c->req, c->name, P2P_CANCEL_TOO_LATE };
 	struct match_entry *e = NULL;
 	struct p2p_unexp *u;
@@ -331,8 +347,7 @@ static void pnet_cancel_asked(uint32_t src, const struct pnet_cancel *c)
 		u = (struct p2p_unexp *)e;
 		/* Fetching none of an RTS completes the sender's. */
 		if (u->kind == P2P_MSG_NET_RTS)
-			net_cmd_async(SNOP_GETREQ, 0, 0, src, &nothing, 0, 0, (int64_t)u->rts, 0,
-				      "MPI_Cancel");
+			pnet_serve_nothing(src, u->rts, "MPI_Cancel");
 		p2p_unexp_put(u);
 		a.arg = P2P_CANCEL_REMOVED;
 	}

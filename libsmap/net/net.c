@@ -31,6 +31,7 @@ static struct {
 	uint64_t cmd_n;		/* commands posted */
 	uint64_t ev_n;		/* events consumed */
 	uint64_t done;		/* commands completed */
+	uint64_t parked;	/* RTS commands among those not completed */
 	int in_progress;
 	net_inbox_fn *inbox;
 	/* bounce ring: buffers in posting order */
@@ -156,6 +157,7 @@ static void net_events(void)
 		op->len = ev->len;
 		net.ev_n++;
 		net.done++;
+		net.parked -= op->parked;
 		__atomic_store_n(&a->ev_taken, net.ev_n, __ATOMIC_RELEASE);
 		if (op->bounce) {
 			net.bdone[(op->bounce - 1) % SNET_NCMD] = 1;
@@ -236,6 +238,8 @@ static void net_post(struct net_op *op, uint8_t flags, uint8_t opc, uint8_t amo,
 			   "the job has one node" : "this node has no network");
 	op->complete = 0;
 	op->bounce = 0;
+	op->parked = opc == SNOP_RTS;
+	net.parked += op->parked;
 	while (net.cmd_n - net.done >= SNET_NCMD) {
 		if (core.host)
 			hostnet_drive();
@@ -359,7 +363,7 @@ uint64_t net_gone_nodes(void)
 
 unsigned net_in_flight(const struct net_op *op, int *op_busy)
 {
-	uint64_t n = net.cmd_n - net.done, posted = 0;
+	uint64_t n = net.cmd_n - net.done, posted = 0, parked = net.parked;
 	int seen = 0;
 
 	*op_busy = 0;
@@ -371,8 +375,9 @@ unsigned net_in_flight(const struct net_op *op, int *op_busy)
 		if (__atomic_load_n(&ev->ticket, __ATOMIC_ACQUIRE) != (uint32_t)(net.ev_n + posted + 1))
 			break;
 		seen |= ev->id == (uintptr_t)op;
+		parked -= ((const struct net_op *)(uintptr_t)ev->id)->parked;
 	}
-	n -= posted;
+	n -= posted + parked;
 	if (op && !op->complete && !seen && n) {
 		*op_busy = 1;
 		n--;

@@ -30,6 +30,7 @@ struct net_op {
 	uint32_t bounce;	/* 1 + index of its bounce buffer, or 0 */
 	uint8_t maylose;	/* the caller's: the target's node may have left
 				 * (then status -ESRCH, not the job's end) */
+	uint8_t parked;		/* an RTS: it waits for its receiver's fetch */
 };
 
 /* Attaches this rank to its node's engine (once; every user calls it).
@@ -72,7 +73,9 @@ void net_quiet(void);
 /* Bit n: node n's job has left (every rank there exited). */
 uint64_t net_gone_nodes(void);
 /* Commands of this rank in flight (issued, no event posted for them yet:
- * progress need not have run), `op` left out; *op_busy: whether op is. */
+ * progress need not have run), `op` left out; *op_busy: whether op is.
+ * An RTS is not in flight: it moves nothing until its receiver fetches,
+ * and a fetch is in flight at the receiver. */
 unsigned net_in_flight(const struct net_op *op, int *op_busy);
 
 /* Who gets the inbox: MPI's matching (messages and rendezvous announces).

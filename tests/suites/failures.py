@@ -57,6 +57,10 @@ def cases():
              r"node 1: every rank waits or has exited: ending the job$"
     for name, opts, args, call, gone in (
             ("host_recv", ["--host", "-n", "1"], ["lonely"], "MPI_Recv", ""),
+            # A rendezvous announced and never fetched moves nothing: the
+            # sender waits like any other.
+            ("host_send", ["--host", "-n", "1"], ["unreceived"], "MPI_Send", ""),
+            ("kernel_send", ["-q", "-n", "1"], ["unreceived"], "MPI_Send", ""),
             ("host_barrier", ["--host", "-n", "2"], ["barrier"], "MPI_Finalize", "; exited: 1"),
             ("kernel_recv", ["-q", "-n", "2"], ["lonely"], "MPI_Recv, rank 1 in MPI_Finalize",
              ""),
@@ -69,6 +73,15 @@ def cases():
             rc=123, timeout=90,
             expect=[r"^(\[n0\] )?libsmap: rank \d: deadlock: " + across % (call, gone)],
             reject=[r"(?s)deadlock.*deadlock"]))
+    # A buffer the engine cannot write fails the receive, and releases the
+    # sender that waits for the fetch.
+    for where, opts in (("host", ["--host"]), ("kernel", ["-q"])):
+        out.append(harness.lwkrun(
+            "fail_nodes_%s_recv_into_text_is_err_buffer_and_the_send_completes" % where,
+            opts + ["--nodes", "2", "-n", "1", "--timeout", "60", prog("mpit_exit"),
+                    "readonly"], timeout=90,
+            expect=[r"rank 1: MPI_Recv into the program's text: MPI_ERR_BUFFER",
+                    r"rank 0: MPI_Send returned 0"]))
     out.append(harness.lwkrun("fail_nodes_other_node_is_told_the_rank",
                               ["-q", "--nodes", "2", "-n", "2", "--timeout", "60",
                                prog("mpit_exit"), "exit", "5"], rc=5, timeout=90,

@@ -39,7 +39,7 @@ def cases():
         nodes("net_qemu_dt_2x2_drop2", 2, 2, "mpit_dt", extra=["--drop", "2"], tap=True,
               min_tap=11),
         nodes("net_qemu_rma_sync_2x2_drop2", 2, 2, "rmat_sync", extra=["--drop", "2"], tap=True,
-              min_tap=15),
+              min_tap=16),
         nodes("net_qemu_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
         # 50 barriers per communicator: every one crosses the emulated wire.
         nodes("net_qemu_span_2x2", 2, 2, "mpit_span", ["50"], tap=True, min_tap=16),

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import harness  # noqa: E402
 
 # TAP lines each program prints.
-RMA = {"rmat_sync": 15, "rmat_acc": 15, "rmat_win": 7, "rmat_err": 5}
+RMA = {"rmat_sync": 16, "rmat_acc": 15, "rmat_win": 7, "rmat_err": 5}
 RPIPE = {"rpt_stream": 6, "rpt_heap": 3, "rpt_misc": 3}
 
 

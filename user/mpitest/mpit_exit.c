@@ -12,8 +12,14 @@
  *   mpit_exit wire       rank 0 calls MPI_Barrier, the others wait for a
  *                        message rank 0 never sends (across nodes of one
  *                        rank each, rank 0 waits in the hardware barrier)
+ *   mpit_exit unreceived rank 0 sends 1 MiB (a rendezvous) to the last
+ *                        rank, which never receives it and finalizes
+ *   mpit_exit readonly   the last rank receives rank 0's 1 MiB into the
+ *                        program's text under MPI_ERRORS_RETURN and says
+ *                        which error class it got; the send completes
  */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +46,27 @@ int main(int argc, char **argv)
 			MPI_Barrier(MPI_COMM_WORLD);
 		else
 			MPI_Recv(&status, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Finalize();
+		return 0;
+	}
+	if (!strcmp(mode, "unreceived") || !strcmp(mode, "readonly")) {
+		int np, n = 1 << 18, err, cls = MPI_SUCCESS;
+		int *buf = calloc(n, sizeof *buf);
+
+		MPI_Comm_size(MPI_COMM_WORLD, &np);
+		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+		if (rank == 0) {
+			err = MPI_Send(buf, n, MPI_INT, np - 1, 99, MPI_COMM_WORLD);
+			printf("rank 0: MPI_Send returned %d\n", err);
+		} else if (rank == np - 1 && !strcmp(mode, "readonly")) {
+			err = MPI_Recv((void *)(uintptr_t)main, n, MPI_INT, 0, 99, MPI_COMM_WORLD,
+				       MPI_STATUS_IGNORE);
+			MPI_Error_class(err, &cls);
+			printf("rank %d: MPI_Recv into the program's text: %s\n", rank,
+			       cls == MPI_ERR_BUFFER ? "MPI_ERR_BUFFER" : "another class");
+		}
+		fflush(stdout);
+		free(buf);
 		MPI_Finalize();
 		return 0;
 	}

@@ -2,10 +2,11 @@
  * rmat_sync.c - Put and Get under every synchronisation mode: fence (with
  * and without asserts), post/start/complete/wait and test, exclusive and
  * shared locks (with and without NOCHECK), a waiter on an exclusive lock
- * that others keep taking, lock_all with the flushes, the
- * request forms, load/store on a shared window with Win_sync, and derived
- * datatypes on either side.  Every rank checks its own window (or what it
- * fetched) against values it computes for the peer that wrote them.
+ * that others keep taking, lock_all with the flushes, the request forms,
+ * load/store on a shared window with Win_sync, its memory as the buffers
+ * of messages and RMA, and derived datatypes on either side.  Every rank
+ * checks its own window (or what it fetched) against values it computes
+ * for the peer that wrote them.
  */
 #include "rmat.h"
 
@@ -322,6 +323,57 @@ static void test_shared_load_store(void)
 	mpit_report("rma_shared_window_load_store_with_win_sync");
 }
 
+/* A shared window's memory as the buffers of messages and RMA across
+ * nodes (as PRK's MPISHM kernels use it): the node's member 0 owns all of
+ * it and every member, the owner too, names it through the owner's
+ * SMARTMAP slot.  Each member has an out and an in block of S ints (past
+ * the eager limit) and of 16 (eager); a window made by Win_create over
+ * its in block takes a put from a neighbour's out block and serves a get
+ * into its own out block. */
+static void test_shared_buffers(void)
+{
+	enum { S = 80000 };
+	MPI_Comm node;
+	MPI_Win sw, cw;
+	MPI_Aint sz;
+	int *seg, *outb, *inb, du, nme, nnp, i, n;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &nme);
+	MPI_Comm_size(node, &nnp);
+	MPI_Win_allocate_shared(nme ? 0 : (MPI_Aint)nnp * 2 * S * sizeof(int), sizeof(int),
+				MPI_INFO_NULL, node, &seg, &sw);
+	MPI_Win_shared_query(sw, 0, &sz, &du, &seg);
+	outb = seg + (size_t)nme * 2 * S;
+	inb = outb + S;
+	MPI_Win_lock_all(0, sw);
+	for (n = 16; n <= S; n += S - 16) {
+		rmat_fill(outb, n, me, right);
+		MPI_Win_sync(sw);
+		MPI_Sendrecv(outb, n, MPI_INT, right, 7, inb, n, MPI_INT, left, 7, MPI_COMM_WORLD,
+			     MPI_STATUS_IGNORE);
+		rmat_expect(n == S ? "long message into shared memory" :
+			    "short message into shared memory", inb, n, left, me);
+	}
+	for (i = 0; i < S; i++)
+		inb[i] = -1;
+	MPI_Win_sync(sw);
+	MPI_Win_create(inb, S * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &cw);
+	MPI_Win_fence(0, cw);
+	MPI_Put(outb, S, MPI_INT, right, 0, S, MPI_INT, cw);
+	MPI_Win_fence(0, cw);
+	MPI_Get(outb, S, MPI_INT, left, 0, S, MPI_INT, cw);
+	MPI_Win_fence(0, cw);
+	MPI_Win_sync(sw);
+	rmat_expect("put into shared memory", inb, S, left, me);
+	rmat_expect("get into shared memory", outb, S, (left + np - 1) % np, left);
+	MPI_Win_free(&cw);
+	MPI_Win_unlock_all(sw);
+	MPI_Win_free(&sw);
+	MPI_Comm_free(&node);
+	mpit_report("shared_window_memory_as_message_and_rma_buffers");
+}
+
 static void test_large(void)
 {
 	const int B = 1 << 20;
@@ -410,6 +462,7 @@ int main(int argc, char **argv)
 	MPI_Win_free(&win);
 	free(base);
 	test_shared_load_store();
+	test_shared_buffers();
 	test_large();
 	test_transpose();
 	MPI_Finalize();
