@@ -762,6 +762,16 @@ SMPI_API(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendt
 SMPI_API(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
 				  int recvtag, MPI_Comm comm, MPI_Request *request))
 
+/* MPI 4.0 partitioned point-to-point (libsmap/mpi/part.c). */
+SMPI_API(int, Psend_init, (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest,
+			   int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
+			   int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SMPI_API(int, Pready, (int partition, MPI_Request request))
+SMPI_API(int, Pready_range, (int partition_low, int partition_high, MPI_Request request))
+SMPI_API(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
+SMPI_API(int, Parrived, (MPI_Request request, int partition, int *flag))
+
 /* Process topologies and neighborhood collectives (libsmap/mpi/topo.c). */
 extern char smpi_weights_empty[];
 #define MPI_WEIGHTS_EMPTY	((int *)smpi_weights_empty)

@@ -212,16 +212,15 @@ static void file_lock(MPI_File fh, short type)
 }
 
 /* Read or write count elements of type at view position `at` (etypes):
- * the error class; *moved gets the bytes moved. */
+ * the error class; the status counts the bytes moved. */
 static int file_access(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype type,
-		       int write, MPI_Status *st, int64_t *moved)
+		       int write, MPI_Status *st)
 {
-	int64_t bytes, got;
+	int64_t bytes, got = 0;
 	struct dt_cursor mem, flat;
 	char *tmp = buf;
 	int err = MPI_SUCCESS;
 
-	*moved = 0;
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
 	if (count < 0)
@@ -277,10 +276,9 @@ static int file_access(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Dat
 		}
 		free(tmp);
 	}
-	*moved = got;
 out:
 	if (st != MPI_STATUS_IGNORE)
-		smpi_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, err, *moved);
+		smpi_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, err, got);
 	return err;
 }
 
@@ -610,17 +608,13 @@ static int file_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *ex
 static int file_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
 		      MPI_Status *status)
 {
-	int64_t moved;
-
-	return file_access(fh, offset, buf, count, datatype, 0, status, &moved);
+	return file_access(fh, offset, buf, count, datatype, 0, status);
 }
 
 static int file_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
 		       MPI_Datatype datatype, MPI_Status *status)
 {
-	int64_t moved;
-
-	return file_access(fh, offset, (void *)buf, count, datatype, 1, status, &moved);
+	return file_access(fh, offset, (void *)buf, count, datatype, 1, status);
 }
 
 static int file_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
@@ -688,13 +682,16 @@ static int file_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, i
 static int at_pointer(MPI_File fh, void *buf, int count, MPI_Datatype datatype, int write,
 		      MPI_Status *status)
 {
-	int64_t moved;
 	int err;
 
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
-	err = file_access(fh, fh->pos, buf, count, datatype, write, status, &moved);
-	fh->pos += moved / fh->esize;
+	err = file_access(fh, fh->pos, buf, count, datatype, write, status);
+	/* MPI 3.1 section 13.4.1: the pointer passes every etype the call
+	 * was to access, even beyond the end of file, as the shared one does
+	 * (a nonblocking call updates it before knowing what it will get). */
+	if (err == MPI_SUCCESS)
+		fh->pos += (MPI_Offset)count * smpi_type_size(datatype) / fh->esize;
 	return err;
 }
 
@@ -822,7 +819,6 @@ static int file_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp
 static int at_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, int write,
 		     MPI_Status *status)
 {
-	int64_t moved;
 	MPI_Offset at;
 
 	if (!file_ok(fh))
@@ -830,7 +826,7 @@ static int at_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, i
 	if (count < 0 || !type_ok(datatype))
 		return count < 0 ? MPI_ERR_COUNT : MPI_ERR_TYPE;
 	at = shared_add(fh, (MPI_Offset)count * smpi_type_size(datatype) / fh->esize);
-	return file_access(fh, at, buf, count, datatype, write, status, &moved);
+	return file_access(fh, at, buf, count, datatype, write, status);
 }
 
 static int file_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
@@ -868,7 +864,6 @@ static int ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, int
 		   MPI_Status *status)
 {
 	MPI_Offset mine, before = 0, total, base = 0;
-	int64_t moved;
 	int rank;
 
 	if (!file_ok(fh))
@@ -884,7 +879,7 @@ static int ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, int
 	if (rank == 0)
 		base = shared_add(fh, total);
 	PMPI_Bcast(&base, 1, MPI_OFFSET, 0, fh->comm);
-	return file_access(fh, base + before, buf, count, datatype, write, status, &moved);
+	return file_access(fh, base + before, buf, count, datatype, write, status);
 }
 
 static int file_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,

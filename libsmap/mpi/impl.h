@@ -356,7 +356,8 @@ void smpi_op_apply(MPI_Op op, const void *in, void *inout, int64_t count,
 
 /* ---- point-to-point (p2p.c, req.c) ---- */
 
-enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_DONE_AT_START, SMPI_REQ_COLL, SMPI_REQ_GREQ };
+enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_DONE_AT_START, SMPI_REQ_COLL, SMPI_REQ_GREQ,
+       SMPI_REQ_PART_SEND, SMPI_REQ_PART_RECV };
 enum { SMPI_MODE_STD, SMPI_MODE_SYNC, SMPI_MODE_BUF, SMPI_MODE_READY };
 enum {
 	SMPI_ST_IDLE,		/* persistent, not started */
@@ -415,6 +416,7 @@ struct smpi_req {
 	struct net_op nop;
 	struct smpi_nbc *nbc;	/* SMPI_REQ_COLL: its schedule (nbc.c) */
 	struct smpi_greq *greq;	/* SMPI_REQ_GREQ: its functions (grequest.c) */
+	struct smpi_part *part;	/* SMPI_REQ_PART_*: its pairing and partitions (part.c) */
 	struct smpi_rndv rv;
 };
 
@@ -554,6 +556,12 @@ void smpi_nbc_progress(void);
 void smpi_nbc_init(void);
 void smpi_nbc_start(struct smpi_req *req);
 void smpi_nbc_free(struct smpi_nbc *s);
+/* Partitioned requests (part.c): progress runs them while any is started
+ * or unpaired; MPI_Start and smpi_req_free come here for them. */
+extern int smpi_part_active;
+void smpi_part_progress(void);
+void smpi_part_start(struct smpi_req *req);
+void smpi_part_free(struct smpi_req *req);
 /* A communicator's topology goes with it; a duplicate gets a copy (topo.c). */
 void smpi_topo_free(struct smpi_topo *t);
 struct smpi_topo *smpi_topo_dup(const struct smpi_topo *t);

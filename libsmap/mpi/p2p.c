@@ -782,6 +782,8 @@ void smpi_progress(void)
 		net_progress();
 	if (smpi_nbc_active)
 		smpi_nbc_progress();
+	if (smpi_part_active)
+		smpi_part_progress();
 }
 
 /* Hands an unexpected message to the receive r. */

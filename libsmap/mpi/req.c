@@ -52,6 +52,8 @@ void smpi_req_free(struct smpi_req *r)
 		smpi_nbc_free(r->nbc);
 	if (r->kind == SMPI_REQ_GREQ)
 		smpi_greq_free(r);
+	if (r->kind == SMPI_REQ_PART_SEND || r->kind == SMPI_REQ_PART_RECV)
+		smpi_part_free(r);
 	smpi_type_release(r->type);
 	smpi_comm_release(r->comm);
 	r->live = 0;
@@ -457,6 +459,10 @@ int PMPI_Start(MPI_Request *request)
 		return smpi_err(r->comm, MPI_ERR_REQUEST, "MPI_Start", "request is already active");
 	if (r->kind == SMPI_REQ_COLL) {
 		smpi_nbc_start(r);
+		return MPI_SUCCESS;
+	}
+	if (r->kind == SMPI_REQ_PART_SEND || r->kind == SMPI_REQ_PART_RECV) {
+		smpi_part_start(r);
 		return MPI_SUCCESS;
 	}
 	if (r->kind == SMPI_REQ_SEND)

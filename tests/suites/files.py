@@ -13,7 +13,7 @@ WORK = harness.build("tests", "files")
 FILETEST = harness.build("user", "filetest")
 BASIC_CHECKS = 50
 CONFINE_CHECKS = 19
-MPIIO_CHECKS = 38
+MPIIO_CHECKS = 39
 MPIT_FILE = harness.build("user", "mpit_file")
 
 

@@ -22,6 +22,7 @@ PROGRAMS = {
     "mpit_dtx": 7,
     "mpit_tools": 4,
     "mpit_bigc": 4,
+    "mpit_part": 3,
 }
 
 

@@ -46,6 +46,9 @@ def cases():
         host("net_host_nbc_2x2", 2, 2, "mpit_nbc", tap=True, min_tap=24),
         host("net_host_nbc_3x1_drop2", 3, 1, "mpit_nbc", ["--drop", "2"], tap=True, min_tap=24),
         host("net_host_topo_2x2", 2, 2, "mpit_topo", tap=True, min_tap=9),
+        # Partitioned pairs: handshakes and messages on the library context.
+        host("net_host_part_2x2", 2, 2, "mpit_part", tap=True, min_tap=3),
+        host("net_host_part_3x1_drop2", 3, 1, "mpit_part", ["--drop", "2"], tap=True, min_tap=3),
         # Info, matched probes (messages taken across nodes), Comm_idup.
         host("net_host_info_2x2", 2, 2, "mpit_info", tap=True, min_tap=6),
         host("net_host_info_3x1_drop2", 3, 1, "mpit_info", ["--drop", "2"], tap=True, min_tap=6),

@@ -179,6 +179,11 @@ static void pointers(void)
 	ok = MPI_File_read_at(fh, sz - 4, got, 4, MPI_INT, &st) == MPI_SUCCESS &&
 	     MPI_Get_count(&st, MPI_INT, &count) == MPI_SUCCESS && count == 1;
 	check(ok, "a read across the end of file counts what it got");
+	ok = MPI_File_seek(fh, sz - 4, MPI_SEEK_SET) == MPI_SUCCESS &&
+	     MPI_File_read(fh, got, 4, MPI_INT, &st) == MPI_SUCCESS &&
+	     MPI_Get_count(&st, MPI_INT, &count) == MPI_SUCCESS && count == 1 &&
+	     MPI_File_get_position(fh, &pos) == MPI_SUCCESS && pos == sz + 12;
+	check(ok, "a read across the end of file moves the pointer past all it asked for");
 	MPI_Barrier(MPI_COMM_WORLD);
 
 	/* shared pointer: each rank writes its rank once, in some order */
