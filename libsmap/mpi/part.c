@@ -176,6 +176,8 @@ void smpi_part_free(struct smpi_req *r)
 {
 	struct smpi_part *p = r->part, **pp;
 
+	/* A handshake this receive took may be another's: hand it on first. */
+	part_pair();
 	for (pp = &part_list; *pp != p; pp = &(*pp)->next)
 		;
 	*pp = p->next;
