@@ -73,6 +73,12 @@ void lang_omp_one_thread(void);
 /* Spin-wait step: pause, and on Linux give the core away after a while.
  * Drives core_progress, when set, at every step. */
 void core_spin(unsigned *spins);
+/* After a call that polls (MPI_Test, MPI_Iprobe, shmem_test...): a program
+ * looping on one that finds nothing waits too, and on a CPU it shares (host
+ * mode, more ranks than CPUs) gives it away as core_spin does, or the peer
+ * it waits for may not run for a whole time slice.  No wait check: the
+ * program may compute between polls. */
+void core_poll(int found);
 /* Host mode's network engine runs in whichever rank waits (hostnet.c):
  * set once the network is up; never allocates, so any wait may call it. */
 extern void (*core_progress)(void);

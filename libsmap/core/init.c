@@ -131,6 +131,18 @@ _Noreturn void __wrap_exit(int status)
 	__real_exit(status);
 }
 
+void core_poll(int found)
+{
+	static unsigned idle;
+
+	if (found || core.spin_limit == ~0u) {
+		idle = 0;
+		return;
+	}
+	if (++idle >= core.spin_limit)
+		sched_yield();
+}
+
 void core_spin(unsigned *spins)
 {
 	static const struct timespec nap = { 0, CORE_NAP_NS };

@@ -98,6 +98,26 @@ static size_t wait_some_##N(T *ivars, size_t n, size_t *idx, const int *status, 
 	return c;							\
 }
 
+/* What the tests return, from wait_scan's count (or index), once they have
+ * told core_poll whether the program's loop on them may go on. */
+static int test_all(size_t unsatisfied)
+{
+	core_poll(!unsatisfied);
+	return !unsatisfied;
+}
+
+static size_t test_any(size_t i)
+{
+	core_poll(i != SIZE_MAX);
+	return i;
+}
+
+static size_t test_some(size_t c)
+{
+	core_poll(c > 0);
+	return c;
+}
+
 /* The routines of one type, on those helpers. */
 #define WAIT_DEF(T, N)							\
 WAIT_SCAN(T, N)								\
@@ -140,49 +160,50 @@ size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indic
 int shmem_##N##_test(T *ivar, int cmp, T cmp_value)			\
 {									\
 	wait_check_cmp(cmp, __func__);					\
-	return !wait_scan_##N(ivar, 1, NULL, cmp, &cmp_value, 0, NULL, WAIT_ALL); \
+	return test_all(wait_scan_##N(ivar, 1, NULL, cmp, &cmp_value, 0, NULL, \
+				      WAIT_ALL));			\
 }									\
 int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp, \
 			 T cmp_value)					\
 {									\
 	wait_check_cmp(cmp, __func__);					\
-	return !wait_scan_##N(ivars, nelems, status, cmp, &cmp_value, 0, NULL, \
-			      WAIT_ALL);				\
+	return test_all(wait_scan_##N(ivars, nelems, status, cmp, &cmp_value, 0, \
+				      NULL, WAIT_ALL));			\
 }									\
 size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp, \
 			    T cmp_value)				\
 {									\
 	wait_check_cmp(cmp, __func__);					\
-	return wait_scan_##N(ivars, nelems, status, cmp, &cmp_value, 0, NULL, \
-			     WAIT_ANY);					\
+	return test_any(wait_scan_##N(ivars, nelems, status, cmp, &cmp_value, 0, \
+				      NULL, WAIT_ANY));			\
 }									\
 size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices,	\
 			     const int *status, int cmp, T cmp_value)	\
 {									\
 	wait_check_cmp(cmp, __func__);					\
-	return wait_scan_##N(ivars, nelems, status, cmp, &cmp_value, 0, indices, \
-			     WAIT_SOME);				\
+	return test_some(wait_scan_##N(ivars, nelems, status, cmp, &cmp_value, 0, \
+				       indices, WAIT_SOME));		\
 }									\
 int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, \
 				int cmp, T *cmp_values)			\
 {									\
 	wait_check_cmp(cmp, __func__);					\
-	return !wait_scan_##N(ivars, nelems, status, cmp, cmp_values, 1, NULL, \
-			      WAIT_ALL);				\
+	return test_all(wait_scan_##N(ivars, nelems, status, cmp, cmp_values, 1, \
+				      NULL, WAIT_ALL));			\
 }									\
 size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, \
 				   int cmp, T *cmp_values)		\
 {									\
 	wait_check_cmp(cmp, __func__);					\
-	return wait_scan_##N(ivars, nelems, status, cmp, cmp_values, 1, NULL, \
-			     WAIT_ANY);					\
+	return test_any(wait_scan_##N(ivars, nelems, status, cmp, cmp_values, 1, \
+				      NULL, WAIT_ANY));			\
 }									\
 size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices, \
 				    const int *status, int cmp, T *cmp_values) \
 {									\
 	wait_check_cmp(cmp, __func__);					\
-	return wait_scan_##N(ivars, nelems, status, cmp, cmp_values, 1, indices, \
-			     WAIT_SOME);				\
+	return test_some(wait_scan_##N(ivars, nelems, status, cmp, cmp_values, 1, \
+				       indices, WAIT_SOME));		\
 }
 
 /* Is any variable left to wait for? */

@@ -22,7 +22,11 @@
  * smap_coll_check, so that both see the same placement of the ranks;
  * <call>_check_cost is the median of the pairs' differences, in percent;
  * its "best" the best checked trial against the best unchecked one; not
- * run by default).  SMAP_REDUCE (serial|parallel) picks
+ * run by default); poll (a token around the ring of all ranks, each
+ * waiting for it in a loop of MPI_Iprobe, then of MPI_Test on an Irecv, as
+ * HPL's panel broadcasts and overlapping codes wait: us per hop; what it
+ * shows is how a polling rank shares a CPU, so run it with more ranks than
+ * CPUs; not run by default).  SMAP_REDUCE (serial|parallel) picks
  * libsmap's reduce algorithm; run twice to compare.
  *
  * Every figure is timed in several trials (quick 7, full 21, emu 3) after
@@ -50,12 +54,12 @@
 
 enum {
 	PINGPONG, PINGPING, EXCHANGE, SENDRECV, RATE, MEMCPY, FLOOR, COLL, OVERLAP, COLLCHECK,
-	NTESTS
+	POLL, NTESTS
 };
 
 static const char *const test_names[NTESTS] = {
 	"pingpong", "pingping", "exchange", "sendrecv", "rate", "memcpy", "floor", "coll",
-	"overlap", "collcheck"
+	"overlap", "collcheck", "poll"
 };
 
 /* Sizes of the quick run: the ones the targets name, and the protocol
@@ -503,6 +507,50 @@ static void bench_collcheck(void)
 	MPI_T_finalize();
 }
 
+/* One pass of the token around the ring; each rank waits by polling. */
+static void poll_round(int test)
+{
+	int left = (rank + size - 1) % size, right = (rank + 1) % size, flag = 0;
+	MPI_Request r;
+
+	if (rank == 0)
+		MPI_Send(sbuf, 1, MPI_INT, right, 0, MPI_COMM_WORLD);
+	if (test) {
+		MPI_Irecv(rbuf, 1, MPI_INT, left, 0, MPI_COMM_WORLD, &r);
+		while (!flag)
+			MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+	} else {
+		while (!flag)
+			MPI_Iprobe(left, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+		MPI_Recv(rbuf, 1, MPI_INT, left, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	}
+	if (rank != 0)
+		MPI_Send(sbuf, 1, MPI_INT, right, 0, MPI_COMM_WORLD);
+}
+
+static void bench_poll(void)
+{
+	double t[MAXTRIALS];
+	int n = emu ? 20 : 200, test, k, i;
+
+	for (test = 0; test < 2; test++) {
+		for (i = 0; i < n / 10; i++)
+			poll_round(test);
+		for (k = 0; k < trials; k++) {
+			double t0;
+
+			MPI_Barrier(MPI_COMM_WORLD);
+			t0 = MPI_Wtime();
+			for (i = 0; i < n; i++)
+				poll_round(test);
+			t[k] = (MPI_Wtime() - t0) / n / size;
+		}
+		median(t);
+		emit(test ? "poll_test_hop" : "poll_iprobe_hop", 4, t[0] * 1e6, t[trials / 2] * 1e6,
+		     "us");
+	}
+}
+
 /* Which tests argv names (all when it names none); -1 for an unknown one. */
 static int parse(int argc, char **argv, int *want)
 {
@@ -525,7 +573,7 @@ static int parse(int argc, char **argv, int *want)
 		want[k] = any = 1;
 	}
 	for (k = 0; k < NTESTS && !any; k++)
-		want[k] = k != COLLCHECK;
+		want[k] = k != COLLCHECK && k != POLL;
 	return 0;
 }
 
@@ -571,6 +619,8 @@ int main(int argc, char **argv)
 		bench_overlap();
 	if (want[COLLCHECK])
 		bench_collcheck();
+	if (want[POLL])
+		bench_poll();
 	if (rank == 0) {
 		printf("\n%-16s %10s %12s %12s\n", "test", "bytes", "best", "median");
 		for (i = 0; i < nrows; i++)
