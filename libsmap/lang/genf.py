@@ -815,6 +815,18 @@ MPI1_ONTO = {
 }
 
 
+# MPI_F_SYNC_REG (MPI 3.1 section 17.1.7), Fortran only: a call the
+# compiler cannot see into, so a buffer that a pending nonblocking call
+# writes is read from memory again after the Wait that completes it (what
+# MPI_ASYNC_PROTECTS_NONBLOCKING = .FALSE. leaves to the program).
+F_SYNC_REG = """void pmpi_f_sync_reg_(void *buf)
+{
+	(void)buf;
+}
+extern __typeof__(pmpi_f_sync_reg_) mpi_f_sync_reg_ __attribute__((weak, alias("pmpi_f_sync_reg_")));
+"""
+
+
 def keys_case(ints, names, how):
     return "\n".join("\tcase %s:\n\t\t*attribute_val = %s;\n\t\tbreak;" % (k, how)
                      for k in names if k in ints)
@@ -887,6 +899,7 @@ def gen_fortran(apis, handles, ints):
     head += [" */", '#include <stdlib.h>', '#include "mpi.h"', '#include "fhandle.h"', ""]
     head += ["extern struct fh_table smpi_fh_%s;" % kind_of(t) for t in sorted(htypes)] + [""]
     head.append(f_attr_fns())
+    head.append(F_SYNC_REG)
     # Sentinel COMMON blocks: their addresses are what the bindings compare.
     return "\n".join(head) + "\n" + "\n".join(body), len(set(done)), skipped
 
@@ -1197,6 +1210,9 @@ def gen_f08(apis, handles, c, idx, skipped):
             generic.setdefault(base, []).extend(body)
         else:
             ifaces += body
+    ifaces += ["    subroutine MPI_F_sync_reg(buf) bind(C, name=\"pmpi_f_sync_reg_\")",
+               "      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf", "      type(*), dimension(*) :: buf",
+               "    end subroutine"]
     iface, procs = sizeof_procs(True)
     # The predefined attribute callbacks, as in module mpi.
     o += ["  external :: MPI_%s_FN" % n.upper() for n, _ in F_ATTR_NAMES]

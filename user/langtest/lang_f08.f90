@@ -136,6 +136,31 @@ program lang_f08
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
   call report('f08_register_datarep_bound', i == MPI_ERR_UNSUPPORTED_DATAREP)
 
+  ! MPI 4.0 partitioned point-to-point: 5 partitions of 2 sent, readied
+  ! last to first, 1 of 10 received; MPI_F_sync_reg after the Waitall
+  big = 2
+  call MPI_Psend_init(ibuf, 5, big, MPI_INTEGER, peer, 9, MPI_COMM_WORLD, MPI_INFO_NULL, &
+                      reqs(1))
+  big = 10
+  call MPI_Precv_init(iget, 1, big, MPI_INTEGER, from, 9, MPI_COMM_WORLD, MPI_INFO_NULL, &
+                      reqs(2))
+  iget = -1
+  call MPI_Startall(2, reqs)
+  do i = 4, 0, -1
+    call MPI_Pready(i, reqs(1))
+  end do
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Parrived(reqs(2), 0, flag)
+  end do
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE)
+  ! iget was written while no call named it: read it from memory again
+  call MPI_F_sync_reg(iget)
+  call report('f08_partitioned', iget(1) == from * 100 + 1 .and. iget(10) == from * 100 + 10 &
+              .and. reqs(1) /= MPI_REQUEST_NULL)
+  call MPI_Request_free(reqs(1))
+  call MPI_Request_free(reqs(2))
+
   call MPI_Finalize()
 contains
   subroutine no_conversion()
