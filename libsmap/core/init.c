@@ -23,6 +23,10 @@ struct core core;
 /* A rank that shares its core with others must not burn its timeslice. */
 #define CORE_SPIN_ALONE		4096
 #define CORE_SPIN_SHARED	64
+/* Shared CPUs and several host nodes: a spin drives the engine's sockets
+ * (a system call or two), so 64 of them held the CPU about 100 us before
+ * giving it away; 3 one-rank nodes on 2 CPUs took 220 us a barrier. */
+#define CORE_SPIN_SHARED_NET	4
 #define CORE_SPIN_NAP		4096
 #define CORE_NAP_NS		2000
 
@@ -52,8 +56,8 @@ void core_init(void)
 		core.host = 1;
 		/* Unpinned, the job's processes share the host's CPUs: every
 		 * node's ranks are processes here (host mode across nodes). */
-		core.spin_limit = (ji.cpu == ~0u && ji.nranks * ji.nnodes > 1) ?
-			CORE_SPIN_SHARED : CORE_SPIN_ALONE;
+		core.spin_limit = ji.cpu != ~0u || ji.nranks * ji.nnodes == 1 ? CORE_SPIN_ALONE :
+				  ji.nnodes > 1 ? CORE_SPIN_SHARED_NET : CORE_SPIN_SHARED;
 	}
 	core.ji = ji;
 	core.image_end = image_end;
