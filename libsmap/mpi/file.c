@@ -679,6 +679,15 @@ static int file_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, i
 
 /* ---- individual file pointer ---- */
 
+/* The etypes count elements of datatype cover: what a call moves a file
+ * pointer by (MPI 3.1 section 13.4.1's new_file_offset), even past the end
+ * of file, since a nonblocking call updates it before knowing what it will
+ * get. */
+static MPI_Offset file_etypes(MPI_File fh, int count, MPI_Datatype datatype)
+{
+	return (MPI_Offset)count * smpi_type_size(datatype) / fh->esize;
+}
+
 static int at_pointer(MPI_File fh, void *buf, int count, MPI_Datatype datatype, int write,
 		      MPI_Status *status)
 {
@@ -687,11 +696,8 @@ static int at_pointer(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
 	if (!file_ok(fh))
 		return MPI_ERR_FILE;
 	err = file_access(fh, fh->pos, buf, count, datatype, write, status);
-	/* MPI 3.1 section 13.4.1: the pointer passes every etype the call
-	 * was to access, even beyond the end of file, as the shared one does
-	 * (a nonblocking call updates it before knowing what it will get). */
 	if (err == MPI_SUCCESS)
-		fh->pos += (MPI_Offset)count * smpi_type_size(datatype) / fh->esize;
+		fh->pos += file_etypes(fh, count, datatype);
 	return err;
 }
 
@@ -825,7 +831,7 @@ static int at_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, i
 		return MPI_ERR_FILE;
 	if (count < 0 || !type_ok(datatype))
 		return count < 0 ? MPI_ERR_COUNT : MPI_ERR_TYPE;
-	at = shared_add(fh, (MPI_Offset)count * smpi_type_size(datatype) / fh->esize);
+	at = shared_add(fh, file_etypes(fh, count, datatype));
 	return file_access(fh, at, buf, count, datatype, write, status);
 }
 
@@ -871,7 +877,7 @@ static int ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, int
 	if (count < 0 || !type_ok(datatype))
 		return count < 0 ? MPI_ERR_COUNT : MPI_ERR_TYPE;
 	PMPI_Comm_rank(fh->comm, &rank);
-	mine = (MPI_Offset)count * smpi_type_size(datatype) / fh->esize;
+	mine = file_etypes(fh, count, datatype);
 	PMPI_Exscan(&mine, &before, 1, MPI_OFFSET, MPI_SUM, fh->comm);
 	if (rank == 0)
 		before = 0;

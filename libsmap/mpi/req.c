@@ -235,6 +235,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 			req_empty_status(&sts[i]);
 	req_sweep(count, reqs, sts, &err);
 	*flag = 1;
+	smpi_poll(1);
 	if (err)
 		return smpi_err(NULL, err, "MPI_Testall", "a request failed; see its status");
 	return MPI_SUCCESS;
