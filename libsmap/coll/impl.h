@@ -139,6 +139,18 @@ static inline void coll_copy(void *dst, const void *src, size_t bytes)
 		memcpy(dst, src, bytes);
 }
 
+/* out = in op b (coll_op_fn3); out must not overlap in unless op has fn3. */
+static inline void coll_apply3(const struct coll_op *op, void *out, const void *in,
+			       const void *b, size_t count)
+{
+	if (op->fn3) {
+		op->fn3(out, in, b, count, op->ctx);
+		return;
+	}
+	coll_copy(out, b, count * op->size);
+	op->fn(out, in, count, op->ctx);
+}
+
 /* Member q's check word for call s, theirs, differs from ours: ends the
  * call through the face (coll_check_fail), unless the face finds the two
  * descriptions agree after all. */

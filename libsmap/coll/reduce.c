@@ -14,14 +14,24 @@
 #include "impl.h"
 
 #define COLL_CHUNK_BYTES	(16 * 1024)
+/* An allreduce's members announce their results in larger chunks: each
+ * announcement is a cache line the others poll, and 2 ranks' 1 MiB
+ * allreduce took 62 us in 16 KiB chunks, 52 in 64 KiB, no less beyond
+ * (docs/performance/allreduce-fused-2026-11-29.txt). */
+#define COLL_AR_CHUNK_BYTES	(64 * 1024)
 /* Chunks of partial results a chain member keeps for its successor. */
 #define COLL_RING	4
 
-static size_t chunk_elems(const struct coll_op *op)
+static size_t elems_in(size_t bytes, const struct coll_op *op)
 {
-	size_t n = COLL_CHUNK_BYTES / op->size;
+	size_t n = bytes / op->size;
 
 	return n ? n : 1;
+}
+
+static size_t chunk_elems(const struct coll_op *op)
+{
+	return elems_in(COLL_CHUNK_BYTES, op);
 }
 
 static size_t chunks(size_t count, size_t per)
@@ -43,9 +53,15 @@ static void fold(void *acc, const void *const *src, int n, size_t off, size_t cn
 		 const struct coll_op *op)
 {
 	size_t sz = op->size;
+	int j = n - 2;
 
-	memcpy(acc, (const char *)src[n - 1] + off * sz, cnt * sz);
-	for (int j = n - 2; j >= 0; j--)
+	if (n == 1) {
+		memcpy(acc, (const char *)src[0] + off * sz, cnt * sz);
+		return;
+	}
+	coll_apply3(op, acc, (const char *)src[j] + off * sz, (const char *)src[n - 1] + off * sz,
+		    cnt);
+	while (j-- > 0)
 		op->fn(acc, (const char *)src[j] + off * sz, cnt, op->ctx);
 }
 
@@ -206,8 +222,7 @@ static void reduce_serial(struct coll_group *g, uint64_t s, const void *sbuf, vo
 					coll_wait(g, succ, s, COLL_CHUNK + (unsigned)(c - COLL_RING) + 1);
 				out = ring + (c % COLL_RING) * cb;
 			}
-			memcpy(out, pc, cnt * sz);
-			op->fn(out, mydata + off * sz, cnt, op->ctx);
+			coll_apply3(op, out, mydata + off * sz, pc, cnt);
 			if (!ring)
 				memcpy(dst + off * sz, acc, cnt * sz);
 			coll_publish(g, s, COLL_CHUNK + (unsigned)c + 1);
@@ -258,7 +273,7 @@ void coll_reduce(struct coll_group *g, const void *sbuf, void *rbuf,
 static void allreduce_collect(struct coll_group *g, uint64_t s, char *r, size_t count,
 			      const struct coll_op *op, int wait)
 {
-	size_t per = chunk_elems(op), sz = op->size;
+	size_t per = elems_in(COLL_AR_CHUNK_BYTES, op), sz = op->size;
 
 	for (int j = 1; j < g->size; j++) {
 		int q = (g->rank + j) % g->size;
@@ -287,7 +302,7 @@ static void allreduce_collect(struct coll_group *g, uint64_t s, char *r, size_t 
 static void allreduce_large(struct coll_group *g, uint64_t s, const void *sbuf, void *rbuf,
 			    size_t count, const struct coll_op *op)
 {
-	size_t per = chunk_elems(op), sz = op->size;
+	size_t per = elems_in(COLL_AR_CHUNK_BYTES, op), sz = op->size;
 	size_t lo = slice_lo(count, g->size, g->rank);
 	size_t hi = slice_lo(count, g->size, g->rank + 1);
 	char *r = rbuf;
@@ -438,16 +453,14 @@ static void scan_chain(struct coll_group *g, uint64_t s, const void *sbuf, void 
 
 			coll_wait(g, me - 1, s, COLL_CHUNK + (unsigned)c + 1);
 			if (!excl) {
-				coll_copy(r + off * sz, sb + off * sz, cnt * sz);
-				op->fn(r + off * sz, pc, cnt, op->ctx);
+				coll_apply3(op, r + off * sz, pc, sb + off * sz, cnt);
 			} else {
 				if (ring) {
 					char *slot = ring + (c % COLL_RING) * cb;
 
 					if (c >= COLL_RING)
 						coll_wait(g, me + 1, s, COLL_CHUNK + (unsigned)(c - COLL_RING) + 1);
-					memcpy(slot, sb + off * sz, cnt * sz);
-					op->fn(slot, pc, cnt, op->ctx);
+					coll_apply3(op, slot, pc, sb + off * sz, cnt);
 				}
 				memcpy(r + off * sz, pc, cnt * sz);
 			}

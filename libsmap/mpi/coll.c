@@ -728,9 +728,7 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 	r->kind = type->kind;
 	r->pack = 0;
 	r->per = 1;
-	r->cop.fn = coll_red_fn;
-	r->cop.ctx = r;
-	r->cop.commute = op->commute;
+	r->cop = (struct coll_op){ .fn = coll_red_fn, .ctx = r, .commute = op->commute };
 	if (op->user || r->kind >= SMPI_K_FLOAT_INT) {
 		/* Whole elements: the extent must tile the data with no lower bound. */
 		if (root->lb != 0 || root->true_lb < 0 || root->true_ub > root->extent ||

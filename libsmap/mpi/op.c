@@ -2,7 +2,8 @@
  * op.c - reduction operations: the predefined ones for every C type they
  * apply to, user operations, and the checks of which op goes with which
  * type.  Kernels work on contiguous runs of elements of one kind and
- * compute inout[i] = in[i] op inout[i].
+ * compute inout[i] = in[i] op inout[i], or out[i] = in[i] op b[i] for the
+ * engine's fused first step of a fold.
  */
 #include <complex.h>
 #include <stdlib.h>
@@ -35,13 +36,23 @@ typedef smpi_cf128 op_cf128 __attribute__((aligned(8)));
 #define BOOL_KINDS(X) X(SMPI_K_BOOL, _Bool)
 #define BYTE_KINDS(X) X(SMPI_K_BYTE, unsigned char)
 
-/* One kernel per op: a case per kind of the listed families. */
+/* Two kernels per op, a case per kind of the listed families in each:
+ * inout = in op inout, and the engine's out = in op b (coll_op_fn3). */
 #define OP_CASE(k, t) \
 	case k: { \
 		const t *a = in; \
 		t *b = inout; \
 		for (i = 0; i < n; i++) \
-			OP_EXPR(a[i], b[i]); \
+			b[i] = OP_VAL(a[i], b[i]); \
+		return; \
+	}
+
+#define OP3_CASE(k, t) \
+	case k: { \
+		const t *a = in, *b = bin; \
+		t *o = out; \
+		for (i = 0; i < n; i++) \
+			o[i] = OP_VAL(a[i], b[i]); \
 		return; \
 	}
 
@@ -52,6 +63,13 @@ typedef smpi_cf128 op_cf128 __attribute__((aligned(8)));
 		switch (kind) { \
 			FAMILIES(OP_CASE) \
 		} \
+	} \
+	static void op3_##name(void *out, const void *in, const void *bin, size_t n, void *ctx) \
+	{ \
+		size_t i; \
+		switch ((int)(intptr_t)ctx) { \
+			FAMILIES(OP3_CASE) \
+		} \
 	}
 
 #define NUM(X) INT_KINDS(X) FLOAT_KINDS(X)
@@ -59,36 +77,36 @@ typedef smpi_cf128 op_cf128 __attribute__((aligned(8)));
 #define LOGIC(X) INT_KINDS(X) BOOL_KINDS(X)
 #define BITS(X) INT_KINDS(X) BYTE_KINDS(X)
 
-#define OP_EXPR(x, y) (y) = (x) > (y) ? (x) : (y)
+#define OP_VAL(x, y) (x) > (y) ? (x) : (y)
 OP_KERNEL(max, NUM)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = (x) < (y) ? (x) : (y)
+#undef OP_VAL
+#define OP_VAL(x, y) (x) < (y) ? (x) : (y)
 OP_KERNEL(min, NUM)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = (x) + (y)
+#undef OP_VAL
+#define OP_VAL(x, y) (x) + (y)
 OP_KERNEL(sum, ARITH)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = (x) * (y)
+#undef OP_VAL
+#define OP_VAL(x, y) (x) * (y)
 OP_KERNEL(prod, ARITH)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = (x) && (y)
+#undef OP_VAL
+#define OP_VAL(x, y) (x) && (y)
 OP_KERNEL(land, LOGIC)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = (x) || (y)
+#undef OP_VAL
+#define OP_VAL(x, y) (x) || (y)
 OP_KERNEL(lor, LOGIC)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = !(x) != !(y)
+#undef OP_VAL
+#define OP_VAL(x, y) !(x) != !(y)
 OP_KERNEL(lxor, LOGIC)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = (x) & (y)
+#undef OP_VAL
+#define OP_VAL(x, y) (x) & (y)
 OP_KERNEL(band, BITS)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = (x) | (y)
+#undef OP_VAL
+#define OP_VAL(x, y) (x) | (y)
 OP_KERNEL(bor, BITS)
-#undef OP_EXPR
-#define OP_EXPR(x, y) (y) = (x) ^ (y)
+#undef OP_VAL
+#define OP_VAL(x, y) (x) ^ (y)
 OP_KERNEL(bxor, BITS)
-#undef OP_EXPR
+#undef OP_VAL
 
 /* The MINLOC/MAXLOC pairs as C lays them out: value and index; ties keep
  * the lower index. */
@@ -208,6 +226,12 @@ void smpi_op_init(void)
 		op_engine_lor, op_engine_lxor, op_engine_band, op_engine_bor, op_engine_bxor,
 		op_engine_minloc, op_engine_maxloc,
 	};
+	/* The pairs' ties make MINLOC/MAXLOC compare twice: they keep the
+	 * copy-then-combine path. */
+	static coll_op_fn3 *const fused[OP_NREDUCE] = {
+		op3_max, op3_min, op3_sum, op3_prod, op3_land, op3_lor, op3_lxor, op3_band,
+		op3_bor, op3_bxor, NULL, NULL,
+	};
 	static struct smpi_op *const ops[OP_NREDUCE] = {
 		&smpi_op_max, &smpi_op_min, &smpi_op_sum, &smpi_op_prod, &smpi_op_land,
 		&smpi_op_lor, &smpi_op_lxor, &smpi_op_band, &smpi_op_bor, &smpi_op_bxor,
@@ -222,6 +246,7 @@ void smpi_op_init(void)
 			if (!(ops[o]->predefined & op_family(k)))
 				continue;
 			e->fn = adapter[o];
+			e->fn3 = fused[o];
 			e->ctx = (void *)(intptr_t)k;
 			/* A pair is one element of its padded extent, as C lays
 			 * out the struct; a basic kind is its size. */

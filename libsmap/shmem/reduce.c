@@ -9,7 +9,8 @@
  */
 #include "shmemi.h"
 
-/* inout[i] = in[i] op inout[i], the engine's convention. */
+/* inout[i] = in[i] op inout[i], and out[i] = in[i] op b[i] (coll_op_fn3),
+ * the engine's conventions. */
 #define REDUCE_FN(T, N, OP, EXPR)					\
 static void reduce_##N##_##OP(void *inout, const void *in, size_t count, void *ctx) \
 {									\
@@ -24,7 +25,23 @@ static void reduce_##N##_##OP(void *inout, const void *in, size_t count, void *c
 		b[i] = EXPR;						\
 	}								\
 }									\
-static const struct coll_op reduce_op_##N##_##OP = { reduce_##N##_##OP, NULL, sizeof(T), 1 };
+static void reduce3_##N##_##OP(void *out, const void *in, const void *bin, size_t count, \
+			       void *ctx)				\
+{									\
+	const T *a = in, *b = bin;					\
+	T *o = out;							\
+	size_t i;							\
+									\
+	(void)ctx;							\
+	for (i = 0; i < count; i++) {					\
+		T x = a[i], y = b[i];					\
+									\
+		o[i] = EXPR;						\
+	}								\
+}									\
+static const struct coll_op reduce_op_##N##_##OP = {			\
+	reduce_##N##_##OP, NULL, sizeof(T), 1, reduce3_##N##_##OP	\
+};
 
 #define REDUCE_FN_BIT(T, N)						\
 	REDUCE_FN(T, N, and, x & y) REDUCE_FN(T, N, or, x | y)		\
