@@ -752,15 +752,26 @@ void span_reduce(struct coll_group *g, const void *sbuf, void *rbuf, size_t coun
 	free(x);
 }
 
-/* *acc = *acc op *x, the result staying in acc (x is scratch). */
+/* acc = acc op x evaluated so, whatever the op says of commuting (x is
+ * scratch): in one pass where the op has fn3. */
+static void span_fold_left(const struct coll_op *op, char *acc, char *x, size_t count)
+{
+	if (op->fn3) {
+		op->fn3(acc, acc, x, count, op->ctx);
+		return;
+	}
+	op->fn(x, acc, count, op->ctx);
+	memcpy(acc, x, count * op->size);
+}
+
+/* acc = acc op x, the result staying in acc (x is scratch). */
 static void span_fold(const struct coll_op *op, char *acc, char *x, size_t count)
 {
 	if (op->commute) {
 		op->fn(acc, x, count, op->ctx);
 		return;
 	}
-	op->fn(x, acc, count, op->ctx);
-	memcpy(acc, x, count * op->size);
+	span_fold_left(op, acc, x, count);
 }
 
 static void *sp_post(struct coll_group *g, int to, const void *sbuf, size_t slen, int from,
@@ -922,12 +933,10 @@ static void ar_finish(struct span_ar *a, size_t c)
 		}
 		/* Both partners evaluate lower op higher, even for an op that
 		 * says it commutes: the same bits on both. */
-		if (vpeer < a->vme) {
+		if (vpeer < a->vme)
 			a->op->fn(acc, x, n, a->op->ctx);
-		} else {
-			a->op->fn(x, acc, n, a->op->ctx);
-			memcpy(acc, x, bytes);
-		}
+		else
+			span_fold_left(a->op, acc, x, n);
 	}
 	if (a->li < 2 * a->rem && (a->li & 1))
 		sp_send(a->g, a->who[a->li - 1], acc, bytes);
