@@ -36,17 +36,9 @@ typedef smpi_cf128 op_cf128 __attribute__((aligned(8)));
 #define BOOL_KINDS(X) X(SMPI_K_BOOL, _Bool)
 #define BYTE_KINDS(X) X(SMPI_K_BYTE, unsigned char)
 
-/* Two kernels per op, a case per kind of the listed families in each:
- * inout = in op inout, and the engine's out = in op b (coll_op_fn3). */
-#define OP_CASE(k, t) \
-	case k: { \
-		const t *a = in; \
-		t *b = inout; \
-		for (i = 0; i < n; i++) \
-			b[i] = OP_VAL(a[i], b[i]); \
-		return; \
-	}
-
+/* One kernel per op, a case per kind of the listed families: the engine's
+ * out = in op b (coll_op_fn3), which inout = in op inout is with out = b
+ * (the compiler's overlap check lets that exact overlap vectorise). */
 #define OP3_CASE(k, t) \
 	case k: { \
 		const t *a = in, *b = bin; \
@@ -57,19 +49,16 @@ typedef smpi_cf128 op_cf128 __attribute__((aligned(8)));
 	}
 
 #define OP_KERNEL(name, FAMILIES) \
-	static void op_##name(const void *in, void *inout, int64_t n, int kind) \
-	{ \
-		int64_t i; \
-		switch (kind) { \
-			FAMILIES(OP_CASE) \
-		} \
-	} \
 	static void op3_##name(void *out, const void *in, const void *bin, size_t n, void *ctx) \
 	{ \
 		size_t i; \
 		switch ((int)(intptr_t)ctx) { \
 			FAMILIES(OP3_CASE) \
 		} \
+	} \
+	static void op_##name(const void *in, void *inout, int64_t n, int kind) \
+	{ \
+		op3_##name(inout, in, inout, (size_t)n, (void *)(intptr_t)kind); \
 	}
 
 #define NUM(X) INT_KINDS(X) FLOAT_KINDS(X)

@@ -9,22 +9,9 @@
  */
 #include "shmemi.h"
 
-/* inout[i] = in[i] op inout[i], and out[i] = in[i] op b[i] (coll_op_fn3),
- * the engine's conventions. */
+/* out[i] = in[i] op b[i] (coll_op_fn3), and inout[i] = in[i] op inout[i]
+ * as the same loop with out = b: the engine's conventions. */
 #define REDUCE_FN(T, N, OP, EXPR)					\
-static void reduce_##N##_##OP(void *inout, const void *in, size_t count, void *ctx) \
-{									\
-	const T *a = in;						\
-	T *b = inout;							\
-	size_t i;							\
-									\
-	(void)ctx;							\
-	for (i = 0; i < count; i++) {					\
-		T x = a[i], y = b[i];					\
-									\
-		b[i] = EXPR;						\
-	}								\
-}									\
 static void reduce3_##N##_##OP(void *out, const void *in, const void *bin, size_t count, \
 			       void *ctx)				\
 {									\
@@ -38,6 +25,10 @@ static void reduce3_##N##_##OP(void *out, const void *in, const void *bin, size_
 									\
 		o[i] = EXPR;						\
 	}								\
+}									\
+static void reduce_##N##_##OP(void *inout, const void *in, size_t count, void *ctx) \
+{									\
+	reduce3_##N##_##OP(inout, in, inout, count, ctx);		\
 }									\
 static const struct coll_op reduce_op_##N##_##OP = {			\
 	reduce_##N##_##OP, NULL, sizeof(T), 1, reduce3_##N##_##OP	\
