@@ -66,34 +66,34 @@ typedef smpi_cf128 op_cf128 __attribute__((aligned(8)));
 #define LOGIC(X) INT_KINDS(X) BOOL_KINDS(X)
 #define BITS(X) INT_KINDS(X) BYTE_KINDS(X)
 
-#define OP_VAL(x, y) (x) > (y) ? (x) : (y)
+#define OP_VAL(x, y) ((x) > (y) ? (x) : (y))
 OP_KERNEL(max, NUM)
 #undef OP_VAL
-#define OP_VAL(x, y) (x) < (y) ? (x) : (y)
+#define OP_VAL(x, y) ((x) < (y) ? (x) : (y))
 OP_KERNEL(min, NUM)
 #undef OP_VAL
-#define OP_VAL(x, y) (x) + (y)
+#define OP_VAL(x, y) ((x) + (y))
 OP_KERNEL(sum, ARITH)
 #undef OP_VAL
-#define OP_VAL(x, y) (x) * (y)
+#define OP_VAL(x, y) ((x) * (y))
 OP_KERNEL(prod, ARITH)
 #undef OP_VAL
-#define OP_VAL(x, y) (x) && (y)
+#define OP_VAL(x, y) ((x) && (y))
 OP_KERNEL(land, LOGIC)
 #undef OP_VAL
-#define OP_VAL(x, y) (x) || (y)
+#define OP_VAL(x, y) ((x) || (y))
 OP_KERNEL(lor, LOGIC)
 #undef OP_VAL
-#define OP_VAL(x, y) !(x) != !(y)
+#define OP_VAL(x, y) (!(x) != !(y))
 OP_KERNEL(lxor, LOGIC)
 #undef OP_VAL
-#define OP_VAL(x, y) (x) & (y)
+#define OP_VAL(x, y) ((x) & (y))
 OP_KERNEL(band, BITS)
 #undef OP_VAL
-#define OP_VAL(x, y) (x) | (y)
+#define OP_VAL(x, y) ((x) | (y))
 OP_KERNEL(bor, BITS)
 #undef OP_VAL
-#define OP_VAL(x, y) (x) ^ (y)
+#define OP_VAL(x, y) ((x) ^ (y))
 OP_KERNEL(bxor, BITS)
 #undef OP_VAL
 
@@ -215,8 +215,9 @@ void smpi_op_init(void)
 		op_engine_lor, op_engine_lxor, op_engine_band, op_engine_bor, op_engine_bxor,
 		op_engine_minloc, op_engine_maxloc,
 	};
-	/* The pairs' ties make MINLOC/MAXLOC compare twice: they keep the
-	 * copy-then-combine path. */
+	/* MINLOC/MAXLOC's pair kernels are written apart (ties keep the
+	 * lower index) and have no fused form: the engine copies, then
+	 * combines. */
 	static coll_op_fn3 *const fused[OP_NREDUCE] = {
 		op3_max, op3_min, op3_sum, op3_prod, op3_land, op3_lor, op3_lxor, op3_band,
 		op3_bor, op3_bxor, NULL, NULL,
