@@ -9,6 +9,7 @@
  * MPI's mpicc needs an MPI 4 library for this program.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "mpit.h"
 
 static int wrank, wsize, bad;
@@ -378,6 +379,48 @@ static void t_allreduce(MPI_Comm c)
 	free(e);
 }
 
+/* Vectors big enough to be folded by blocks (64 KiB a member's block on
+ * up to 8 members, blocks of unequal length), with a non-commutative op,
+ * in place and not. */
+static void t_allreduce_blocks(MPI_Comm c)
+{
+	int rank, size, i, k, n = 8 * 8192 + 3, nm = 8 * 4096 + 1;
+	double *d = malloc(n * sizeof(double)), *e = malloc(n * sizeof(double));
+	mat *m = malloc(nm * sizeof(mat)), *res = malloc(nm * sizeof(mat));
+	MPI_Request r[2];
+
+	MPI_Comm_rank(c, &rank);
+	MPI_Comm_size(c, &size);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n; i++)
+			e[i] = d[i] = rank * 3 + i * 0.25;
+		for (i = 0; i < nm; i++)
+			res[i] = m[i] = mat_of(rank, i);
+		MPI_Iallreduce(k ? MPI_IN_PLACE : d, e, n, MPI_DOUBLE, MPI_SUM, c, &r[0]);
+		MPI_Iallreduce(k ? MPI_IN_PLACE : (void *)m, res, nm, mat_type, mat_op, c, &r[1]);
+		MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+		for (i = 0; i < n; i++)
+			if (e[i] != 3.0 * size * (size - 1) / 2 + size * i * 0.25) {
+				mpit_fail("iallreduce by blocks%s [%d]: %g", k ? " in place" : "", i,
+					  e[i]);
+				break;
+			}
+		for (i = 0; i < nm; i++) {
+			mat want = mat_prod(0, size - 1, i);
+
+			if (memcmp(&want, &res[i], sizeof want)) {
+				mpit_fail("iallreduce by blocks, non-commutative%s [%d]",
+					  k ? " in place" : "", i);
+				break;
+			}
+		}
+	}
+	free(d);
+	free(e);
+	free(m);
+	free(res);
+}
+
 static void t_reduce_scatter_scan(MPI_Comm c)
 {
 	int rank, size, i, *v, *cnt, out[4];
@@ -649,6 +692,8 @@ int main(int argc, char **argv)
 		REPORT("ireduce_every_root_noncommutative");
 		t_allreduce(c);
 		REPORT("iallreduce");
+		t_allreduce_blocks(c);
+		REPORT("iallreduce_by_blocks_noncommutative_in_place");
 		t_op_freed(c);
 		REPORT("iallreduce_user_op_freed_before_wait");
 		t_reduce_scatter_scan(c);
