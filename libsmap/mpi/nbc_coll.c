@@ -8,7 +8,8 @@
  * trees (the reduce in member order for any op), allreduce as a reduce
  * to rank 0 followed by a broadcast or, for large vectors, by blocks
  * (allreduce_blocks), reduce_scatter as a reduce to rank 0 followed by a
- * scatter, scan and exscan by recursive doubling, and the gathers,
+ * scatter or, for large vectors, the blocks' fold alone (fold_blocks),
+ * scan and exscan by recursive doubling, and the gathers,
  * scatters and all-to-alls as one round of direct messages, which the
  * transport delivers straight between the members' buffers, derived
  * datatypes included.
@@ -405,20 +406,22 @@ static int64_t block_lo(int64_t count, int n, int p)
 }
 
 /*
- * Member p gets block p of every member's vector (round 1), folds them in
- * member order as the blocking engine does, x0 op (x1 op (... op
- * x(n-1))), so both give the same bits, into its rbuf's block, and sends
- * that to everybody (round 2): each member sends and receives about twice
- * the vector, however many members there are.  In place, the member's own
- * block is copied aside before the fold overwrites it.
+ * Block p, [lo[p], lo[p + 1]) elements, of every member's vector goes to
+ * member p (round 1), which folds them in member order as the blocking
+ * engine does, x0 op (x1 op (... op x(n-1))), so both give the same bits,
+ * into dst.  In place (sbuf == dst's buffer, whose block the fold would
+ * overwrite while reading it) the member's own block is copied aside
+ * first.  Each member sends and receives about the vector once, however
+ * many members there are; the reduce to rank 0 funnels it all through
+ * rank 0.
  */
-static void allreduce_blocks(struct smpi_nbc *s, const void *sbuf, void *rbuf, int64_t count,
-			     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+static void fold_blocks(struct smpi_nbc *s, const void *sbuf, void *dst, const int64_t *lo,
+			MPI_Datatype type, MPI_Op op, int in_place)
 {
+	MPI_Comm comm = smpi_nbc_comm(s);
 	int n = comm->size, p = comm->rank, q;
 	MPI_Aint ext = smpi_type_extent(type);
-	int64_t lo = block_lo(count, n, p), len = block_lo(count, n, p + 1) - lo;
-	char *mine = (char *)rbuf + lo * ext;
+	int64_t len = lo[p + 1] - lo[p];
 	const void **x = malloc((size_t)n * sizeof *x);
 
 	if (!x) {
@@ -426,32 +429,50 @@ static void allreduce_blocks(struct smpi_nbc *s, const void *sbuf, void *rbuf, i
 		return;
 	}
 	for (q = 0; q < n; q++) {
-		int64_t qlo = block_lo(count, n, q), qlen = block_lo(count, n, q + 1) - qlo;
-
 		if (q == p) {
-			x[q] = sbuf == rbuf ? nbc_tmp(s, len, type) : (const char *)sbuf + lo * ext;
+			x[q] = in_place ? nbc_tmp(s, len, type) : (const char *)sbuf + lo[p] * ext;
 			continue;
 		}
 		x[q] = nbc_tmp(s, len, type);
 		nbc_recv(s, (void *)x[q], len, type, q, 0);
-		nbc_send(s, (const char *)sbuf + qlo * ext, qlen, type, q, 0);
+		nbc_send(s, (const char *)sbuf + lo[q] * ext, lo[q + 1] - lo[q], type, q, 0);
 	}
-	if (sbuf == rbuf)
-		nbc_copy(s, (void *)x[p], len, type, mine, len, type);
-	nbc_copy(s, mine, len, type, x[n - 1], len, type);
+	if (in_place)
+		nbc_copy(s, (void *)x[p], len, type, (const char *)sbuf + lo[p] * ext, len, type);
+	nbc_copy(s, dst, len, type, x[n - 1], len, type);
 	for (q = n - 2; q >= 0; q--)
-		nbc_reduce(s, x[q], mine, len, type, op);
-	nbc_round(s);
-	for (q = 0; q < n; q++) {
-		int64_t qlo = block_lo(count, n, q), qlen = block_lo(count, n, q + 1) - qlo;
-
-		if (q == p)
-			continue;
-		nbc_recv(s, (char *)rbuf + qlo * ext, qlen, type, q, 1);
-		nbc_send(s, mine, len, type, q, 1);
-	}
+		nbc_reduce(s, x[q], dst, len, type, op);
 	nbc_round(s);
 	free(x);
+}
+
+/* Whether a vector of total elements goes by blocks: 64 KiB a member. */
+static int by_blocks(MPI_Comm comm, int64_t total, MPI_Datatype type)
+{
+	return comm->size > 1 && total / comm->size * smpi_type_size(type) >= NBC_AR_BLOCK_MIN;
+}
+
+/* Allreduce by blocks: fold_blocks into rbuf's own block, then every
+ * member sends it to all (round 2). */
+static void allreduce_blocks(struct smpi_nbc *s, const void *sbuf, void *rbuf, int64_t count,
+			     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+	int n = comm->size, p = comm->rank, q;
+	MPI_Aint ext = smpi_type_extent(type);
+	int64_t *lo = nbc_tmp(s, n + 1, MPI_INT64_T);
+	char *mine;
+
+	for (q = 0; q <= n; q++)
+		lo[q] = block_lo(count, n, q);
+	mine = (char *)rbuf + lo[p] * ext;
+	fold_blocks(s, sbuf, mine, lo, type, op, sbuf == rbuf);
+	for (q = 0; q < n; q++) {
+		if (q == p)
+			continue;
+		nbc_recv(s, (char *)rbuf + lo[q] * ext, lo[q + 1] - lo[q], type, q, 1);
+		nbc_send(s, mine, lo[p + 1] - lo[p], type, q, 1);
+	}
+	nbc_round(s);
 }
 
 static int b_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -465,8 +486,7 @@ static int b_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype typ
 	if (sbuf == MPI_IN_PLACE)
 		sbuf = rbuf;
 	*out = nbc_new(comm);
-	if (comm->size > 1 &&
-	    (int64_t)count / comm->size * smpi_type_size(type) >= NBC_AR_BLOCK_MIN) {
+	if (by_blocks(comm, count, type)) {
 		allreduce_blocks(*out, sbuf, rbuf, count, type, op, comm);
 		return MPI_SUCCESS;
 	}
@@ -503,6 +523,15 @@ static int b_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, in
 	if (sbuf == MPI_IN_PLACE)
 		sbuf = rbuf;
 	s = nbc_new(comm);
+	if (by_blocks(comm, total, type)) {
+		int64_t *lo = nbc_tmp(s, p + 1, MPI_INT64_T);
+
+		for (lo[0] = 0, i = 0; i < p; i++)
+			lo[i + 1] = lo[i] + (rcounts ? rcounts[i] : rcount);
+		fold_blocks(s, sbuf, rbuf, lo, type, op, sbuf == rbuf);
+		*out = s;
+		return MPI_SUCCESS;
+	}
 	if (me == 0)
 		res = nbc_tmp(s, total, type);
 	nbc_build_reduce(s, sbuf, res, total, type, op, 0);

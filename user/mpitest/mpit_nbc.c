@@ -477,6 +477,55 @@ static void t_reduce_scatter_scan(MPI_Comm c)
 	free(cnt);
 }
 
+/* Reduce_scatter of vectors folded by blocks (64 KiB a member's block),
+ * with a non-commutative op: the block form in place and not, and the v
+ * form with unequal blocks. */
+static void t_reduce_scatter_blocks(MPI_Comm c)
+{
+	int rank, size, i, k, per = 4096, *cnt, lo = 0, total = 0;
+	mat *v, *out;
+	MPI_Request r;
+
+	MPI_Comm_rank(c, &rank);
+	MPI_Comm_size(c, &size);
+	cnt = malloc(size * sizeof(int));
+	for (i = 0; i < size; i++) {
+		cnt[i] = per + 3 * i;
+		if (i < rank)
+			lo += cnt[i];
+		total += cnt[i];
+	}
+	v = malloc(total * sizeof(mat));
+	out = malloc((per + 3 * size) * sizeof(mat));
+	for (k = 0; k < 3; k++) {
+		int n = k == 2 ? cnt[rank] : per, at = k == 2 ? lo : rank * per;
+		const char *what = k == 0 ? "ireduce_scatter_block by blocks" :
+				   k == 1 ? "ireduce_scatter_block by blocks in place" :
+					    "ireduce_scatter by blocks";
+
+		for (i = 0; i < total; i++)
+			v[i] = mat_of(rank, i);
+		if (k == 0)
+			MPI_Ireduce_scatter_block(v, out, per, mat_type, mat_op, c, &r);
+		else if (k == 1)
+			MPI_Ireduce_scatter_block(MPI_IN_PLACE, v, per, mat_type, mat_op, c, &r);
+		else
+			MPI_Ireduce_scatter(v, out, cnt, mat_type, mat_op, c, &r);
+		wait1(&r);
+		for (i = 0; i < n; i++) {
+			mat want = mat_prod(0, size - 1, at + i);
+
+			if (memcmp(&want, k == 1 ? &v[i] : &out[i], sizeof want)) {
+				mpit_fail("%s [%d]", what, i);
+				break;
+			}
+		}
+	}
+	free(v);
+	free(out);
+	free(cnt);
+}
+
 /* Several collectives and point-to-point in flight at once, completed in
  * reverse order; then progress from MPI_Test alone and MPI_Iprobe alone. */
 static void t_overlap(void)
@@ -698,6 +747,8 @@ int main(int argc, char **argv)
 		REPORT("iallreduce_user_op_freed_before_wait");
 		t_reduce_scatter_scan(c);
 		REPORT("ireduce_scatter_iscan_iexscan");
+		t_reduce_scatter_blocks(c);
+		REPORT("ireduce_scatter_by_blocks_noncommutative_in_place");
 		if (pass)
 			MPI_Comm_free(&c);
 	}
