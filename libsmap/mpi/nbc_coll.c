@@ -5,14 +5,14 @@
  * them, then a schedule (nbc.c) that progress runs.
  *
  * Algorithms: barrier by dissemination, broadcast and reduce by binomial
- * trees (the reduce in member order for any op), allreduce as a reduce
- * to rank 0 followed by a broadcast or, for large vectors, by blocks
- * (allreduce_blocks), reduce_scatter as a reduce to rank 0 followed by a
- * scatter or, for large vectors, the blocks' fold alone (fold_blocks),
- * scan and exscan by recursive doubling, and the gathers,
- * scatters and all-to-alls as one round of direct messages, which the
- * transport delivers straight between the members' buffers, derived
- * datatypes included.
+ * trees (the reduce in member order for any op), allreduce as a reduce to
+ * rank 0 followed by a broadcast, reduce_scatter as one followed by a
+ * scatter; from 64 KiB of vector per member the three fold by blocks
+ * instead (fold_blocks: each member folds its block of everybody's
+ * vector, then the blocks go to the root, to all, or stay).  Scan and
+ * exscan by recursive doubling, and the gathers, scatters and all-to-alls
+ * as one round of direct messages, which the transport delivers straight
+ * between the members' buffers, derived datatypes included.
  *
  * On an intercommunicator (MPI 3.1 5.2.2: data goes from one group to the
  * other) every call is one round of direct messages between the groups:
@@ -373,24 +373,10 @@ static int b_alltoall_eq(const void *sbuf, int scount, MPI_Datatype stype, void 
 	return err;
 }
 
-static int b_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-		    int root, MPI_Comm comm, struct smpi_nbc **out, const char *fn)
-{
-	int err;
-
-	if ((err = nbc_root(comm, root, fn)) || (err = nbc_red(comm, count, type, op, fn)) ||
-	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, comm->rank == root, fn)))
-		return err;
-	if (sbuf == MPI_IN_PLACE && comm->rank == root)
-		sbuf = rbuf;
-	*out = nbc_new(comm);
-	nbc_build_reduce(*out, sbuf, rbuf, count, type, op, root);
-	return MPI_SUCCESS;
-}
-
-/* From this many bytes of vector per member's block, an allreduce folds
- * by blocks (allreduce_blocks) instead of reducing to rank 0 and
- * broadcasting, which funnels the whole vector through rank 0 twice.
+/* From this many bytes of vector per member's block, a reduce, allreduce
+ * or reduce_scatter folds by blocks (fold_blocks) instead of reducing
+ * to rank 0 (and broadcasting or scattering), which funnels the whole
+ * vector through rank 0.
  * Below it the extra round costs more than it saves: 64 KiB on 2 ranks
  * polled with MPI_Test took 16 us by blocks against 10.7 the old way
  * (docs/performance/iallreduce-blocks-2026-11-29.txt). */
@@ -473,6 +459,51 @@ static void allreduce_blocks(struct smpi_nbc *s, const void *sbuf, void *rbuf, i
 		nbc_send(s, mine, lo[p + 1] - lo[p], type, q, 1);
 	}
 	nbc_round(s);
+}
+
+/* Reduce by blocks: fold_blocks (at the root straight into its rbuf's
+ * block), then every member sends its block to the root (round 2). */
+static void reduce_blocks(struct smpi_nbc *s, const void *sbuf, void *rbuf, int64_t count,
+			  MPI_Datatype type, MPI_Op op, int root)
+{
+	MPI_Comm comm = smpi_nbc_comm(s);
+	int n = comm->size, p = comm->rank, q;
+	MPI_Aint ext = smpi_type_extent(type);
+	int64_t *lo = nbc_tmp(s, n + 1, MPI_INT64_T), len;
+	void *mine;
+
+	for (q = 0; q <= n; q++)
+		lo[q] = block_lo(count, n, q);
+	len = lo[p + 1] - lo[p];
+	mine = p == root ? (char *)rbuf + lo[p] * ext : nbc_tmp(s, len, type);
+	fold_blocks(s, sbuf, mine, lo, type, op, p == root && sbuf == rbuf);
+	if (p != root)
+		nbc_send(s, mine, len, type, root, 1);
+	else
+		for (q = 0; q < n; q++)
+			if (q != p)
+				nbc_recv(s, (char *)rbuf + lo[q] * ext, lo[q + 1] - lo[q], type, q,
+					 1);
+	nbc_round(s);
+}
+
+static int b_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+		    int root, MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+{
+	int err;
+
+	if ((err = nbc_root(comm, root, fn)) || (err = nbc_red(comm, count, type, op, fn)) ||
+	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, comm->rank == root, fn)))
+		return err;
+	if (sbuf == MPI_IN_PLACE && comm->rank == root)
+		sbuf = rbuf;
+	*out = nbc_new(comm);
+	if (by_blocks(comm, count, type)) {
+		reduce_blocks(*out, sbuf, rbuf, count, type, op, root);
+		return MPI_SUCCESS;
+	}
+	nbc_build_reduce(*out, sbuf, rbuf, count, type, op, root);
+	return MPI_SUCCESS;
 }
 
 static int b_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,

@@ -14,7 +14,7 @@ PROGRAMS = {
     "mpit_proto": 8,
     "mpit_span": 16,
     "mpit_bad": 22,
-    "mpit_nbc": 28,
+    "mpit_nbc": 30,
     "mpit_topo": 9,
     "mpit_info": 6,
     "mpit_inter": 8,

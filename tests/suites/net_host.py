@@ -43,8 +43,8 @@ def cases():
         host("net_host_dt_2x2", 2, 2, "mpit_dt", tap=True, min_tap=11),
         host("net_host_dt_3x1_drop2", 3, 1, "mpit_dt", ["--drop", "2"], tap=True, min_tap=11),
         # Nonblocking and persistent collectives: schedules over point-to-point.
-        host("net_host_nbc_2x2", 2, 2, "mpit_nbc", tap=True, min_tap=28),
-        host("net_host_nbc_3x1_drop2", 3, 1, "mpit_nbc", ["--drop", "2"], tap=True, min_tap=28),
+        host("net_host_nbc_2x2", 2, 2, "mpit_nbc", tap=True, min_tap=30),
+        host("net_host_nbc_3x1_drop2", 3, 1, "mpit_nbc", ["--drop", "2"], tap=True, min_tap=30),
         host("net_host_topo_2x2", 2, 2, "mpit_topo", tap=True, min_tap=9),
         # Partitioned pairs: handshakes and messages on the library context.
         host("net_host_part_2x2", 2, 2, "mpit_part", tap=True, min_tap=3),

@@ -477,6 +477,39 @@ static void t_reduce_scatter_scan(MPI_Comm c)
 	free(cnt);
 }
 
+/* Reduce of vectors folded by blocks (64 KiB a member's block on up to 8
+ * members) with a non-commutative op, to the last member and, in place,
+ * to the first. */
+static void t_reduce_blocks(MPI_Comm c)
+{
+	int rank, size, i, k, nm = 8 * 4096 + 5;
+	mat *m = malloc(nm * sizeof(mat)), *res = malloc(nm * sizeof(mat));
+	MPI_Request r;
+
+	MPI_Comm_rank(c, &rank);
+	MPI_Comm_size(c, &size);
+	for (k = 0; k < 2; k++) {
+		int root = k ? 0 : size - 1, in_place = k && rank == root;
+
+		for (i = 0; i < nm; i++)
+			res[i] = m[i] = mat_of(rank, i + k);
+		MPI_Ireduce(in_place ? MPI_IN_PLACE : (void *)m, res, nm, mat_type, mat_op, root, c,
+			    &r);
+		wait1(&r);
+		for (i = 0; rank == root && i < nm; i++) {
+			mat want = mat_prod(0, size - 1, i + k);
+
+			if (memcmp(&want, &res[i], sizeof want)) {
+				mpit_fail("ireduce by blocks to %d%s [%d]", root,
+					  in_place ? " in place" : "", i);
+				break;
+			}
+		}
+	}
+	free(m);
+	free(res);
+}
+
 /* Reduce_scatter of vectors folded by blocks (64 KiB a member's block),
  * with a non-commutative op: the block form in place and not, and the v
  * form with unequal blocks. */
@@ -749,6 +782,8 @@ int main(int argc, char **argv)
 		REPORT("ireduce_scatter_iscan_iexscan");
 		t_reduce_scatter_blocks(c);
 		REPORT("ireduce_scatter_by_blocks_noncommutative_in_place");
+		t_reduce_blocks(c);
+		REPORT("ireduce_by_blocks_noncommutative_in_place");
 		if (pass)
 			MPI_Comm_free(&c);
 	}
