@@ -415,6 +415,20 @@ static void t_allreduce_blocks(MPI_Comm c)
 			}
 		}
 	}
+	/* Persistent, in place, started twice with new inputs. */
+	MPI_Allreduce_init(MPI_IN_PLACE, e, n, MPI_DOUBLE, MPI_SUM, c, MPI_INFO_NULL, &r[0]);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n; i++)
+			e[i] = rank * (k + 1) + i * 0.5;
+		MPI_Start(&r[0]);
+		MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+		for (i = 0; i < n; i++)
+			if (e[i] != (k + 1.0) * size * (size - 1) / 2 + size * i * 0.5) {
+				mpit_fail("allreduce_init by blocks, start %d [%d]: %g", k, i, e[i]);
+				break;
+			}
+	}
+	MPI_Request_free(&r[0]);
 	free(d);
 	free(e);
 	free(m);
