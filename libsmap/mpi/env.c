@@ -33,11 +33,6 @@ void smpi_spin(unsigned *spins)
 	core_spin(spins);
 }
 
-void smpi_poll(int found)
-{
-	core_poll(found);
-}
-
 /* A rank that leaves between MPI_Init and MPI_Finalize leaves peers that
  * may wait for it forever: it fails with its own status (1 for a 0), and
  * so the job ends (docs/jobs.md).  smapcc's exit wrapper gives the status;

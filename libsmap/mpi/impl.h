@@ -137,9 +137,6 @@ extern int smpi_initialized, smpi_finalized;
 int smpi_check_init(const char *fn);
 /* Spin-wait step: pause, and let other ranks run on an oversubscribed host. */
 void smpi_spin(unsigned *spins);
-/* After a Test, Iprobe or the like: core_poll (what a loop on it owes a
- * shared CPU). */
-void smpi_poll(int found);
 
 /* ---- groups and communicators (group.c, comm.c) ---- */
 

@@ -85,14 +85,14 @@ static int msg_probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message 
 		if (!block) {
 			*flag = 0;
 			*message = MPI_MESSAGE_NULL;
-			smpi_poll(0);
+			core_poll(0);
 			return MPI_SUCCESS;
 		}
 		smpi_spin(&spins);
 	}
 	if (flag)
 		*flag = 1;
-	smpi_poll(1);
+	core_poll(1);
 	return msg_take(comm, message, status, &st, fn);
 }
 

@@ -382,13 +382,15 @@ static int b_alltoall_eq(const void *sbuf, int scount, MPI_Datatype stype, void 
  * (docs/performance/iallreduce-blocks-2026-11-29.txt). */
 #define NBC_AR_BLOCK_MIN	(64 * 1024)
 
-/* Member p's block of count elements starts here (blocks differ by at
- * most one element). */
-static int64_t block_lo(int64_t count, int n, int p)
+/* Where the members' blocks of count elements start, and lo[n] = count
+ * (blocks differ by at most one element); scratch of s. */
+static int64_t *block_bounds(struct smpi_nbc *s, int64_t count, int n)
 {
-	int64_t r = count % n;
+	int64_t *lo = nbc_tmp(s, n + 1, MPI_INT64_T), r = count % n;
 
-	return p * (count / n) + (p < r ? p : r);
+	for (int p = 0; p <= n; p++)
+		lo[p] = p * (count / n) + (p < r ? p : r);
+	return lo;
 }
 
 /*
@@ -441,16 +443,14 @@ static int by_blocks(MPI_Comm comm, int64_t total, MPI_Datatype type)
 /* Allreduce by blocks: fold_blocks into rbuf's own block, then every
  * member sends it to all (round 2). */
 static void allreduce_blocks(struct smpi_nbc *s, const void *sbuf, void *rbuf, int64_t count,
-			     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+			     MPI_Datatype type, MPI_Op op)
 {
+	MPI_Comm comm = smpi_nbc_comm(s);
 	int n = comm->size, p = comm->rank, q;
 	MPI_Aint ext = smpi_type_extent(type);
-	int64_t *lo = nbc_tmp(s, n + 1, MPI_INT64_T);
-	char *mine;
+	int64_t *lo = block_bounds(s, count, n);
+	char *mine = (char *)rbuf + lo[p] * ext;
 
-	for (q = 0; q <= n; q++)
-		lo[q] = block_lo(count, n, q);
-	mine = (char *)rbuf + lo[p] * ext;
 	fold_blocks(s, sbuf, mine, lo, type, op, sbuf == rbuf);
 	for (q = 0; q < n; q++) {
 		if (q == p)
@@ -469,13 +469,9 @@ static void reduce_blocks(struct smpi_nbc *s, const void *sbuf, void *rbuf, int6
 	MPI_Comm comm = smpi_nbc_comm(s);
 	int n = comm->size, p = comm->rank, q;
 	MPI_Aint ext = smpi_type_extent(type);
-	int64_t *lo = nbc_tmp(s, n + 1, MPI_INT64_T), len;
-	void *mine;
+	int64_t *lo = block_bounds(s, count, n), len = lo[p + 1] - lo[p];
+	void *mine = p == root ? (char *)rbuf + lo[p] * ext : nbc_tmp(s, len, type);
 
-	for (q = 0; q <= n; q++)
-		lo[q] = block_lo(count, n, q);
-	len = lo[p + 1] - lo[p];
-	mine = p == root ? (char *)rbuf + lo[p] * ext : nbc_tmp(s, len, type);
 	fold_blocks(s, sbuf, mine, lo, type, op, p == root && sbuf == rbuf);
 	if (p != root)
 		nbc_send(s, mine, len, type, root, 1);
@@ -518,7 +514,7 @@ static int b_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype typ
 		sbuf = rbuf;
 	*out = nbc_new(comm);
 	if (by_blocks(comm, count, type)) {
-		allreduce_blocks(*out, sbuf, rbuf, count, type, op, comm);
+		allreduce_blocks(*out, sbuf, rbuf, count, type, op);
 		return MPI_SUCCESS;
 	}
 	nbc_build_reduce(*out, sbuf, rbuf, count, type, op, 0);

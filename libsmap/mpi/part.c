@@ -339,7 +339,7 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
 		smpi_progress();
 	/* An inactive request has nothing on its way. */
 	*flag = request->state != SMPI_ST_POSTED;
-	smpi_poll(*flag);
+	core_poll(*flag);
 	return MPI_SUCCESS;
 }
 

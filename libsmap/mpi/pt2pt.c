@@ -404,7 +404,7 @@ static int iprobe_one(int source, int tag, MPI_Comm comm, int *flag, MPI_Status 
 		return MPI_SUCCESS;
 	}
 	*flag = smpi_p2p_probe(comm, source, tag, &st);
-	smpi_poll(*flag);
+	core_poll(*flag);
 	if (*flag && status != MPI_STATUS_IGNORE)
 		*status = st;
 	return MPI_SUCCESS;

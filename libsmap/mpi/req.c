@@ -162,7 +162,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	if (!smpi_req_complete(*request))
 		smpi_progress();
 	*flag = smpi_req_complete(*request);
-	smpi_poll(*flag);
+	core_poll(*flag);
 	if (!*flag)
 		return MPI_SUCCESS;
 	return req_finish(request, status, "MPI_Test");
@@ -227,7 +227,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 	for (i = 0; i < count; i++)
 		if (req_active(reqs[i]) && !smpi_req_complete(reqs[i])) {
 			*flag = 0;
-			smpi_poll(0);
+			core_poll(0);
 			return MPI_SUCCESS;
 		}
 	for (i = 0; i < count; i++)
@@ -235,7 +235,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 			req_empty_status(&sts[i]);
 	req_sweep(count, reqs, sts, &err);
 	*flag = 1;
-	smpi_poll(1);
+	core_poll(1);
 	if (err)
 		return smpi_err(NULL, err, "MPI_Testall", "a request failed; see its status");
 	return MPI_SUCCESS;
@@ -301,7 +301,7 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Statu
 	smpi_progress();
 	i = req_any(count, reqs);
 	*flag = i != -1;
-	smpi_poll(*flag);
+	core_poll(*flag);
 	if (i == -1) {
 		*index = MPI_UNDEFINED;
 		return MPI_SUCCESS;
@@ -367,7 +367,7 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 		return err;
 	smpi_progress();
 	err = req_some(incount, reqs, outcount, indices, sts);
-	smpi_poll(*outcount != 0);
+	core_poll(*outcount != 0);
 	return err ? smpi_err(NULL, err, "MPI_Testsome", "a request failed; see its status") : 0;
 }
 
@@ -389,7 +389,7 @@ static int request_get_status_one(MPI_Request request, int *flag, MPI_Status *st
 	if (!smpi_req_complete(request))
 		smpi_progress();
 	*flag = smpi_req_complete(request);
-	smpi_poll(*flag);
+	core_poll(*flag);
 	if (*flag && status != MPI_STATUS_IGNORE)
 		*status = request->status;
 	return MPI_SUCCESS;

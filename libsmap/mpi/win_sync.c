@@ -220,7 +220,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 		return smpi_win_err(win, MPI_ERR_RMA_SYNC, fn, "no MPI_Win_post epoch is open");
 	smpi_progress();
 	*flag = win_completed(win);
-	smpi_poll(*flag);
+	core_poll(*flag);
 	return MPI_SUCCESS;
 }
 
