@@ -42,6 +42,10 @@ def cases():
               min_tap=16),
         nodes("net_qemu_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
         nodes("net_qemu_part_2x1", 2, 1, "mpit_part", tap=True, min_tap=3),
+        # Nonblocking and persistent collectives progressing over the
+        # engine while frames are lost.
+        nodes("net_qemu_nbc_2x2_drop2", 2, 2, "mpit_nbc", extra=["--drop", "2"], tap=True,
+              min_tap=30),
         # 50 barriers per communicator: every one crosses the emulated wire.
         nodes("net_qemu_span_2x2", 2, 2, "mpit_span", ["50"], tap=True, min_tap=16),
         nodes("net_qemu_shmem_coll_2x2", 2, 2, "shmem_coll", tap=True, min_tap=2 * 16),
