@@ -10,10 +10,19 @@
  * compares the waited-for member's word with the caller's, while waiting
  * and once there: the comparisons ride on the cache lines the algorithms
  * read anyway, so agreeing members pay a load and a compare per peer read,
- * and no extra synchronisation.  The rooted calls add one look at member
- * 0's word (coll_anchor) on members that would not otherwise read it, so
- * that every member is compared with member 0 directly or through a chain
- * of agreeing members, whoever each believes the root to be.
+ * and no extra synchronisation.  The rooted calls add one look so that
+ * no disagreement on the root goes unseen, whoever each member believes
+ * the root to be.  Bcast and scatter (coll_anchor): members other than 0
+ * that read nobody - a root other than 0 - look at member 0's word; the
+ * others read their parent, and the chain of parents ends at the root.
+ * Gather and reduce (coll_anchor_root): the root a member believes in
+ * reads every member, directly or through a chain of members that each
+ * read the next, so if member 0 is that root, the first member along the
+ * chain that disagrees is read by one that agrees; otherwise member 0
+ * looks at the root it believes in, which either disagrees with it or is
+ * the root whose chain covers everybody.  So the common rooted call, to
+ * member 0, makes nobody wait for more than its data (a non-root of a
+ * small gather or reduce leaves as soon as its value is posted).
  */
 #include <string.h>
 #include "impl.h"
@@ -78,28 +87,78 @@ void coll_describe(struct coll_group *g, const void *desc)
 	__atomic_store_n(&d->hash, hash, __ATOMIC_RELEASE);
 }
 
+/* A check word's hash is odd (the face's, | 1): an even one marks a call
+ * a member left on a disagreement it found (coll_spread). */
+#define COLL_SPREAD_HASH	2u
+
+/* Copies a description written by another member, or zeroes when it was
+ * rewritten meanwhile (its hash field no longer `hash`). */
+static void desc_copy(unsigned char *copy, const struct coll_desc *d, uint64_t hash)
+{
+	uint64_t before = __atomic_load_n(&d->hash, __ATOMIC_ACQUIRE);
+
+	memcpy(copy, d->desc, COLL_DESC_MAX);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (before != hash || __atomic_load_n(&d->hash, __ATOMIC_RELAXED) != hash)
+		memset(copy, 0, COLL_DESC_MAX);
+}
+
 void coll_mismatch(struct coll_group *g, int q, uint64_t theirs)
 {
-	uint32_t hash = theirs >> 32;
-	const struct coll_desc *d = desc_slot(g->peer[q], theirs);
 	unsigned char copy[COLL_DESC_MAX];
-	uint64_t before;
+	int who = q;
 
 	/* Members waiting for this one in the call they believe in see the
 	 * disagreement too, rather than a member that left. */
 	coll_show(g);
-	before = __atomic_load_n(&d->hash, __ATOMIC_ACQUIRE);
-	memcpy(copy, d->desc, COLL_DESC_MAX);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	/* Its check word was there, so was its description; a peer that went
-	 * COLL_DEPTH calls on since may have put another in the slot. */
-	if (before != hash || __atomic_load_n(&d->hash, __ATOMIC_RELAXED) != hash)
-		memset(copy, 0, COLL_DESC_MAX);
+	if ((uint32_t)(theirs >> 32) == COLL_SPREAD_HASH) {
+		/* q left the call on a disagreement: of the two descriptions
+		 * it found, the one that is not ours. */
+		const struct coll_member *m = g->peer[q];
+		int i = __atomic_load_n(&m->spread[0].hash, __ATOMIC_ACQUIRE) == g->word;
+
+		theirs = __atomic_load_n(&m->spread[i].hash, __ATOMIC_ACQUIRE);
+		desc_copy(copy, &m->spread[i], theirs);
+		if (i)
+			who = __atomic_load_n(&m->spread_member, __ATOMIC_RELAXED);
+	} else {
+		/* Its check word was there, so was its description; a peer
+		 * that went COLL_DEPTH calls on since may have put another in
+		 * the slot. */
+		desc_copy(copy, desc_slot(g->peer[q], theirs), theirs >> 32);
+	}
+	g->found = theirs;
+	g->found_member = who;
+	memcpy(g->found_desc, copy, COLL_DESC_MAX);
 	if (coll_check_fail &&
-	    !coll_check_fail(g->expect_ctx, g->rank, q, desc_slot(g->me, g->word)->desc, copy))
+	    !coll_check_fail(g->expect_ctx, g->rank, who, desc_slot(g->me, g->word)->desc, copy))
 		return;
 	core_fatal("libsmap coll: members %d and %d of a group disagree on collective call %llu",
-		   g->rank, q, (unsigned long long)(uint32_t)theirs);
+		   g->rank, who, (unsigned long long)(uint32_t)g->word);
+}
+
+/* Members still waiting for this one in the failed call compare its word
+ * each turn: they find the spread mark instead, and with it the
+ * description that disagrees with theirs. */
+void coll_spread(struct coll_group *g)
+{
+	struct coll_member *m = g->me;
+	uint64_t w = g->found;
+
+	if (coll_is_span(g) || !w)
+		return;
+	g->found = 0;
+	__atomic_store_n(&m->spread[0].hash, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&m->spread[1].hash, 0, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	memcpy(m->spread[0].desc, desc_slot(m, g->word)->desc, COLL_DESC_MAX);
+	memcpy(m->spread[1].desc, g->found_desc, COLL_DESC_MAX);
+	m->spread_member = g->found_member;
+	__atomic_store_n(&m->spread[0].hash, g->word, __ATOMIC_RELEASE);
+	__atomic_store_n(&m->spread[1].hash, w, __ATOMIC_RELEASE);
+	__atomic_store_n(&m->post[(uint32_t)g->word % COLL_DEPTH].check,
+			 (uint64_t)COLL_SPREAD_HASH << 32 | (uint32_t)g->word, __ATOMIC_RELEASE);
+	g->word_pending = 0;
 }
 
 uint32_t coll_span_mark(const struct coll_group *g)
@@ -119,24 +178,26 @@ void coll_span_mismatch(struct coll_group *g, int q, const void *theirs)
 		   g->rank, q);
 }
 
-void coll_anchor(struct coll_group *g, uint64_t s)
+/* Compares with member q's word for call s once q has started it; no
+ * verdict when q is past s already. */
+static void anchor_at(struct coll_group *g, uint64_t s, int q)
 {
-	const struct coll_post *p = &g->peer[0]->post[s % COLL_DEPTH];
+	const struct coll_post *p = &g->peer[q]->post[s % COLL_DEPTH];
 	uint64_t mine = g->word;
 	unsigned spins = 0;
 
-	if (g->rank == 0 || (uint32_t)mine != (uint32_t)s || !(mine >> 32))
+	if ((uint32_t)mine != (uint32_t)s || !(mine >> 32))
 		return;
 	for (;;) {
-		/* The step first: a word written before member 0 published
+		/* The step first: a word written before member q published
 		 * anything of call s is visible once the step says s. */
-		int started = coll_ready(g, 0, s, COLL_POSTED);
+		int started = coll_ready(g, q, s, COLL_POSTED);
 		uint64_t w = __atomic_load_n(&p->check, __ATOMIC_ACQUIRE);
 		int32_t ahead = (int32_t)((uint32_t)w - (uint32_t)s);
 
 		if (ahead == 0 && (w >> 32)) {
 			if (w != mine)
-				coll_mismatch(g, 0, w);
+				coll_mismatch(g, q, w);
 			return;
 		}
 		if (ahead > 0 || started)
@@ -144,4 +205,16 @@ void coll_anchor(struct coll_group *g, uint64_t s)
 		coll_show(g);
 		coll_spin(&spins);
 	}
+}
+
+void coll_anchor(struct coll_group *g, uint64_t s)
+{
+	if (g->rank != 0)
+		anchor_at(g, s, 0);
+}
+
+void coll_anchor_root(struct coll_group *g, uint64_t s, int root)
+{
+	if (g->rank == 0 && root != 0)
+		anchor_at(g, s, root);
 }

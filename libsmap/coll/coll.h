@@ -103,9 +103,8 @@ struct coll_group *coll_span_create(int size, int rank, const struct coll_transp
  * A face may describe its next call on g before making it: every member
  * publishes the description's hash at the call's arrival, in its own
  * memory, and each compares its own with those of the members it reads
- * anyway in the call (every member reads member 0's in a rooted call -
- * bcast, gather, scatter, reduce - so no root it disagrees on goes
- * unseen).  hash covers everything the members must agree on (0: nothing
+ * anyway in the call (and a rooted call adds one look where needed -
+ * check.c - so no root two members disagree on goes unseen).  hash covers everything the members must agree on (0: nothing
  * to check).  coll_expect returns non-zero when the face must then hand
  * over its own account of the call (coll_describe, COLL_DESC_MAX bytes):
  * not when the group's call 4 back had the same hash, so a loop of up to
@@ -129,6 +128,13 @@ void coll_describe(struct coll_group *g, const void *desc);
 /* ctx as given to coll_expect, then this member's and member `peer`'s. */
 extern int (*coll_check_fail)(void *ctx, int me, int peer, const void *mine,
 			      const void *theirs);
+/*
+ * A face that returns such a disagreement as an error from the call on g
+ * (rather than ending the job) calls this first: members that agree with
+ * this one may be waiting for it in that call, and would wait forever;
+ * they find the disagreement it found instead, and fail the call too.
+ */
+void coll_spread(struct coll_group *g);
 
 /*
  * Groups spanning nodes have no post lines: their transport compares.  A

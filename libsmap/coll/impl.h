@@ -61,6 +61,11 @@ struct coll_member {
 	/* The face's description of call s in desc[s % COLL_DEPTH], read by
 	 * a peer only when check words differ (check.c). */
 	struct coll_desc desc[COLL_DEPTH];
+	/* coll_spread: the failed call's two disagreeing descriptions (hash:
+	 * the whole check word), this member's and the other's, and the
+	 * other's member. */
+	struct coll_desc spread[2];
+	int spread_member;
 };
 
 /* A member's local view of its group. */
@@ -83,6 +88,11 @@ struct coll_group {
 	uint32_t span_hash, span_mark;	/* span groups: the latest described call's */
 	int word_pending;		/* not in its post line yet: goes with the first step */
 	void *expect_ctx;
+	/* The disagreement coll_mismatch found last, for coll_spread: the
+	 * other word (0: none), its description and its member. */
+	uint64_t found;
+	unsigned char found_desc[COLL_DESC_MAX];
+	int found_member;
 	struct coll_group *dying_next;	/* destroyed, its block not freed yet (group.c) */
 };
 
@@ -247,9 +257,12 @@ static inline const struct coll_post *coll_wait(struct coll_group *g, int q,
 	return &g->peer[q]->post[s % COLL_DEPTH];
 }
 
-/* check.c: a rooted call's members other than 0 compare with member 0
- * before they leave (0 needs to have started call s, nothing more). */
+/* check.c: before it leaves a bcast or scatter, a member other than 0
+ * compares with member 0 (which needs to have started call s, nothing
+ * more); in a gather or reduce, member 0 compares with the root it
+ * believes in, if that is another member. */
 void coll_anchor(struct coll_group *g, uint64_t s);
+void coll_anchor_root(struct coll_group *g, uint64_t s, int root);
 
 /* sync.c */
 struct coll_post *coll_claim(struct coll_group *g, uint64_t s);

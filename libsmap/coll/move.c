@@ -92,14 +92,14 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 
 		if (sbytes <= COLL_EAGER_MAX) {
 			coll_post_value(g, s, sbuf, sbytes);
-			coll_anchor(g, s);
+			coll_anchor_root(g, s, root);
 			return;
 		}
 		rp = coll_wait(g, root, s, COLL_POSTED);
 		memcpy((char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
 		       sbuf, sbytes);
 		coll_publish(g, s, COLL_DONE);
-		coll_anchor(g, s);
+		coll_anchor_root(g, s, root);
 		return;
 	}
 	mine = coll_claim(g, s);
@@ -119,7 +119,7 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 			coll_wait(g, q, s, COLL_DONE);
 	}
 	g->synced = s;
-	coll_anchor(g, s);
+	coll_anchor_root(g, s, root);
 }
 
 void coll_gather(struct coll_group *g, const void *sbuf, void *rbuf,

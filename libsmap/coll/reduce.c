@@ -263,7 +263,7 @@ void coll_reduce(struct coll_group *g, const void *sbuf, void *rbuf,
 		reduce_parallel(g, s, sbuf, rbuf, count, op, root);
 	else
 		reduce_value(g, s, sbuf, rbuf, count, op, root);
-	coll_anchor(g, s);
+	coll_anchor_root(g, s, root);
 }
 
 /* ---- allreduce ---- */

@@ -141,6 +141,7 @@ static int coll_check_fail_mpi(void *ctx, int me, int peer, const void *mine, co
 	if (!smpi_coll_jump)
 		smpi_fatal("%s: %s; the call cannot return here", a.call, msg);
 	smpi_coll_err = err;
+	coll_spread(comm->coll);
 	longjmp(*(jmp_buf *)smpi_coll_jump, 1);
 }
 

@@ -8,9 +8,9 @@
  *
  * The common case - MPI running, an on-node communicator, a predefined
  * type, a predefined op that applies to it - is a few compares and one
- * call into the engine (coll_fast and the top of Barrier, Bcast, Reduce
- * and Allreduce); everything else takes the full path, which checks every
- * argument and says what it turns down.
+ * call into the engine (coll_fast and the top of Barrier, Bcast, Gather,
+ * Scatter, Reduce and Allreduce); everything else takes the full path,
+ * which checks every argument and says what it turns down.
  *
  * A communicator spanning nodes has a span group (libsmap/coll/span.c):
  * the same engine calls, run as messages over point-to-point; the whole
@@ -282,8 +282,31 @@ static int coll_same(MPI_Comm comm, int64_t sbytes, int64_t rbytes, const char *
 	return MPI_SUCCESS;
 }
 
-int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-		MPI_Datatype rtype, int root, MPI_Comm comm)
+/*
+ * Gather's and scatter's common case, as this member sees it: its own
+ * block (mine: gather's send, scatter's receive) and, at the root, the
+ * whole buffer (all) of dense predefined data, the same bytes, no
+ * MPI_IN_PLACE and no block that aliases the other.  Everything the
+ * full path would check holds.
+ */
+static inline int coll_fast_blocks(MPI_Comm comm, const void *mine, int mcount, MPI_Datatype mtype,
+				   const void *all, int acount, MPI_Datatype atype, int root,
+				   const char *fn)
+{
+	if (!coll_fast(comm, mcount, mtype, fn) || (unsigned)root >= (unsigned)comm->size ||
+	    mine == MPI_IN_PLACE || (!mine && mcount) || !coll_dense(mtype))
+		return 0;
+	if (comm->rank != root)
+		return 1;
+	return acount >= 0 && smpi_live(atype, SMPI_LIVE_TYPE) && atype->predefined &&
+	       coll_dense(atype) && all != MPI_IN_PLACE && (all || !acount) &&
+	       (int64_t)mcount * smpi_type_size(mtype) == (int64_t)acount * smpi_type_size(atype) &&
+	       mine != all && mine != (const char *)all + (int64_t)root * acount * smpi_type_size(atype);
+}
+
+static __attribute__((noinline)) int coll_gather_full(const void *sbuf, int scount,
+						      MPI_Datatype stype, void *rbuf, int rcount,
+						      MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	const char *fn = "MPI_Gather";
 	int in_place = sbuf == MPI_IN_PLACE && comm && comm->rank == root;
@@ -324,8 +347,23 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 	return coll_finish(rbuf, (int64_t)rcount * comm->size, rtype, r, s, !in_place);
 }
 
-int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-		 MPI_Datatype rtype, int root, MPI_Comm comm)
+int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+	if (coll_fast_blocks(comm, sbuf, scount, stype, rbuf, rcount, rtype, root, "MPI_Gather")) {
+		if (comm->rank == root)
+			coll_expect_args(comm, "MPI_Gather", root, NULL, rtype, rcount);
+		else
+			coll_expect_args(comm, "MPI_Gather", root, NULL, stype, scount);
+		coll_gather(comm->coll, sbuf, rbuf, scount * smpi_type_size(stype), root);
+		return MPI_SUCCESS;
+	}
+	return coll_gather_full(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+}
+
+static __attribute__((noinline)) int coll_scatter_full(const void *sbuf, int scount,
+						       MPI_Datatype stype, void *rbuf, int rcount,
+						       MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	const char *fn = "MPI_Scatter";
 	int in_place = rbuf == MPI_IN_PLACE && comm && comm->rank == root;
@@ -360,6 +398,20 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 		coll_expect_args(comm, fn, root, NULL, rtype, rcount);
 	COLL_RUN(coll_scatter(comm->coll, s ? s : sbuf, rdst, bytes, root));
 	return coll_finish(rbuf, rcount, rtype, r, s, 1);
+}
+
+int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		 MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+	if (coll_fast_blocks(comm, rbuf, rcount, rtype, sbuf, scount, stype, root, "MPI_Scatter")) {
+		if (comm->rank == root)
+			coll_expect_args(comm, "MPI_Scatter", root, NULL, stype, scount);
+		else
+			coll_expect_args(comm, "MPI_Scatter", root, NULL, rtype, rcount);
+		coll_scatter(comm->coll, sbuf, rbuf, rcount * smpi_type_size(rtype), root);
+		return MPI_SUCCESS;
+	}
+	return coll_scatter_full(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
 
 int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,

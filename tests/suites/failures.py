@@ -131,6 +131,11 @@ BAD_COLLS = (
 )
 
 
+# mpit_bad return's sweeps of every assignment of roots: gather, reduce,
+# bcast and scatter, each by value and by reference.
+ROOT_SWEEPS = 8
+
+
 def bad_collective_cases():
     """Each disagreement on 2 ranks in host mode (two under QEMU), every one
     on 4 ranks naming the call; the return variants with each barrier and
@@ -155,7 +160,8 @@ def bad_collective_cases():
                                   % algo.split("=")[1],
                                   ["--host", "-n", "4", "-e", algo, "--timeout", "60",
                                    prog("mpit_bad"), "return"],
-                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS) + 1, timeout=90))
+                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS) + 1 + ROOT_SWEEPS,
+                                  timeout=90))
     out.append(harness.lwkrun("fail_host_coll_check_off",
                               ["--host", "-n", "2", "-e", "SMAP_COLL_CHECK=0", "--timeout", "60",
                                prog("mpit_bad"), "allreduce-op"], timeout=90,
@@ -198,5 +204,6 @@ def bad_argument_cases():
     for where, opts in (("host", ["--host", "-n", "2"]), ("kernel", ["-q", "-n", "2"])):
         out.append(harness.lwkrun("fail_%s_bad_errors_return" % where,
                                   opts + ["--timeout", "60", prog("mpit_bad"), "return"],
-                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS) + 1, timeout=90))
+                                  tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS) + 1 + ROOT_SWEEPS,
+                                  timeout=90))
     return out + bad_collective_cases()

@@ -17,8 +17,9 @@
  * and without MPI_Test every 10 us of it: overlap_pct is how much of the
  * Iallreduce's time the computation hid, 100 when the pair took only the
  * computation's time, 0 when it took the sum); collcheck (libsmap only: a
- * barrier and an 8-byte allreduce with the collective argument check on
- * and off by turns in one run, through the MPI_T control variable
+ * barrier and an 8-byte allreduce, gather and reduce (to rank 0) with the
+ * collective argument check on and off by turns in one run, through the
+ * MPI_T control variable
  * smap_coll_check, so that both see the same placement of the ranks;
  * <call>_check_cost is the median of the pairs' differences, in percent;
  * its "best" the best checked trial against the best unchecked one; not
@@ -461,13 +462,23 @@ static void check_cost(const char *call, MPI_T_cvar_handle h, int n)
 		for (on = 0; on < 2; on++) {
 			set_coll_check(h, on);
 			t0 = MPI_Wtime();
-			if (call[0] == 'b')
-				for (i = 0; i < n; i++)
+			for (i = 0; i < n; i++)
+				switch (call[0]) {
+				case 'b':
 					MPI_Barrier(MPI_COMM_WORLD);
-			else
-				for (i = 0; i < n; i++)
+					break;
+				case 'a':
 					MPI_Allreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM,
 						      MPI_COMM_WORLD);
+					break;
+				case 'g':
+					MPI_Gather(&one, 1, MPI_DOUBLE, rbuf, 1, MPI_DOUBLE, 0,
+						   MPI_COMM_WORLD);
+					break;
+				default:
+					MPI_Reduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM, 0,
+						   MPI_COMM_WORLD);
+				}
 			mine = (MPI_Wtime() - t0) / n;
 			MPI_Allreduce(&mine, &t0, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 			if (j >= 0)
@@ -502,6 +513,8 @@ static void bench_collcheck(void)
 	/* Trials long enough (a few ms) that a pair sees the same machine. */
 	check_cost("barrier", h, 10 * iters(0));
 	check_cost("allreduce", h, 10 * iters(8));
+	check_cost("gather", h, 10 * iters(8));
+	check_cost("reduce", h, 10 * iters(8));
 	set_coll_check(h, 1);
 	MPI_T_cvar_handle_free(&h);
 	MPI_T_finalize();

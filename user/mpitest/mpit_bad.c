@@ -276,6 +276,112 @@ static void coll_return(const struct coll_case *c)
 	mpit_report(name);
 }
 
+/*
+ * Every assignment of roots to the members (size^size of them) for each
+ * rooted call, by value (one int per member) and by reference (ROOTS_BIG
+ * ints, past the engine's 2 KiB by-value limit): at least one member gets
+ * MPI_ERR_ROOT exactly when two members name different roots, every other
+ * member success, and when they agree the root's data is right.  Member
+ * 0's and the others' looks at each other (libsmap/coll/check.c) are what
+ * catch the assignments where each member believes itself a non-root.
+ */
+#define ROOTS_BIG	1024
+#define ROOTS_MAX	4	/* 4^4 assignments; larger worlds sweep their first 4 members' */
+
+enum { R_GATHER, R_REDUCE, R_BCAST, R_SCATTER, R_CALLS };
+
+static const char *const root_calls[R_CALLS] = { "gather", "reduce", "bcast", "scatter" };
+
+/* One rooted call on comm with this member's root; 1 when the data is
+ * right for an agreeing call. */
+static int roots_call(int call, int count, int root, MPI_Comm comm, int *err)
+{
+	int me = rank_of(comm), n, ok = 1, *in, *out;
+
+	MPI_Comm_size(comm, &n);
+	in = malloc(sizeof(int) * (size_t)(count * n));
+	out = malloc(sizeof(int) * (size_t)(count * n));
+	for (int i = 0; i < count * n; i++) {
+		in[i] = me == root ? 1000 * i + 7 : me + 1 + i;
+		out[i] = -1;
+	}
+	switch (call) {
+	case R_GATHER:
+		*err = MPI_Gather(in, count, MPI_INT, out, count, MPI_INT, root, comm);
+		for (int i = 0; me == root && *err == MPI_SUCCESS && i < count * n; i++)
+			ok &= out[i] == (i / count == root ? 1000 * (i % count) + 7 :
+					 i / count + 1 + i % count);
+		break;
+	case R_REDUCE:
+		*err = MPI_Reduce(in, out, count, MPI_INT, MPI_SUM, root, comm);
+		for (int i = 0; me == root && *err == MPI_SUCCESS && i < count; i++)
+			ok &= out[i] == 1000 * i + 7 + (n * (n + 1) / 2 - (root + 1)) + (n - 1) * i;
+		break;
+	case R_BCAST:
+		*err = MPI_Bcast(in, count, MPI_INT, root, comm);
+		for (int i = 0; *err == MPI_SUCCESS && i < count; i++)
+			ok &= in[i] == 1000 * i + 7;
+		break;
+	default:
+		*err = MPI_Scatter(in, count, MPI_INT, out, count, MPI_INT, root, comm);
+		for (int i = 0; *err == MPI_SUCCESS && i < count; i++)
+			ok &= out[i] == 1000 * (me * count + i) + 7;
+		break;
+	}
+	free(in);
+	free(out);
+	return ok;
+}
+
+static void coll_roots(void)
+{
+	int n = 0, m, combos = 1;
+
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	m = n < ROOTS_MAX ? n : ROOTS_MAX;
+	for (int i = 0; i < m; i++)
+		combos *= m;
+	for (int call = 0; call < R_CALLS; call++)
+		for (int big = 0; big < 2; big++) {
+			char name[64];
+
+			for (int a = 0; a < combos; a++) {
+				MPI_Comm comm;
+				int me = rank_of(MPI_COMM_WORLD), root = 0, agree = 1, err, cls = MPI_SUCCESS;
+				int mine[2], any[2];
+
+				/* member i's root: digit i of a in base m (members past m: member 0's) */
+				for (int i = 0, v = a, r0 = a % m; i < m; i++, v /= m) {
+					if (i == me)
+						root = v % m;
+					agree &= v % m == r0;
+				}
+				if (me >= m)
+					root = a % m;
+				MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+				MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+				mine[1] = !roots_call(call, big ? ROOTS_BIG : 1, root, comm, &err);
+				if (err != MPI_SUCCESS)
+					MPI_Error_class(err, &cls);
+				if (cls != MPI_SUCCESS && cls != MPI_ERR_ROOT)
+					mpit_fail("%s roots %d: class %d", root_calls[call], a, cls);
+				mine[0] = cls == MPI_ERR_ROOT;
+				MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+				if (any[0] == agree)
+					mpit_fail("%s of %d ints, roots %d (base %d, member 0 last): %s",
+						  root_calls[call], big ? ROOTS_BIG : 1, a, m,
+						  agree ? "MPI_ERR_ROOT though the roots agree"
+							: "no member found the roots differ");
+				if (agree && any[1])
+					mpit_fail("%s roots %d: wrong data", root_calls[call], a);
+				MPI_Comm_free(&comm);
+			}
+			snprintf(name, sizeof name, "errors_return_roots_%s_%s", root_calls[call],
+				 big ? "by_reference" : "by_value");
+			mpit_report(name);
+		}
+}
+
 /* Packed data agrees with typed data of its bytes: no error, the data. */
 static void coll_packed_agrees(void)
 {
@@ -348,6 +454,7 @@ int main(int argc, char **argv)
 		coll_packed_agrees();
 		for (i = 0; i < NCOLLS; i++)
 			coll_return(&colls[i]);
+		coll_roots();
 		MPI_Finalize();
 		return 0;
 	}
