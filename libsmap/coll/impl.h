@@ -143,10 +143,12 @@ static inline void *coll_at(const struct coll_group *g, int q, const void *p)
 	return q == g->rank ? (void *)p : coll_remote(g->node[q], p);
 }
 
+/* Data moves, small ones without memcpy's start-up (core_copy); none
+ * when dst is src. */
 static inline void coll_copy(void *dst, const void *src, size_t bytes)
 {
 	if (dst != src)
-		memcpy(dst, src, bytes);
+		core_copy(dst, src, bytes);
 }
 
 /* out = in op b (coll_op_fn3); out must not overlap in unless op has fn3. */

@@ -54,7 +54,7 @@ static void bcast_local(struct coll_group *g, uint64_t s, void *buf, size_t byte
 		return;
 	}
 	rp = coll_wait(g, root, s, COLL_POSTED);
-	memcpy(buf, coll_at(g, root, rp->buf), bytes);
+	coll_copy(buf, coll_at(g, root, rp->buf), bytes);
 	coll_publish(g, s, bytes <= COLL_EAGER_MAX ? COLL_POSTED : COLL_DONE);
 }
 
@@ -96,7 +96,7 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 			return;
 		}
 		rp = coll_wait(g, root, s, COLL_POSTED);
-		memcpy((char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
+		coll_copy((char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
 		       sbuf, sbytes);
 		coll_publish(g, s, COLL_DONE);
 		coll_anchor_root(g, s, root);
@@ -113,7 +113,7 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 		if (q == root)
 			continue;
 		if (c <= COLL_EAGER_MAX)
-			memcpy(r + blk_displ(b, q),
+			coll_copy(r + blk_displ(b, q),
 			       coll_at(g, q, coll_wait(g, q, s, COLL_POSTED)->buf), c);
 		else
 			coll_wait(g, q, s, COLL_DONE);
@@ -180,7 +180,7 @@ static void scatter_blocks(struct coll_group *g, const void *sbuf,
 		return;
 	}
 	rp = coll_wait(g, root, s, COLL_POSTED);
-	memcpy(rbuf, (const char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
+	coll_copy(rbuf, (const char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
 	       rbytes);
 	coll_publish(g, s, byvalue ? COLL_POSTED : COLL_DONE);
 	coll_anchor(g, s);
@@ -236,7 +236,7 @@ static void allgather_blocks(struct coll_group *g, const void *sbuf, void *rbuf,
 		int q = (me + j) % g->size;
 		size_t c = blk_count(b, q);
 
-		memcpy(r + blk_displ(b, q), coll_at(g, q, coll_wait(g, q, s, COLL_POSTED)->buf), c);
+		coll_copy(r + blk_displ(b, q), coll_at(g, q, coll_wait(g, q, s, COLL_POSTED)->buf), c);
 		byref |= c > COLL_EAGER_MAX;
 	}
 	g->synced = s;
@@ -298,7 +298,7 @@ void coll_alltoall(struct coll_group *g, const void *sbuf, void *rbuf,
 	} else {
 		if (sbuf == rbuf) {
 			aside = coll_alloc(total, "alltoall in place");
-			memcpy(aside, rbuf, total);
+			coll_copy(aside, rbuf, total);
 			src = aside;
 		}
 		coll_claim(g, s)->buf = src;
@@ -310,7 +310,7 @@ void coll_alltoall(struct coll_group *g, const void *sbuf, void *rbuf,
 		int q = (me + j) % g->size;
 		const char *qs = coll_at(g, q, coll_wait(g, q, s, COLL_POSTED)->buf);
 
-		memcpy(r + (size_t)q * bytes, qs + (size_t)me * bytes, bytes);
+		coll_copy(r + (size_t)q * bytes, qs + (size_t)me * bytes, bytes);
 	}
 	g->synced = s;
 	if (total > COLL_EAGER_MAX) {
@@ -343,11 +343,11 @@ void coll_alltoallv(struct coll_group *g, const void *sbuf,
 			if (rdispls[j] + rcounts[j] > extent)
 				extent = rdispls[j] + rcounts[j];
 		aside = coll_alloc(extent, "alltoallv in place");
-		memcpy(aside, rbuf, extent);
+		coll_copy(aside, rbuf, extent);
 		src = aside;
 		sdispls = rdispls;
 	} else {
-		memcpy(r + rdispls[me], src + sdispls[me], scounts[me]);
+		coll_copy(r + rdispls[me], src + sdispls[me], scounts[me]);
 		if (g->size == 1)
 			return;
 	}
@@ -361,7 +361,7 @@ void coll_alltoallv(struct coll_group *g, const void *sbuf,
 		const struct coll_post *qp = coll_wait(g, q, s, COLL_POSTED);
 		size_t off = ((const size_t *)coll_at(g, q, qp->vec))[me];
 
-		memcpy(r + rdispls[q], (const char *)coll_at(g, q, qp->buf) + off, rcounts[q]);
+		coll_copy(r + rdispls[q], (const char *)coll_at(g, q, qp->buf) + off, rcounts[q]);
 	}
 	coll_publish(g, s, COLL_DONE);
 	coll_wait_all(g, s, COLL_DONE);

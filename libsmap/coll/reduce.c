@@ -56,7 +56,7 @@ static void fold(void *acc, const void *const *src, int n, size_t off, size_t cn
 	int j = n - 2;
 
 	if (n == 1) {
-		memcpy(acc, (const char *)src[0] + off * sz, cnt * sz);
+		coll_copy(acc, (const char *)src[0] + off * sz, cnt * sz);
 		return;
 	}
 	coll_apply3(op, acc, (const char *)src[j] + off * sz, (const char *)src[n - 1] + off * sz,
@@ -87,7 +87,7 @@ static void fold_range(void *dst, const void *const *src, int n, size_t lo, size
 
 		fold(acc ? acc : at, src, n, off, cnt, op);
 		if (acc)
-			memcpy(at, acc, cnt * sz);
+			coll_copy(at, acc, cnt * sz);
 	}
 }
 
@@ -152,7 +152,7 @@ static void reduce_value(struct coll_group *g, uint64_t s, const void *sbuf, voi
 	g->synced = s;
 	acc = coll_scratch(COLL_SCRATCH_ACC, bytes);
 	fold(acc, g->src, g->size, 0, count, op);
-	memcpy(rbuf, acc, bytes);
+	coll_copy(rbuf, acc, bytes);
 }
 
 /* Member p folds slice p across everybody's sbuf into the root's rbuf.
@@ -224,7 +224,7 @@ static void reduce_serial(struct coll_group *g, uint64_t s, const void *sbuf, vo
 			}
 			coll_apply3(op, out, mydata + off * sz, pc, cnt);
 			if (!ring)
-				memcpy(dst + off * sz, acc, cnt * sz);
+				coll_copy(dst + off * sz, acc, cnt * sz);
 			coll_publish(g, s, COLL_CHUNK + (unsigned)c + 1);
 		}
 	}
@@ -287,7 +287,7 @@ static void allreduce_collect(struct coll_group *g, uint64_t s, char *r, size_t 
 				coll_wait(g, q, s, COLL_CHUNK + (unsigned)c + 1);
 			else if (!coll_ready(g, q, s, COLL_CHUNK + (unsigned)c + 1))
 				break;
-			memcpy(r + off * sz, (const char *)g->res[q] + off * sz, cnt * sz);
+			coll_copy(r + off * sz, (const char *)g->res[q] + off * sz, cnt * sz);
 		}
 	}
 }
@@ -345,7 +345,7 @@ void coll_allreduce(struct coll_group *g, const void *sbuf, void *rbuf,
 	post_values(g, s, sbuf, bytes, g->size);
 	acc = coll_scratch(COLL_SCRATCH_ACC, bytes);
 	fold(acc, g->src, g->size, 0, count, op);
-	memcpy(rbuf, acc, bytes);
+	coll_copy(rbuf, acc, bytes);
 }
 
 /* ---- reduce_scatter ---- */
@@ -383,7 +383,7 @@ static void reduce_scatter_any(struct coll_group *g, const void *sbuf, void *rbu
 	fold_range(dst, g->src, g->size, lo, hi, op);
 	finish_refs(g, s);
 	if (dst != rbuf) {
-		memcpy(rbuf, dst, (hi - lo) * sz);
+		coll_copy(rbuf, dst, (hi - lo) * sz);
 		free(dst);
 	}
 }
@@ -462,7 +462,7 @@ static void scan_chain(struct coll_group *g, uint64_t s, const void *sbuf, void 
 						coll_wait(g, me + 1, s, COLL_CHUNK + (unsigned)(c - COLL_RING) + 1);
 					coll_apply3(op, slot, pc, sb + off * sz, cnt);
 				}
-				memcpy(r + off * sz, pc, cnt * sz);
+				coll_copy(r + off * sz, pc, cnt * sz);
 			}
 			coll_publish(g, s, COLL_CHUNK + (unsigned)c + 1);
 		}
@@ -496,7 +496,7 @@ static void scan_any(struct coll_group *g, const void *sbuf, void *rbuf, size_t 
 		return;
 	acc = coll_scratch(COLL_SCRATCH_ACC, bytes);
 	fold(acc, g->src, upto, 0, count, op);
-	memcpy(rbuf, acc, bytes);
+	coll_copy(rbuf, acc, bytes);
 }
 
 void coll_scan(struct coll_group *g, const void *sbuf, void *rbuf,

@@ -36,7 +36,7 @@ void coll_post_value(struct coll_group *g, uint64_t s, const void *p, size_t byt
 	struct coll_post *mine = coll_claim(g, s);
 	unsigned char *dst = bytes <= COLL_INLINE ? mine->data : g->me->slot[s % COLL_DEPTH];
 
-	memcpy(dst, p, bytes);
+	coll_copy(dst, p, bytes);
 	/* Usually unchanged: one store less on a line peers are polling. */
 	if (mine->buf != dst)
 		mine->buf = dst;

@@ -73,9 +73,10 @@
 
 #define P2P_NSLOT	64
 #define P2P_INLINE	40
+_Static_assert(P2P_INLINE <= CORE_COPY_SMALL, "an inline payload is a small copy");
 #define P2P_LINE	64
 #define P2P_EAGER_DEFAULT	(16 << 10)
-#define P2P_SHORT	256
+#define P2P_SHORT	CORE_COPY_SHORT
 #define P2P_SPLIT_DEFAULT	(64 << 10)
 #define P2P_PIECE	(16 << 10)
 #define P2P_SPIN_HOT	1024
@@ -238,73 +239,6 @@ static inline void p2p_spin(unsigned *spins)
 		smpi_spin(spins);
 }
 
-/* Up to P2P_INLINE bytes, as a few moves instead of a call to memcpy,
- * whose string instructions take longer to start than to finish here. */
-static inline void p2p_copy_small(void *dst, const void *src, uint64_t n)
-{
-	char *d = dst;
-	const char *s = src;
-	uint64_t a, b, c, e;
-
-	if (n >= 16) {
-		__builtin_memcpy(&a, s, 8);
-		__builtin_memcpy(&b, s + 8, 8);
-		__builtin_memcpy(&c, s + n - 16, 8);
-		__builtin_memcpy(&e, s + n - 8, 8);
-		if (n > 32) {
-			uint64_t f, g;
-
-			__builtin_memcpy(&f, s + 16, 8);
-			__builtin_memcpy(&g, s + 24, 8);
-			__builtin_memcpy(d + 16, &f, 8);
-			__builtin_memcpy(d + 24, &g, 8);
-		}
-		__builtin_memcpy(d, &a, 8);
-		__builtin_memcpy(d + 8, &b, 8);
-		__builtin_memcpy(d + n - 16, &c, 8);
-		__builtin_memcpy(d + n - 8, &e, 8);
-	} else if (n >= 8) {
-		__builtin_memcpy(&a, s, 8);
-		__builtin_memcpy(&b, s + n - 8, 8);
-		__builtin_memcpy(d, &a, 8);
-		__builtin_memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4) {
-		uint32_t x, y;
-
-		__builtin_memcpy(&x, s, 4);
-		__builtin_memcpy(&y, s + n - 4, 4);
-		__builtin_memcpy(d, &x, 4);
-		__builtin_memcpy(d + n - 4, &y, 4);
-	} else {
-		for (; n; n--)
-			*d++ = *s++;
-	}
-}
-
-/* Contiguous data: moves of 16 bytes up to P2P_SHORT (the last one
- * overlapping), memcpy above, where its string instruction has paid for
- * starting up. */
-static inline void p2p_copy(void *dst, const void *src, uint64_t n)
-{
-	char *d = dst;
-	const char *s = src;
-	char t[16];
-	uint64_t i;
-
-	if (n <= P2P_INLINE) {
-		p2p_copy_small(dst, src, n);
-	} else if (n <= P2P_SHORT) {
-		for (i = 0; i + 16 < n; i += 16) {
-			__builtin_memcpy(t, s + i, 16);
-			__builtin_memcpy(d + i, t, 16);
-		}
-		__builtin_memcpy(t, s + n - 16, 16);
-		__builtin_memcpy(d + n - 16, t, 16);
-	} else {
-		memcpy(dst, src, n);
-	}
-}
-
 /* Finds my inbox at dest the first time I send there: dest's p2p_box is
  * set once its MPI_Init passed the start-up barrier. */
 static struct p2p_out *p2p_peer_first(int dest)
@@ -357,7 +291,7 @@ static void p2p_pack(char *dst, const struct smpi_req *r, uint64_t len)
 	if (!p2p_dense(r->type))
 		smpi_type_copy(dst, len, MPI_BYTE, r->buf, r->count, r->type);
 	else
-		p2p_copy(dst, r->buf, len);
+		core_copy(dst, r->buf, len);
 }
 
 /* The next slot at o, numbered o->seq + 1; NULL while the queue is full. */
@@ -568,7 +502,7 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 		}
 		__atomic_store_n(&sr->rv.done, 1, __ATOMIC_RELEASE);
 	} else if (p2p_dense(r->type)) {
-		p2p_copy((void *)r->buf, data, n);
+		core_copy((void *)r->buf, data, n);
 	} else if (n) {
 		smpi_type_copy((void *)r->buf, r->count, r->type, data, n, MPI_BYTE);
 	}
@@ -626,7 +560,7 @@ static void p2p_keep(struct match_ctx *m, int src, uint64_t seq, const struct p2
 	u->len = s->len;
 	u->data = u->idata;
 	if (s->kind == P2P_MSG_INLINE) {
-		p2p_copy_small(u->idata, s->u.data, s->len);
+		core_copy_small(u->idata, s->u.data, s->len);
 	} else if (s->kind == P2P_MSG_EAGER) {
 		u->data = malloc(s->len);
 		if (!u->data)
@@ -881,7 +815,7 @@ static inline __attribute__((always_inline)) int p2p_send_inline(const void *buf
 	    seq - o->consumed > P2P_NSLOT)
 		return 0;
 	s = &o->in->slot[seq & (P2P_NSLOT - 1)];
-	p2p_copy_small(s->u.data, buf, len);
+	core_copy_small(s->u.data, buf, len);
 	s->ctx = ctx;
 	s->kind = P2P_MSG_INLINE;
 	s->tag = tag;
@@ -1089,7 +1023,7 @@ static inline int p2p_direct(struct match_ctx *m, int src, int tag)
  * back to the sender. */
 static __attribute__((noinline)) void p2p_take_ring(const struct p2p_slot *s, int src, void *buf)
 {
-	p2p_copy(buf, p2p_rings + src * p2p_box->ring_bytes + s->u.off % p2p_box->ring_bytes,
+	core_copy(buf, p2p_rings + src * p2p_box->ring_bytes + s->u.off % p2p_box->ring_bytes,
 		 s->len);
 	__atomic_store_n(&p2p_box->in[src].tail, s->u.off + p2p_round(s->len), __ATOMIC_RELEASE);
 }
@@ -1108,7 +1042,7 @@ static inline __attribute__((always_inline)) int p2p_take_fast(const struct p2p_
 	    s->len > (uint64_t)(count * smpi_type_size(type)) || p2p_partial(type, s->len))
 		return 0;
 	if (s->kind == P2P_MSG_INLINE)
-		p2p_copy_small(buf, s->u.data, s->len);
+		core_copy_small(buf, s->u.data, s->len);
 	else
 		p2p_take_ring(s, src, buf);
 	smpi_status_set(status, peer, s->tag, MPI_SUCCESS, s->len);
