@@ -287,7 +287,8 @@ static int coll_same(MPI_Comm comm, int64_t sbytes, int64_t rbytes, const char *
  * block (mine: gather's send, scatter's receive) and, at the root, the
  * whole buffer (all) of dense predefined data, the same bytes, no
  * MPI_IN_PLACE and no block that aliases the other.  Everything the
- * full path would check holds.
+ * full path would check holds; then the call is described (per block:
+ * the root's whole buffer's, the others' own).
  */
 static inline int coll_fast_blocks(MPI_Comm comm, const void *mine, int mcount, MPI_Datatype mtype,
 				   const void *all, int acount, MPI_Datatype atype, int root,
@@ -296,12 +297,17 @@ static inline int coll_fast_blocks(MPI_Comm comm, const void *mine, int mcount, 
 	if (!coll_fast(comm, mcount, mtype, fn) || (unsigned)root >= (unsigned)comm->size ||
 	    mine == MPI_IN_PLACE || (!mine && mcount) || !coll_dense(mtype))
 		return 0;
-	if (comm->rank != root)
+	if (comm->rank != root) {
+		coll_expect_args(comm, fn, root, NULL, mtype, mcount);
 		return 1;
-	return acount >= 0 && smpi_live(atype, SMPI_LIVE_TYPE) && atype->predefined &&
-	       coll_dense(atype) && all != MPI_IN_PLACE && (all || !acount) &&
-	       (int64_t)mcount * smpi_type_size(mtype) == (int64_t)acount * smpi_type_size(atype) &&
-	       mine != all && mine != (const char *)all + (int64_t)root * acount * smpi_type_size(atype);
+	}
+	if (acount < 0 || !smpi_live(atype, SMPI_LIVE_TYPE) || !atype->predefined ||
+	    !coll_dense(atype) || all == MPI_IN_PLACE || (!all && acount) ||
+	    (int64_t)mcount * smpi_type_size(mtype) != (int64_t)acount * smpi_type_size(atype) ||
+	    mine == all || mine == (const char *)all + (int64_t)root * acount * smpi_type_size(atype))
+		return 0;
+	coll_expect_args(comm, fn, root, NULL, atype, acount);
+	return 1;
 }
 
 static __attribute__((noinline)) int coll_gather_full(const void *sbuf, int scount,
@@ -351,10 +357,6 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 		MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	if (coll_fast_blocks(comm, sbuf, scount, stype, rbuf, rcount, rtype, root, "MPI_Gather")) {
-		if (comm->rank == root)
-			coll_expect_args(comm, "MPI_Gather", root, NULL, rtype, rcount);
-		else
-			coll_expect_args(comm, "MPI_Gather", root, NULL, stype, scount);
 		coll_gather(comm->coll, sbuf, rbuf, scount * smpi_type_size(stype), root);
 		return MPI_SUCCESS;
 	}
@@ -404,10 +406,6 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 		 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	if (coll_fast_blocks(comm, rbuf, rcount, rtype, sbuf, scount, stype, root, "MPI_Scatter")) {
-		if (comm->rank == root)
-			coll_expect_args(comm, "MPI_Scatter", root, NULL, stype, scount);
-		else
-			coll_expect_args(comm, "MPI_Scatter", root, NULL, rtype, rcount);
 		coll_scatter(comm->coll, sbuf, rbuf, rcount * smpi_type_size(rtype), root);
 		return MPI_SUCCESS;
 	}
