@@ -70,18 +70,20 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* One line, in one write: the nodes' output shares the hub's stderr, and
+ * a line written in pieces came out with a node's line inside it. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 	uint64_t t = now_ns() - t0;
 
-	fprintf(stderr, "barrier-hub: +%llu.%06llu ", (unsigned long long)(t / 1000000000ull),
-		(unsigned long long)(t % 1000000000ull / 1000));
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "barrier-hub: +%llu.%06llu %s\n", (unsigned long long)(t / 1000000000ull),
+		(unsigned long long)(t % 1000000000ull / 1000), msg);
 }
 
 /* "0,2,5": the ports that have (or have not) entered the pending barrier. */
@@ -367,13 +369,13 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
-	fputs("barrier-hub: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "barrier-hub: %s\n", msg);
 	return 2;
 }
 
