@@ -22,7 +22,8 @@
  * (MPI_Barrier on rank 0, MPI_Bcast from 0 elsewhere), gather-count (one
  * int per rank at the root 0, two from the others).  Under
  * MPI_ERRORS_RETURN, every rank gets success or the class, and at least
- * one gets the class.
+ * one gets the class; then every assignment of roots to up to 4 members
+ * for gather, reduce, bcast and scatter (coll_roots).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -279,11 +280,11 @@ static void coll_return(const struct coll_case *c)
 /*
  * Every assignment of roots to the members (size^size of them) for each
  * rooted call, by value (one int per member) and by reference (ROOTS_BIG
- * ints, past the engine's 2 KiB by-value limit): at least one member gets
- * MPI_ERR_ROOT exactly when two members name different roots, every other
- * member success, and when they agree the root's data is right.  Member
- * 0's and the others' looks at each other (libsmap/coll/check.c) are what
- * catch the assignments where each member believes itself a non-root.
+ * ints, past the engine's 2 KiB by-value limit): every member gets
+ * success or MPI_ERR_ROOT, some member MPI_ERR_ROOT exactly when two
+ * members name different roots, and when they agree the data is right.
+ * The rooted calls' extra looks (libsmap/coll/check.c) are what catch the
+ * assignments where each member believes itself a non-root.
  */
 #define ROOTS_BIG	1024
 #define ROOTS_MAX	4	/* 4^4 assignments; larger worlds sweep their first 4 members' */
