@@ -166,7 +166,9 @@ static int hn_receive_one(unsigned n)
 	if (r < 0)
 		return 0;
 	eng_input(eng, buf, (size_t)r);
-	shm->peek[n] = (size_t)r >= HOSTNET_PEEK_FROM;
+	/* A bare acknowledgement says nothing of what comes next. */
+	if ((size_t)r < sizeof(struct snet_hdr) || ((const struct snet_hdr *)buf)->kind == SNET_DATA)
+		shm->peek[n] = (size_t)r >= HOSTNET_PEEK_FROM;
 	return 1;
 }
 
