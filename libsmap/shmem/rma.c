@@ -8,6 +8,10 @@
  * but the store buffer.  A PE on another node is reached through the
  * network (netrma.c): there quiet waits for the engine's acknowledgements.
  *
+ * Small copies are a few moves (core_copy: musl's memcpy would start a
+ * string instruction that takes longer to start than an 8-byte put takes
+ * in all), larger ones memcpy.
+ *
  * Ordering: every store here is an ordinary write-back store (musl's memcpy
  * is rep movs; nothing uses non-temporal stores), and x86 makes those
  * visible in program order to every observer, string operations included.
@@ -37,7 +41,7 @@ static inline void rma_put(void *dest, const void *src, size_t n, int pe, int nb
 		return;
 	d = shmemi_local(dest, n, pe, fn);
 	if (__builtin_expect(d != NULL, 1))
-		memcpy(d, src, n);
+		core_copy(d, src, n);
 	else
 		shmemi_net_put(dest, src, n, pe, nbi, fn);
 }
@@ -51,7 +55,7 @@ static inline void rma_get(void *dest, const void *src, size_t n, int pe, int nb
 		return;
 	s = shmemi_local(src, n, pe, fn);
 	if (__builtin_expect(s != NULL, 1))
-		memcpy(dest, s, n);
+		core_copy(dest, s, n);
 	else
 		shmemi_net_get(dest, src, n, pe, nbi, fn);
 }
@@ -72,7 +76,7 @@ static inline void rma_put_signal(void *dest, const void *src, size_t bytes, uin
 				(int64_t)signal, pe, fn);
 		return;
 	}
-	memcpy(d, src, bytes);
+	core_copy(d, src, bytes);
 	if (sig_op == SHMEM_SIGNAL_SET)
 		__atomic_store_n(s, signal, __ATOMIC_RELEASE);
 	else
