@@ -105,12 +105,16 @@ static void desc_copy(unsigned char *copy, const struct coll_desc *d, uint64_t h
 
 void coll_mismatch(struct coll_group *g, int q, uint64_t theirs)
 {
-	unsigned char copy[COLL_DESC_MAX];
+	struct coll_member *me = g->me;
+	/* Theirs goes where coll_spread shows it, should the call fail. */
+	unsigned char *copy = me->spread[1].desc;
 	int who = q;
 
 	/* Members waiting for this one in the call they believe in see the
 	 * disagreement too, rather than a member that left. */
 	coll_show(g);
+	__atomic_store_n(&me->spread[1].hash, 0, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_RELEASE);
 	if ((uint32_t)(theirs >> 32) == COLL_SPREAD_HASH) {
 		/* q left the call on a disagreement: of the two descriptions
 		 * it found, the one that is not ours. */
@@ -128,10 +132,9 @@ void coll_mismatch(struct coll_group *g, int q, uint64_t theirs)
 		desc_copy(copy, desc_slot(g->peer[q], theirs), theirs >> 32);
 	}
 	g->found = theirs;
-	g->found_member = who;
-	memcpy(g->found_desc, copy, COLL_DESC_MAX);
+	me->spread_member = who;
 	if (coll_check_fail &&
-	    !coll_check_fail(g->expect_ctx, g->rank, who, desc_slot(g->me, g->word)->desc, copy))
+	    !coll_check_fail(g->expect_ctx, g->rank, who, desc_slot(me, g->word)->desc, copy))
 		return;
 	core_fatal("libsmap coll: members %d and %d of a group disagree on collective call %llu",
 		   g->rank, who, (unsigned long long)(uint32_t)g->word);
@@ -139,7 +142,8 @@ void coll_mismatch(struct coll_group *g, int q, uint64_t theirs)
 
 /* Members still waiting for this one in the failed call compare its word
  * each turn: they find the spread mark instead, and with it the
- * description that disagrees with theirs. */
+ * description that disagrees with theirs (coll_mismatch left it in
+ * spread[1]). */
 void coll_spread(struct coll_group *g)
 {
 	struct coll_member *m = g->me;
@@ -149,11 +153,8 @@ void coll_spread(struct coll_group *g)
 		return;
 	g->found = 0;
 	__atomic_store_n(&m->spread[0].hash, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&m->spread[1].hash, 0, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_RELEASE);
 	memcpy(m->spread[0].desc, desc_slot(m, g->word)->desc, COLL_DESC_MAX);
-	memcpy(m->spread[1].desc, g->found_desc, COLL_DESC_MAX);
-	m->spread_member = g->found_member;
 	__atomic_store_n(&m->spread[0].hash, g->word, __ATOMIC_RELEASE);
 	__atomic_store_n(&m->spread[1].hash, w, __ATOMIC_RELEASE);
 	__atomic_store_n(&m->post[(uint32_t)g->word % COLL_DEPTH].check,

@@ -104,8 +104,8 @@ struct coll_group *coll_span_create(int size, int rank, const struct coll_transp
  * publishes the description's hash at the call's arrival, in its own
  * memory, and each compares its own with those of the members it reads
  * anyway in the call (and a rooted call adds one look where needed -
- * check.c - so no root two members disagree on goes unseen).  hash covers everything the members must agree on (0: nothing
- * to check).  coll_expect returns non-zero when the face must then hand
+ * check.c - so no root two members disagree on goes unseen).  hash
+ * covers everything the members must agree on (0: nothing to check).  coll_expect returns non-zero when the face must then hand
  * over its own account of the call (coll_describe, COLL_DESC_MAX bytes):
  * not when the group's call 4 back had the same hash, so a loop of up to
  * 4 calls costs no more than their hashes.  A peer's description comes back with the caller's

@@ -88,11 +88,9 @@ struct coll_group {
 	uint32_t span_hash, span_mark;	/* span groups: the latest described call's */
 	int word_pending;		/* not in its post line yet: goes with the first step */
 	void *expect_ctx;
-	/* The disagreement coll_mismatch found last, for coll_spread: the
-	 * other word (0: none), its description and its member. */
+	/* The other word of the disagreement coll_mismatch found last, for
+	 * coll_spread (0: none); its description is in me->spread[1]. */
 	uint64_t found;
-	unsigned char found_desc[COLL_DESC_MAX];
-	int found_member;
 	struct coll_group *dying_next;	/* destroyed, its block not freed yet (group.c) */
 };
 
