@@ -53,7 +53,8 @@ static void bcast_local(struct coll_group *g, uint64_t s, void *buf, size_t byte
 		coll_wait_all(g, s, COLL_DONE);
 		return;
 	}
-	rp = coll_wait(g, root, s, COLL_POSTED);
+	rp = bytes <= COLL_EAGER_MAX ? coll_wait_ahead(g, root, s, COLL_POSTED) :
+				       coll_wait(g, root, s, COLL_POSTED);
 	coll_copy(buf, coll_at(g, root, rp->buf), bytes);
 	coll_publish(g, s, bytes <= COLL_EAGER_MAX ? COLL_POSTED : COLL_DONE);
 }
@@ -114,7 +115,7 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 			continue;
 		if (c <= COLL_EAGER_MAX)
 			coll_copy(r + blk_displ(b, q),
-			       coll_at(g, q, coll_wait(g, q, s, COLL_POSTED)->buf), c);
+			       coll_at(g, q, coll_wait_ahead(g, q, s, COLL_POSTED)->buf), c);
 		else
 			coll_wait(g, q, s, COLL_DONE);
 	}
@@ -179,7 +180,7 @@ static void scatter_blocks(struct coll_group *g, const void *sbuf,
 		coll_anchor(g, s);
 		return;
 	}
-	rp = coll_wait(g, root, s, COLL_POSTED);
+	rp = byvalue ? coll_wait_ahead(g, root, s, COLL_POSTED) : coll_wait(g, root, s, COLL_POSTED);
 	coll_copy(rbuf, (const char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
 	       rbytes);
 	coll_publish(g, s, byvalue ? COLL_POSTED : COLL_DONE);

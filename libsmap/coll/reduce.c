@@ -148,7 +148,8 @@ static void reduce_value(struct coll_group *g, uint64_t s, const void *sbuf, voi
 	}
 	coll_publish(g, s, COLL_POSTED);
 	for (int q = 0; q < g->size; q++)
-		g->src[q] = q == root ? sbuf : coll_at(g, q, coll_wait(g, q, s, COLL_POSTED)->buf);
+		g->src[q] = q == root ? sbuf :
+			coll_at(g, q, coll_wait_ahead(g, q, s, COLL_POSTED)->buf);
 	g->synced = s;
 	acc = coll_scratch(COLL_SCRATCH_ACC, bytes);
 	fold(acc, g->src, g->size, 0, count, op);
