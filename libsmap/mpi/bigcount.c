@@ -7,12 +7,14 @@
  * a datatype made of them (big_of: contiguous chunks of 2^30 elements and
  * a remainder, resized to the extent count elements have), which every
  * call that takes (count, datatype) accepts and which the requests of the
- * nonblocking calls keep alive after it is freed here.  Arrays of counts
- * and displacements (the v and w collectives, the type constructors) are
- * converted when every entry fits and refused with MPI_ERR_COUNT, naming
- * the call and the entry, when one does not.  A reduction with a user op
- * and a count past INT_MAX is refused the same way: the op would be handed
- * the made-up datatype.
+ * nonblocking calls keep alive after it is freed here.  The type
+ * constructors' arrays are converted when every entry fits and refused
+ * with MPI_ERR_COUNT, naming the call and the entry, when one does not.
+ * The reductions and the v and w collectives are not here: coll.c,
+ * nbc_coll.c and topo.c take their counts in 64 bits and read their arrays
+ * in either width (struct smpi_ints), so each _c form is its int form's
+ * implementation, and a user op sees its own datatype (smpi_op_apply
+ * hands an int-count op a count past INT_MAX in pieces).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -76,15 +78,6 @@ static int big_done(struct big *b, int err)
 	return err;
 }
 
-/* A user op sees the datatype it was given: no made-up one. */
-static int big_op(const struct big *b, MPI_Op op, const char *fn)
-{
-	if (b->made && smpi_live(op, SMPI_LIVE_OP) && op->user)
-		return smpi_err(NULL, MPI_ERR_COUNT, fn,
-				"a count past INT_MAX with a user-defined op is not supported");
-	return MPI_SUCCESS;
-}
-
 /* n counts as ints (free with free()); NULL c stays NULL. */
 static int ints_of(const MPI_Count *c, int n, int **out, const char *what, const char *fn)
 {
@@ -107,57 +100,6 @@ static int ints_of(const MPI_Count *c, int n, int **out, const char *what, const
 	return MPI_SUCCESS;
 }
 
-static int ints_of_aint(const MPI_Aint *c, int n, int **out, const char *what, const char *fn)
-{
-	_Static_assert(sizeof(MPI_Aint) == sizeof(MPI_Count), "MPI_Aint and MPI_Count alike");
-	return ints_of((const MPI_Count *)c, n, out, what, fn);
-}
-
-/* Members a v collective's arrays cover (the remote group's size on an
- * intercommunicator); 0 when comm is not a live communicator. */
-static int peers(MPI_Comm comm)
-{
-	int n = 0;
-
-	if (!smpi_live(comm, SMPI_LIVE_COMM))
-		return 0;
-	if (comm->inter)
-		PMPI_Comm_remote_size(comm, &n);
-	else
-		n = comm->size;
-	return n;
-}
-
-/* The arrays of a rooted v form matter at its root only (elsewhere they
- * may be anything): their length there, 0 elsewhere. */
-static int root_peers(MPI_Comm comm, int root)
-{
-	if (!smpi_live(comm, SMPI_LIVE_COMM))
-		return 0;
-	if (comm->inter)
-		return root == MPI_ROOT ? peers(comm) : 0;
-	return root == comm->rank ? comm->size : 0;
-}
-
-/* A neighborhood collective's in and out degrees (0 without a topology). */
-static void degrees(MPI_Comm comm, int *in, int *out)
-{
-	int kind = MPI_UNDEFINED, w, r;
-
-	*in = *out = 0;
-	if (!smpi_live(comm, SMPI_LIVE_COMM) || PMPI_Topo_test(comm, &kind))
-		return;
-	if (kind == MPI_CART) {
-		PMPI_Cartdim_get(comm, in);
-		*in = *out = 2 * *in;
-	} else if (kind == MPI_GRAPH) {
-		PMPI_Comm_rank(comm, &r);
-		PMPI_Graph_neighbors_count(comm, r, in);
-		*out = *in;
-	} else if (kind == MPI_DIST_GRAPH) {
-		PMPI_Dist_graph_neighbors_count(comm, in, out, &w);
-	}
-}
 
 /* ---- point-to-point ---- */
 
@@ -785,153 +727,6 @@ ALL3(Alltoall, Ialltoall, ALL_ARGS, ALL_CALL)
 ALL3(Neighbor_allgather, Ineighbor_allgather, ALL_ARGS, ALL_CALL)
 ALL3(Neighbor_alltoall, Ineighbor_alltoall, ALL_ARGS, ALL_CALL)
 
-/* A reduction's count and type. */
-#define RED(f, args) \
-	struct big b; \
-	int err = big_of(count, type, &b, fn); \
-	if (err || (err = big_op(&b, op, fn))) \
-		return big_done(&b, err); \
-	return big_done(&b, f args);
-#define REDUCE_CALL(f, tail) RED(f, (sbuf, rbuf, b.n, b.t, op, root, comm TAIL tail))
-#define ALLRED_CALL(f, tail) RED(f, (sbuf, rbuf, b.n, b.t, op, comm TAIL tail))
-#define RED_ARGS (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op, \
-	MPI_Comm comm)
-ALL3(Reduce, Ireduce, (const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
-	      int root, MPI_Comm comm), REDUCE_CALL)
-ALL3(Allreduce, Iallreduce, RED_ARGS, ALLRED_CALL)
-ALL3(Scan, Iscan, RED_ARGS, ALLRED_CALL)
-ALL3(Exscan, Iexscan, RED_ARGS, ALLRED_CALL)
-
-/* Each member's block is count elements: the made-up type's extent is the
- * block's, so block i sits where it would. */
-ALL3(Reduce_scatter_block, Ireduce_scatter_block, RED_ARGS, ALLRED_CALL)
-
-int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype type,
-			MPI_Op op)
-{
-	const char *fn = "MPI_Reduce_local_c";
-
-	RED(PMPI_Reduce_local, (inbuf, inoutbuf, b.n, b.t, op))
-}
-
-/* ---- the v and w forms: arrays converted ---- */
-
-/* The arrays of a v or w call as ints, freed together. */
-struct vec {
-	int *a[4];
-};
-
-static int vec_done(struct vec *v, int err)
-{
-	for (int i = 0; i < 4; i++)
-		free(v->a[i]);
-	return err;
-}
-
-#define V_INIT struct vec v = { { NULL } }; int err
-#define V_COUNTS(i, c, n, what) \
-	if ((err = ints_of(c, n, &v.a[i], what, fn))) \
-		return vec_done(&v, err)
-#define V_DISPLS(i, d, n, what) \
-	if ((err = ints_of_aint(d, n, &v.a[i], what, fn))) \
-		return vec_done(&v, err)
-#define V_SCALAR(b, c, t) \
-	struct big b; \
-	if ((err = big_of(c, t, &b, fn))) \
-		return vec_done(&v, err); \
-	if (b.made) \
-		return vec_done(&v, big_done(&b, smpi_err(NULL, MPI_ERR_COUNT, fn, \
-			"a count past INT_MAX is not supported in the v and w forms")));
-
-#define GATHERV_CALL(f, tail) \
-	V_INIT; \
-	int n = root_peers(comm, root); \
-	V_SCALAR(s, scount, stype) \
-	V_COUNTS(0, rcounts, n, "recvcounts"); \
-	V_DISPLS(1, displs, n, "displs"); \
-	return vec_done(&v, f(sbuf, s.n, stype, rbuf, v.a[0], v.a[1], rtype, root, comm TAIL tail));
-ALL3(Gatherv, Igatherv, (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
-	       const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, int root,
-	       MPI_Comm comm), GATHERV_CALL)
-
-#define SCATTERV_CALL(f, tail) \
-	V_INIT; \
-	int n = root_peers(comm, root); \
-	V_SCALAR(r, rcount, rtype) \
-	V_COUNTS(0, scounts, n, "sendcounts"); \
-	V_DISPLS(1, displs, n, "displs"); \
-	return vec_done(&v, f(sbuf, v.a[0], v.a[1], stype, rbuf, r.n, rtype, root, comm TAIL tail));
-ALL3(Scatterv, Iscatterv, (const void *sbuf, const MPI_Count scounts[], const MPI_Aint displs[],
-		MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root,
-		MPI_Comm comm), SCATTERV_CALL)
-
-#define ALLGATHERV_CALL(n_in, f, tail) \
-	V_INIT; \
-	int n = n_in; \
-	V_SCALAR(s, scount, stype) \
-	V_COUNTS(0, rcounts, n, "recvcounts"); \
-	V_DISPLS(1, displs, n, "displs"); \
-	return vec_done(&v, f(sbuf, s.n, stype, rbuf, v.a[0], v.a[1], rtype, comm TAIL tail));
-#define ALLGATHERV_ARGS (const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, \
-	const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, MPI_Comm comm)
-#define ALLGATHERV_PEERS(f, tail) ALLGATHERV_CALL(peers(comm), f, tail)
-ALL3(Allgatherv, Iallgatherv, ALLGATHERV_ARGS, ALLGATHERV_PEERS)
-#define ALLGATHERV_NBRS(f, tail) \
-	int in_, out_; \
-	degrees(comm, &in_, &out_); \
-	ALLGATHERV_CALL(in_, f, tail)
-ALL3(Neighbor_allgatherv, Ineighbor_allgatherv, ALLGATHERV_ARGS, ALLGATHERV_NBRS)
-
-#define ALLTOALLV_CALL(ns, nr, f, tail) \
-	V_INIT; \
-	V_COUNTS(0, scounts, ns, "sendcounts"); \
-	V_DISPLS(1, sdispls, ns, "sdispls"); \
-	V_COUNTS(2, rcounts, nr, "recvcounts"); \
-	V_DISPLS(3, rdispls, nr, "rdispls"); \
-	return vec_done(&v, f(sbuf, v.a[0], v.a[1], stype, rbuf, v.a[2], v.a[3], rtype, \
-			      comm TAIL tail));
-#define ALLTOALLV_ARGS (const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[], \
-	MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[], const MPI_Aint rdispls[], \
-	MPI_Datatype rtype, MPI_Comm comm)
-#define ALLTOALLV_PEERS(f, tail) ALLTOALLV_CALL(peers(comm), peers(comm), f, tail)
-ALL3(Alltoallv, Ialltoallv, ALLTOALLV_ARGS, ALLTOALLV_PEERS)
-#define ALLTOALLV_NBRS(f, tail) \
-	int in_, out_; \
-	degrees(comm, &in_, &out_); \
-	ALLTOALLV_CALL(out_, in_, f, tail)
-ALL3(Neighbor_alltoallv, Ineighbor_alltoallv, ALLTOALLV_ARGS, ALLTOALLV_NBRS)
-
-#define ALLTOALLW_ARGS (const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[], \
-	const MPI_Datatype stypes[], void *rbuf, const MPI_Count rcounts[], \
-	const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm)
-#define ALLTOALLW_CALL(f, tail) \
-	V_INIT; \
-	int n = peers(comm); \
-	V_COUNTS(0, scounts, n, "sendcounts"); \
-	V_DISPLS(1, sdispls, n, "sdispls"); \
-	V_COUNTS(2, rcounts, n, "recvcounts"); \
-	V_DISPLS(3, rdispls, n, "rdispls"); \
-	return vec_done(&v, f(sbuf, v.a[0], v.a[1], stypes, rbuf, v.a[2], v.a[3], rtypes, \
-			      comm TAIL tail));
-ALL3(Alltoallw, Ialltoallw, ALLTOALLW_ARGS, ALLTOALLW_CALL)
-/* The neighborhood form takes its displacements as addresses already. */
-#define NALLTOALLW_CALL(f, tail) \
-	V_INIT; \
-	int in_, out_; \
-	degrees(comm, &in_, &out_); \
-	V_COUNTS(0, scounts, out_, "sendcounts"); \
-	V_COUNTS(2, rcounts, in_, "recvcounts"); \
-	return vec_done(&v, f(sbuf, v.a[0], sdispls, stypes, rbuf, v.a[2], rdispls, rtypes, \
-			      comm TAIL tail));
-ALL3(Neighbor_alltoallw, Ineighbor_alltoallw, ALLTOALLW_ARGS, NALLTOALLW_CALL)
-
-#define REDSCAT_CALL(f, tail) \
-	V_INIT; \
-	V_COUNTS(0, rcounts, smpi_live(comm, SMPI_LIVE_COMM) ? comm->size : 0, "recvcounts"); \
-	return vec_done(&v, f(sbuf, rbuf, v.a[0], type, op, comm TAIL tail));
-ALL3(Reduce_scatter, Ireduce_scatter, (const void *sbuf, void *rbuf, const MPI_Count rcounts[],
-		      MPI_Datatype type, MPI_Op op, MPI_Comm comm), REDSCAT_CALL)
-
 /* ---- one-sided ---- */
 
 #define RMA_MOVE(name, rname, obuf_t) \
@@ -1218,49 +1013,6 @@ SMPI_ALIAS(Neighbor_allgather_init_c)
 SMPI_ALIAS(Neighbor_alltoall_c)
 SMPI_ALIAS(Ineighbor_alltoall_c)
 SMPI_ALIAS(Neighbor_alltoall_init_c)
-SMPI_ALIAS(Reduce_c)
-SMPI_ALIAS(Ireduce_c)
-SMPI_ALIAS(Reduce_init_c)
-SMPI_ALIAS(Allreduce_c)
-SMPI_ALIAS(Iallreduce_c)
-SMPI_ALIAS(Allreduce_init_c)
-SMPI_ALIAS(Scan_c)
-SMPI_ALIAS(Iscan_c)
-SMPI_ALIAS(Scan_init_c)
-SMPI_ALIAS(Exscan_c)
-SMPI_ALIAS(Iexscan_c)
-SMPI_ALIAS(Exscan_init_c)
-SMPI_ALIAS(Reduce_scatter_block_c)
-SMPI_ALIAS(Ireduce_scatter_block_c)
-SMPI_ALIAS(Reduce_scatter_block_init_c)
-SMPI_ALIAS(Reduce_local_c)
-SMPI_ALIAS(Gatherv_c)
-SMPI_ALIAS(Igatherv_c)
-SMPI_ALIAS(Gatherv_init_c)
-SMPI_ALIAS(Scatterv_c)
-SMPI_ALIAS(Iscatterv_c)
-SMPI_ALIAS(Scatterv_init_c)
-SMPI_ALIAS(Allgatherv_c)
-SMPI_ALIAS(Iallgatherv_c)
-SMPI_ALIAS(Allgatherv_init_c)
-SMPI_ALIAS(Neighbor_allgatherv_c)
-SMPI_ALIAS(Ineighbor_allgatherv_c)
-SMPI_ALIAS(Neighbor_allgatherv_init_c)
-SMPI_ALIAS(Alltoallv_c)
-SMPI_ALIAS(Ialltoallv_c)
-SMPI_ALIAS(Alltoallv_init_c)
-SMPI_ALIAS(Neighbor_alltoallv_c)
-SMPI_ALIAS(Ineighbor_alltoallv_c)
-SMPI_ALIAS(Neighbor_alltoallv_init_c)
-SMPI_ALIAS(Alltoallw_c)
-SMPI_ALIAS(Ialltoallw_c)
-SMPI_ALIAS(Alltoallw_init_c)
-SMPI_ALIAS(Neighbor_alltoallw_c)
-SMPI_ALIAS(Ineighbor_alltoallw_c)
-SMPI_ALIAS(Neighbor_alltoallw_init_c)
-SMPI_ALIAS(Reduce_scatter_c)
-SMPI_ALIAS(Ireduce_scatter_c)
-SMPI_ALIAS(Reduce_scatter_init_c)
 SMPI_ALIAS(Put_c)
 SMPI_ALIAS(Rput_c)
 SMPI_ALIAS(Get_c)

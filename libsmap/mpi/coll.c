@@ -130,15 +130,16 @@ static int coll_check(MPI_Comm comm, const char *fn)
 	return MPI_SUCCESS;
 }
 
-static int coll_count(MPI_Comm comm, int count, MPI_Datatype type, const char *fn)
+static int coll_count(MPI_Comm comm, int64_t count, MPI_Datatype type, const char *fn)
 {
 	if (count < 0)
-		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d is negative", count);
+		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %lld is negative", (long long)count);
 	return smpi_type_check(comm, type, fn);
 }
 
 /* coll_count, and a buffer that can hold the data. */
-static int coll_data(MPI_Comm comm, const void *buf, int count, MPI_Datatype type, const char *fn)
+static int coll_data(MPI_Comm comm, const void *buf, int64_t count, MPI_Datatype type,
+		     const char *fn)
 {
 	int err;
 
@@ -497,9 +498,10 @@ static void coll_blocks_free(struct coll_blocks *b)
 /* Describes n blocks (count[i] elements of type[i] at disp[i] units of
  * dispunit(i)) for the engine; packs them when pack is set and a layout
  * is not dense, or only lays out the packed space when fill is clear. */
-static void coll_blocks_make(struct coll_blocks *b, int n, const void *buf, const int *count,
-			     const int *disp, const MPI_Datatype *types, MPI_Datatype one,
-			     int byte_disps, int fill, const char *fn)
+static void coll_blocks_make(struct coll_blocks *b, int n, const void *buf,
+			     struct smpi_ints count, struct smpi_ints disp,
+			     const MPI_Datatype *types, MPI_Datatype one, int byte_disps, int fill,
+			     const char *fn)
 {
 	int64_t off = 0;
 	int i, dense = 1;
@@ -513,8 +515,8 @@ static void coll_blocks_make(struct coll_blocks *b, int n, const void *buf, cons
 	for (i = 0; i < n; i++) {
 		MPI_Datatype t = types ? types[i] : one;
 
-		b->counts[i] = count[i] * smpi_type_size(t);
-		b->displs[i] = byte_disps ? disp[i] : disp[i] * smpi_type_extent(t);
+		b->counts[i] = smpi_at(count, i) * smpi_type_size(t);
+		b->displs[i] = smpi_at(disp, i) * (byte_disps ? 1 : smpi_type_extent(t));
 		off += b->counts[i];
 	}
 	if (dense)
@@ -526,14 +528,14 @@ static void coll_blocks_make(struct coll_blocks *b, int n, const void *buf, cons
 
 		if (fill)
 			smpi_type_copy(b->packed + off, b->counts[i], MPI_BYTE,
-				       (const char *)buf + b->displs[i], count[i], t);
+				       (const char *)buf + b->displs[i], smpi_at(count, i), t);
 		b->displs[i] = off;
 		off += b->counts[i];
 	}
 }
 
-static void coll_blocks_unpack(struct coll_blocks *b, int n, void *buf, const int *count,
-			       const int *disp, const MPI_Datatype *types, MPI_Datatype one,
+static void coll_blocks_unpack(struct coll_blocks *b, int n, void *buf, struct smpi_ints count,
+			       struct smpi_ints disp, const MPI_Datatype *types, MPI_Datatype one,
 			       int byte_disps)
 {
 	int i;
@@ -542,17 +544,17 @@ static void coll_blocks_unpack(struct coll_blocks *b, int n, void *buf, const in
 		return;
 	for (i = 0; i < n; i++) {
 		MPI_Datatype t = types ? types[i] : one;
-		int64_t d = byte_disps ? disp[i] : disp[i] * smpi_type_extent(t);
+		int64_t d = smpi_at(disp, i) * (byte_disps ? 1 : smpi_type_extent(t));
 
-		smpi_type_copy((char *)buf + d, count[i], t, b->packed + b->displs[i], b->counts[i],
-			       MPI_BYTE);
+		smpi_type_copy((char *)buf + d, smpi_at(count, i), t, b->packed + b->displs[i],
+			       b->counts[i], MPI_BYTE);
 	}
 }
 
-int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-		 const int rcounts[], const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
+static int coll_gatherv_any(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+			    struct smpi_ints rcounts, struct smpi_ints displs, MPI_Datatype rtype,
+			    int root, MPI_Comm comm, const char *fn)
 {
-	const char *fn = "MPI_Gatherv";
 	int in_place = sbuf == MPI_IN_PLACE && comm && comm->rank == root;
 	struct coll_blocks rb = { 0 };
 	const void *s = sbuf;
@@ -561,11 +563,11 @@ int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	int err;
 
 	COLL_INTER(comm, smpi_icoll_gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
-					    comm));
+					    comm, fn));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
 	    (err = smpi_coll_alias(comm, sbuf, rbuf,
-				     displs && comm->rank == root ?
-				     smpi_coll_block(rbuf, displs[root], rtype) : NULL,
+				     displs.p && comm->rank == root ?
+				     smpi_coll_block(rbuf, smpi_at(displs, root), rtype) : NULL,
 				     comm->rank == root, fn)))
 		return err;
 	if (comm->rank == root && (err = smpi_type_check(comm, rtype, fn)))
@@ -596,10 +598,25 @@ int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	return MPI_SUCCESS;
 }
 
-int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
-		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+		 const int rcounts[], const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-	const char *fn = "MPI_Scatterv";
+	return coll_gatherv_any(sbuf, scount, stype, rbuf, SMPI_INTS(rcounts), SMPI_INTS(displs),
+				rtype, root, comm, "MPI_Gatherv");
+}
+
+int PMPI_Gatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+		   const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, int root,
+		   MPI_Comm comm)
+{
+	return coll_gatherv_any(sbuf, scount, stype, rbuf, SMPI_WIDE(rcounts), SMPI_WIDE(displs),
+				rtype, root, comm, "MPI_Gatherv_c");
+}
+
+int smpi_scatterv(const void *sbuf, struct smpi_ints scounts, struct smpi_ints displs,
+		  MPI_Datatype stype, void *rbuf, int64_t rcount, MPI_Datatype rtype, int root,
+		  MPI_Comm comm, const char *fn)
+{
 	int in_place = rbuf == MPI_IN_PLACE && comm && comm->rank == root;
 	struct coll_blocks sb = { 0 };
 	void *r = rbuf, *rpack = NULL;
@@ -607,11 +624,11 @@ int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI
 	int err;
 
 	COLL_INTER(comm, smpi_icoll_scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root,
-					     comm));
+					     comm, fn));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
 	    (err = smpi_coll_alias(comm, rbuf, sbuf,
-				     displs && comm->rank == root ?
-				     smpi_coll_block(sbuf, displs[root], stype) : NULL,
+				     displs.p && comm->rank == root ?
+				     smpi_coll_block(sbuf, smpi_at(displs, root), stype) : NULL,
 				     comm->rank == root, fn)))
 		return err;
 	if (comm->rank == root && (err = smpi_type_check(comm, stype, fn)))
@@ -642,10 +659,25 @@ int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI
 	return coll_finish(rbuf, rcount, rtype, rpack, NULL, 0);
 }
 
-int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-		    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
+int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-	const char *fn = "MPI_Allgatherv";
+	return smpi_scatterv(sbuf, SMPI_INTS(scounts), SMPI_INTS(displs), stype, rbuf, rcount,
+			     rtype, root, comm, "MPI_Scatterv");
+}
+
+int PMPI_Scatterv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint displs[],
+		    MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root,
+		    MPI_Comm comm)
+{
+	return smpi_scatterv(sbuf, SMPI_WIDE(scounts), SMPI_WIDE(displs), stype, rbuf, rcount,
+			     rtype, root, comm, "MPI_Scatterv_c");
+}
+
+static int coll_allgatherv_any(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+			       struct smpi_ints rcounts, struct smpi_ints displs,
+			       MPI_Datatype rtype, MPI_Comm comm, const char *fn)
+{
 	int in_place = sbuf == MPI_IN_PLACE;
 	struct coll_blocks rb;
 	const void *s = sbuf;
@@ -653,9 +685,10 @@ int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 	int err;
 
 	COLL_INTER(comm, smpi_icoll_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
-					       comm));
+					       comm, fn));
 	if ((err = coll_check(comm, fn)) || (err = smpi_coll_alias(comm, sbuf, rbuf,
-				     displs ? smpi_coll_block(rbuf, displs[comm->rank], rtype) : NULL,
+				     displs.p ? smpi_coll_block(rbuf, smpi_at(displs, comm->rank),
+								rtype) : NULL,
 				     1, fn)) ||
 	    (err = smpi_type_check(comm, rtype, fn)))
 		return err;
@@ -680,11 +713,31 @@ int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 	return MPI_SUCCESS;
 }
 
-static int coll_alltoallw_any(const void *sbuf, const int scounts[], const int sdispls[],
-			      const MPI_Datatype stypes[], MPI_Datatype stype, void *rbuf,
-			      const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
-			      MPI_Datatype rtype, int byte_disps, MPI_Comm comm, const char *fn)
+int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+		    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
 {
+	return coll_allgatherv_any(sbuf, scount, stype, rbuf, SMPI_INTS(rcounts), SMPI_INTS(displs),
+				   rtype, comm, "MPI_Allgatherv");
+}
+
+int PMPI_Allgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+		      const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype,
+		      MPI_Comm comm)
+{
+	return coll_allgatherv_any(sbuf, scount, stype, rbuf, SMPI_WIDE(rcounts), SMPI_WIDE(displs),
+				   rtype, comm, "MPI_Allgatherv_c");
+}
+
+/* The all-to-alls with arrays: rtypes NULL, the v form (every block of
+ * stype or rtype, displacements in its extent); else the w form (byte
+ * displacements). */
+static int coll_alltoallw_any(const void *sbuf, struct smpi_ints scounts,
+			      struct smpi_ints sdispls, const MPI_Datatype stypes[],
+			      MPI_Datatype stype, void *rbuf, struct smpi_ints rcounts,
+			      struct smpi_ints rdispls, const MPI_Datatype rtypes[],
+			      MPI_Datatype rtype, MPI_Comm comm, const char *fn)
+{
+	int byte_disps = rtypes != NULL;
 	int in_place = sbuf == MPI_IN_PLACE;
 	struct coll_blocks sb, rb;
 	int i, err;
@@ -693,10 +746,14 @@ static int coll_alltoallw_any(const void *sbuf, const int scounts[], const int s
 					      rdispls, rtypes, rtype, byte_disps, comm, fn));
 	if ((err = coll_check(comm, fn)) || (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
+	if (!rcounts.p || !rdispls.p || (!in_place && (!scounts.p || !sdispls.p)))
+		return smpi_err(comm, MPI_ERR_ARG, fn,
+				"an array of counts or displacements is NULL");
 	for (i = 0; i < comm->size; i++) {
-		if ((err = coll_count(comm, rcounts[i], rtypes ? rtypes[i] : rtype, fn)))
+		if ((err = coll_count(comm, smpi_at(rcounts, i), rtypes ? rtypes[i] : rtype, fn)))
 			return err;
-		if (!in_place && (err = coll_count(comm, scounts[i], stypes ? stypes[i] : stype, fn)))
+		if (!in_place && (err = coll_count(comm, smpi_at(scounts, i),
+						   stypes ? stypes[i] : stype, fn)))
 			return err;
 	}
 	coll_blocks_make(&rb, comm->size, rbuf, rcounts, rdispls, rtypes, rtype, byte_disps,
@@ -723,17 +780,36 @@ int PMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], M
 		   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
 		   MPI_Comm comm)
 {
-	return coll_alltoallw_any(sbuf, scounts, sdispls, NULL, stype, rbuf, rcounts, rdispls,
-				  NULL, rtype, 0, comm, "MPI_Alltoallv");
+	return coll_alltoallw_any(sbuf, SMPI_INTS(scounts), SMPI_INTS(sdispls), NULL, stype, rbuf,
+				  SMPI_INTS(rcounts), SMPI_INTS(rdispls), NULL, rtype, comm,
+				  "MPI_Alltoallv");
+}
+
+int PMPI_Alltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
+		     MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[],
+		     const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm)
+{
+	return coll_alltoallw_any(sbuf, SMPI_WIDE(scounts), SMPI_WIDE(sdispls), NULL, stype, rbuf,
+				  SMPI_WIDE(rcounts), SMPI_WIDE(rdispls), NULL, rtype, comm,
+				  "MPI_Alltoallv_c");
 }
 
 int PMPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 		   const MPI_Datatype stypes[], void *rbuf, const int rcounts[], const int rdispls[],
 		   const MPI_Datatype rtypes[], MPI_Comm comm)
 {
-	return coll_alltoallw_any(sbuf, scounts, sdispls, sbuf == MPI_IN_PLACE ? NULL : stypes,
-				  MPI_BYTE, rbuf, rcounts, rdispls, rtypes, NULL, 1, comm,
+	return coll_alltoallw_any(sbuf, SMPI_INTS(scounts), SMPI_INTS(sdispls), stypes, MPI_BYTE,
+				  rbuf, SMPI_INTS(rcounts), SMPI_INTS(rdispls), rtypes, NULL, comm,
 				  "MPI_Alltoallw");
+}
+
+int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
+		     const MPI_Datatype stypes[], void *rbuf, const MPI_Count rcounts[],
+		     const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm)
+{
+	return coll_alltoallw_any(sbuf, SMPI_WIDE(scounts), SMPI_WIDE(sdispls), stypes, MPI_BYTE,
+				  rbuf, SMPI_WIDE(rcounts), SMPI_WIDE(rdispls), rtypes, NULL, comm,
+				  "MPI_Alltoallw_c");
 }
 
 /* ---- reductions ---- */
@@ -765,7 +841,7 @@ static void coll_red_fn(void *inout, const void *in, size_t count, void *ctx)
 }
 
 static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Datatype type,
-			  int count, const char *fn)
+			  int64_t count, const char *fn)
 {
 	const struct dt_node *root;
 	int err;
@@ -818,7 +894,7 @@ int smpi_red_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
 }
 
 /* The engine's view of count elements at buf: buf itself or a packed copy. */
-static void *coll_red_in(struct coll_red *r, const void *buf, int count, const char *fn)
+static void *coll_red_in(struct coll_red *r, const void *buf, int64_t count, const char *fn)
 {
 	if (!r->pack)
 		return (void *)buf;
@@ -827,7 +903,7 @@ static void *coll_red_in(struct coll_red *r, const void *buf, int count, const c
 
 /* Frees the engine's view tmp of count elements, after unpacking it into
  * buf when `result` is set (buf may be MPI_BOTTOM, address 0). */
-static void coll_red_out(struct coll_red *r, void *buf, int count, void *tmp, int result)
+static void coll_red_out(struct coll_red *r, void *buf, int64_t count, void *tmp, int result)
 {
 	if (!r->pack)
 		return;
@@ -836,16 +912,15 @@ static void coll_red_out(struct coll_red *r, void *buf, int count, void *tmp, in
 	free(tmp);
 }
 
-static __attribute__((noinline)) int coll_reduce_full(const void *sbuf, void *rbuf, int count,
-						      MPI_Datatype type, MPI_Op op, int root,
-						      MPI_Comm comm)
+__attribute__((noinline)) int smpi_reduce(const void *sbuf, void *rbuf, int64_t count,
+					 MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+					 const char *fn)
 {
-	const char *fn = "MPI_Reduce";
 	struct coll_red r;
 	void *s, *d = NULL;
 	int err, me;
 
-	COLL_INTER(comm, smpi_icoll_reduce(sbuf, rbuf, count, type, op, root, comm));
+	COLL_INTER(comm, smpi_icoll_reduce(sbuf, rbuf, count, type, op, root, comm, fn));
 	if ((err = coll_check(comm, fn)) || (err = coll_root(comm, root, fn)) ||
 	    (err = coll_red_setup(&r, comm, op, type, count, fn)))
 		return err;
@@ -878,19 +953,24 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 		coll_reduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e, root);
 		return MPI_SUCCESS;
 	}
-	return coll_reduce_full(sbuf, rbuf, count, type, op, root, comm);
+	return smpi_reduce(sbuf, rbuf, count, type, op, root, comm, "MPI_Reduce");
 }
 
-static __attribute__((noinline)) int coll_allreduce_full(const void *sbuf, void *rbuf, int count,
-							 MPI_Datatype type, MPI_Op op,
-							 MPI_Comm comm)
+int PMPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+		  int root, MPI_Comm comm)
 {
-	const char *fn = "MPI_Allreduce";
+	return smpi_reduce(sbuf, rbuf, count, type, op, root, comm, "MPI_Reduce_c");
+}
+
+static __attribute__((noinline)) int coll_allreduce_full(const void *sbuf, void *rbuf,
+							 int64_t count, MPI_Datatype type,
+							 MPI_Op op, MPI_Comm comm, const char *fn)
+{
 	struct coll_red r;
 	void *s, *d;
 	int err;
 
-	COLL_INTER(comm, smpi_icoll_allreduce(sbuf, rbuf, count, type, op, comm));
+	COLL_INTER(comm, smpi_icoll_allreduce(sbuf, rbuf, count, type, op, comm, fn));
 	if ((err = coll_check(comm, fn)) || (err = coll_red_setup(&r, comm, op, type, count, fn)) ||
 	    (err = coll_red_bufs(comm, sbuf, rbuf, count, count, type, 1, fn)))
 		return err;
@@ -917,12 +997,18 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, M
 		coll_allreduce(comm->coll, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, e);
 		return MPI_SUCCESS;
 	}
-	return coll_allreduce_full(sbuf, rbuf, count, type, op, comm);
+	return coll_allreduce_full(sbuf, rbuf, count, type, op, comm, "MPI_Allreduce");
+}
+
+int PMPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+		     MPI_Comm comm)
+{
+	return coll_allreduce_full(sbuf, rbuf, count, type, op, comm, "MPI_Allreduce_c");
 }
 
 /* Scan (exclusive or not): every member's rbuf gets its prefix. */
-static int coll_scan_any(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-			 MPI_Comm comm, int ex, const char *fn)
+static int coll_scan_any(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type,
+			 MPI_Op op, MPI_Comm comm, int ex, const char *fn)
 {
 	struct coll_red r;
 	void *s, *d;
@@ -957,33 +1043,46 @@ int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 	return coll_scan_any(sbuf, rbuf, count, type, op, comm, 1, "MPI_Exscan");
 }
 
-/* Reduce_scatter with per-member counts (block: all equal). */
-static int coll_rs_any(const void *sbuf, void *rbuf, const int *rcounts, int block,
+int PMPI_Scan_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+		MPI_Comm comm)
+{
+	return coll_scan_any(sbuf, rbuf, count, type, op, comm, 0, "MPI_Scan_c");
+}
+
+int PMPI_Exscan_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
+		  MPI_Comm comm)
+{
+	return coll_scan_any(sbuf, rbuf, count, type, op, comm, 1, "MPI_Exscan_c");
+}
+
+/* Reduce_scatter with per-member counts (none: block elements each). */
+static int coll_rs_any(const void *sbuf, void *rbuf, struct smpi_ints rcounts, int64_t block,
 		       MPI_Datatype type, MPI_Op op, MPI_Comm comm, const char *fn)
 {
 	struct coll_red r;
 	size_t *counts;
-	int64_t total = 0;
-	int i, err, mine;
+	int64_t total = 0, mine;
+	int i, err;
 	void *s, *d;
 
 	COLL_INTER(comm, smpi_icoll_reduce_scatter(sbuf, rbuf, rcounts, block, type, op, comm, fn));
 	if ((err = coll_check(comm, fn)))
 		return err;
 	for (i = 0; i < comm->size; i++) {
-		int c = rcounts ? rcounts[i] : block;
+		int64_t c = rcounts.p ? smpi_at(rcounts, i) : block;
 
 		if (c < 0)
-			return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d for rank %d is negative", c, i);
+			return smpi_err(comm, MPI_ERR_COUNT, fn, "count %lld for rank %d is negative",
+					(long long)c, i);
 		total += c;
 	}
-	mine = rcounts ? rcounts[comm->rank] : block;
+	mine = rcounts.p ? smpi_at(rcounts, comm->rank) : block;
 	if ((err = coll_red_setup(&r, comm, op, type, total, fn)) ||
 	    (err = coll_red_bufs(comm, sbuf, rbuf, total, mine, type, 1, fn)))
 		return err;
 	counts = coll_alloc(comm->size * sizeof *counts, fn);
 	for (i = 0; i < comm->size; i++)
-		counts[i] = (rcounts ? rcounts[i] : block) * r.per;
+		counts[i] = (rcounts.p ? smpi_at(rcounts, i) : block) * r.per;
 	if (sbuf == MPI_IN_PLACE) {
 		s = coll_red_in(&r, rbuf, total, fn);
 		d = s;
@@ -1003,23 +1102,44 @@ static int coll_rs_any(const void *sbuf, void *rbuf, const int *rcounts, int blo
 	return MPI_SUCCESS;
 }
 
+static int coll_rs_counts(const void *sbuf, void *rbuf, struct smpi_ints rcounts,
+			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, const char *fn)
+{
+	if (!rcounts.p)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts is NULL");
+	return coll_rs_any(sbuf, rbuf, rcounts, 0, type, op, comm, fn);
+}
+
 int PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
 			MPI_Op op, MPI_Comm comm)
 {
-	if (!rcounts)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
-	return coll_rs_any(sbuf, rbuf, rcounts, 0, type, op, comm, "MPI_Reduce_scatter");
+	return coll_rs_counts(sbuf, rbuf, SMPI_INTS(rcounts), type, op, comm, "MPI_Reduce_scatter");
+}
+
+int PMPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[],
+			  MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+	return coll_rs_counts(sbuf, rbuf, SMPI_WIDE(rcounts), type, op, comm,
+			      "MPI_Reduce_scatter_c");
 }
 
 int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
 			      MPI_Op op, MPI_Comm comm)
 {
-	return coll_rs_any(sbuf, rbuf, NULL, rcount, type, op, comm, "MPI_Reduce_scatter_block");
+	return coll_rs_any(sbuf, rbuf, SMPI_INTS(NULL), rcount, type, op, comm,
+			   "MPI_Reduce_scatter_block");
 }
 
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op)
+int PMPI_Reduce_scatter_block_c(const void *sbuf, void *rbuf, MPI_Count rcount, MPI_Datatype type,
+				MPI_Op op, MPI_Comm comm)
 {
-	const char *fn = "MPI_Reduce_local";
+	return coll_rs_any(sbuf, rbuf, SMPI_INTS(NULL), rcount, type, op, comm,
+			   "MPI_Reduce_scatter_block_c");
+}
+
+static int coll_reduce_local(const void *inbuf, void *inoutbuf, int64_t count, MPI_Datatype type,
+			     MPI_Op op, const char *fn)
+{
 	struct coll_red r;
 	void *a, *b;
 	int err;
@@ -1041,21 +1161,44 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
 	return MPI_SUCCESS;
 }
 
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op)
+{
+	return coll_reduce_local(inbuf, inoutbuf, count, type, op, "MPI_Reduce_local");
+}
+
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype type,
+			MPI_Op op)
+{
+	return coll_reduce_local(inbuf, inoutbuf, count, type, op, "MPI_Reduce_local_c");
+}
+
 SMPI_ALIAS(Barrier)
 SMPI_ALIAS(Bcast)
 SMPI_ALIAS(Gather)
 SMPI_ALIAS(Gatherv)
+SMPI_ALIAS(Gatherv_c)
 SMPI_ALIAS(Scatter)
 SMPI_ALIAS(Scatterv)
+SMPI_ALIAS(Scatterv_c)
 SMPI_ALIAS(Allgather)
 SMPI_ALIAS(Allgatherv)
+SMPI_ALIAS(Allgatherv_c)
 SMPI_ALIAS(Alltoall)
 SMPI_ALIAS(Alltoallv)
+SMPI_ALIAS(Alltoallv_c)
 SMPI_ALIAS(Alltoallw)
+SMPI_ALIAS(Alltoallw_c)
 SMPI_ALIAS(Reduce)
+SMPI_ALIAS(Reduce_c)
 SMPI_ALIAS(Allreduce)
+SMPI_ALIAS(Allreduce_c)
 SMPI_ALIAS(Scan)
+SMPI_ALIAS(Scan_c)
 SMPI_ALIAS(Exscan)
+SMPI_ALIAS(Exscan_c)
 SMPI_ALIAS(Reduce_scatter)
+SMPI_ALIAS(Reduce_scatter_c)
 SMPI_ALIAS(Reduce_scatter_block)
+SMPI_ALIAS(Reduce_scatter_block_c)
 SMPI_ALIAS(Reduce_local)
+SMPI_ALIAS(Reduce_local_c)

@@ -100,6 +100,25 @@ int smpi_coll_alias(MPI_Comm comm, const void *sbuf, const void *rbuf, const voi
 const void *smpi_coll_block(const void *buf, int64_t at, MPI_Datatype type);
 
 /*
+ * An array of counts or displacements as the call took it: int in the MPI
+ * 3.1 calls, 64 bits (MPI_Count, MPI_Aint) in MPI 4.0's _c calls.  The v
+ * and w collectives read theirs through smpi_at, so one implementation
+ * serves both forms and a _c count past INT_MAX is just a count.
+ */
+struct smpi_ints {
+	const void *p;		/* NULL: no array */
+	int wide;
+};
+#define SMPI_INTS(a)	((struct smpi_ints){ (a), 0 })
+#define SMPI_WIDE(a)	((struct smpi_ints){ (a), 1 })
+_Static_assert(sizeof(MPI_Count) == 8 && sizeof(MPI_Aint) == 8, "smpi_at reads both as int64_t");
+
+static inline int64_t smpi_at(struct smpi_ints v, int i)
+{
+	return v.wide ? ((const int64_t *)v.p)[i] : ((const int *)v.p)[i];
+}
+
+/*
  * Collective arguments checked across members (check.c, coll.c): what a
  * blocking collective's members must agree on, as coll.c describes it to
  * the engine (coll_expect, coll_describe).  Pointers are to static names: one binary
@@ -199,28 +218,39 @@ int smpi_icoll_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rb
 		      MPI_Datatype rtype, int root, MPI_Comm ic);
 int smpi_icoll_scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
 		       MPI_Datatype rtype, int root, MPI_Comm ic);
-int smpi_icoll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-		      int root, MPI_Comm ic);
-int smpi_icoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-			 MPI_Comm ic);
+int smpi_icoll_reduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type, MPI_Op op,
+		      int root, MPI_Comm ic, const char *fn);
+int smpi_icoll_allreduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type,
+			 MPI_Op op, MPI_Comm ic, const char *fn);
 int smpi_icoll_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 			 int rcount, MPI_Datatype rtype, MPI_Comm ic);
 int smpi_icoll_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
 			MPI_Datatype rtype, MPI_Comm ic);
-int smpi_icoll_alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+int smpi_icoll_alltoallw(const void *sbuf, struct smpi_ints scounts, struct smpi_ints sdispls,
 			 const MPI_Datatype stypes[], MPI_Datatype stype, void *rbuf,
-			 const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
-			 MPI_Datatype rtype, int byte_disps, MPI_Comm ic, const char *fn);
-int smpi_icoll_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-			  const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm ic);
-int smpi_icoll_gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-		       const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
-		       MPI_Comm ic);
-int smpi_icoll_scatterv(const void *sbuf, const int scounts[], const int displs[],
-			MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
-			MPI_Comm ic);
-int smpi_icoll_reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], int block,
-			      MPI_Datatype type, MPI_Op op, MPI_Comm ic, const char *fn);
+			 struct smpi_ints rcounts, struct smpi_ints rdispls,
+			 const MPI_Datatype rtypes[], MPI_Datatype rtype, int byte_disps, MPI_Comm ic,
+			 const char *fn);
+int smpi_icoll_allgatherv(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+			  struct smpi_ints rcounts, struct smpi_ints displs, MPI_Datatype rtype,
+			  MPI_Comm ic, const char *fn);
+int smpi_icoll_gatherv(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+		       struct smpi_ints rcounts, struct smpi_ints displs, MPI_Datatype rtype,
+		       int root, MPI_Comm ic, const char *fn);
+int smpi_icoll_scatterv(const void *sbuf, struct smpi_ints scounts, struct smpi_ints displs,
+			MPI_Datatype stype, void *rbuf, int64_t rcount, MPI_Datatype rtype, int root,
+			MPI_Comm ic, const char *fn);
+int smpi_icoll_reduce_scatter(const void *sbuf, void *rbuf, struct smpi_ints rcounts,
+			      int64_t block, MPI_Datatype type, MPI_Op op, MPI_Comm ic,
+			      const char *fn);
+
+/* MPI_Reduce of a 64-bit count, errors naming fn (coll.c). */
+int smpi_reduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type, MPI_Op op,
+		int root, MPI_Comm comm, const char *fn);
+/* MPI_Scatterv on either form of its arrays (coll.c). */
+int smpi_scatterv(const void *sbuf, struct smpi_ints scounts, struct smpi_ints displs,
+		  MPI_Datatype stype, void *rbuf, int64_t rcount, MPI_Datatype rtype, int root,
+		  MPI_Comm comm, const char *fn);
 
 /* ---- generalized requests (grequest.c) ---- */
 

@@ -56,10 +56,10 @@ static void ic_free(void *p, int64_t n, MPI_Datatype t)
 	free((char *)p + (n ? dt_root(t->dt)->lb : 0));
 }
 
-static int ic_data(MPI_Comm ic, int count, MPI_Datatype type, const char *fn)
+static int ic_data(MPI_Comm ic, int64_t count, MPI_Datatype type, const char *fn)
 {
 	if (count < 0)
-		return smpi_err(ic, MPI_ERR_COUNT, fn, "count %d is negative", count);
+		return smpi_err(ic, MPI_ERR_COUNT, fn, "count %lld is negative", (long long)count);
 	return smpi_type_check(ic, type, fn);
 }
 
@@ -140,22 +140,22 @@ int smpi_icoll_scatter(const void *sbuf, int scount, MPI_Datatype stype, void *r
 	return MPI_SUCCESS;
 }
 
-int smpi_icoll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-		      int root, MPI_Comm ic)
+int smpi_icoll_reduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type, MPI_Op op,
+		      int root, MPI_Comm ic, const char *fn)
 {
 	MPI_Comm l = ic->inter;
 	void *tmp;
 	int err;
 
-	if ((err = ic_root_check(ic, root, "MPI_Reduce")) ||
-	    (root != MPI_PROC_NULL && (err = ic_data(ic, count, type, "MPI_Reduce"))))
+	if ((err = ic_root_check(ic, root, fn)) ||
+	    (root != MPI_PROC_NULL && (err = ic_data(ic, count, type, fn))))
 		return err;
 	if (root == MPI_ROOT) {
 		ic_recv(rbuf, count, type, 0, ic);
 	} else if (root != MPI_PROC_NULL) {
 		/* This group reduces to its first member, who sends it over. */
-		tmp = l->rank == 0 ? ic_alloc(count, type, "MPI_Reduce") : NULL;
-		if ((err = PMPI_Reduce(sbuf, tmp, count, type, op, 0, l)))
+		tmp = l->rank == 0 ? ic_alloc(count, type, fn) : NULL;
+		if ((err = smpi_reduce(sbuf, tmp, count, type, op, 0, l, fn)))
 			return err;
 		if (l->rank == 0) {
 			ic_send(tmp, count, type, root, ic);
@@ -165,25 +165,25 @@ int smpi_icoll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type
 	return MPI_SUCCESS;
 }
 
-int smpi_icoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-			 MPI_Comm ic)
+int smpi_icoll_allreduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type,
+			 MPI_Op op, MPI_Comm ic, const char *fn)
 {
 	MPI_Comm l = ic->inter;
 	void *tmp;
 	int err;
 
-	if ((err = ic_data(ic, count, type, "MPI_Allreduce")))
+	if ((err = ic_data(ic, count, type, fn)))
 		return err;
-	tmp = l->rank == 0 ? ic_alloc(count, type, "MPI_Allreduce") : NULL;
+	tmp = l->rank == 0 ? ic_alloc(count, type, fn) : NULL;
 	/* Each group reduces its own; the leaders swap; each spreads the
 	 * other group's result. */
-	if ((err = PMPI_Reduce(sbuf, tmp, count, type, op, 0, l)))
+	if ((err = smpi_reduce(sbuf, tmp, count, type, op, 0, l, fn)))
 		return err;
 	if (l->rank == 0) {
 		ic_swap(tmp, count, type, rbuf, count, type, ic);
 		ic_free(tmp, count, type);
 	}
-	return PMPI_Bcast(rbuf, count, type, 0, l);
+	return PMPI_Bcast_c(rbuf, count, type, 0, l);
 }
 
 int smpi_icoll_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -258,27 +258,28 @@ static int ic_no_in_place(MPI_Comm ic, const void *sbuf, const void *rbuf, const
 }
 
 /* Counts of n members, checked; displacements scale by unit bytes. */
-static int ic_counts(MPI_Comm ic, int n, const int counts[], const int displs[],
+static int ic_counts(MPI_Comm ic, int n, struct smpi_ints counts, struct smpi_ints displs,
 		     const MPI_Datatype types[], MPI_Datatype type, const char *fn)
 {
-	if (!counts || !displs)
+	if (!counts.p || !displs.p)
 		return smpi_err(ic, MPI_ERR_ARG, fn, "a counts or displacements array is NULL");
 	for (int r = 0; r < n; r++) {
 		int err;
 
-		if (counts[r] < 0)
-			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %d for rank %d is negative",
-					counts[r], r);
+		if (smpi_at(counts, r) < 0)
+			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %lld for rank %d is negative",
+					(long long)smpi_at(counts, r), r);
 		if ((err = smpi_type_check(ic, types ? types[r] : type, fn)))
 			return err;
 	}
 	return MPI_SUCCESS;
 }
 
-int smpi_icoll_alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+int smpi_icoll_alltoallw(const void *sbuf, struct smpi_ints scounts, struct smpi_ints sdispls,
 			 const MPI_Datatype stypes[], MPI_Datatype stype, void *rbuf,
-			 const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
-			 MPI_Datatype rtype, int byte_disps, MPI_Comm ic, const char *fn)
+			 struct smpi_ints rcounts, struct smpi_ints rdispls,
+			 const MPI_Datatype rtypes[], MPI_Datatype rtype, int byte_disps, MPI_Comm ic,
+			 const char *fn)
 {
 	struct ic_block *b;
 	int err;
@@ -292,11 +293,11 @@ int smpi_icoll_alltoallw(const void *sbuf, const int scounts[], const int sdispl
 		MPI_Datatype st = stypes ? stypes[r] : stype, rt = rtypes ? rtypes[r] : rtype;
 
 		b[r] = (struct ic_block){
-			.sb = (const char *)sbuf + (int64_t)sdispls[r] *
+			.sb = (const char *)sbuf + smpi_at(sdispls, r) *
 			      (byte_disps ? 1 : smpi_type_extent(st)),
-			.rb = (char *)rbuf + (int64_t)rdispls[r] *
+			.rb = (char *)rbuf + smpi_at(rdispls, r) *
 			      (byte_disps ? 1 : smpi_type_extent(rt)),
-			.sc = scounts[r], .rc = rcounts[r], .st = st, .rt = rt };
+			.sc = smpi_at(scounts, r), .rc = smpi_at(rcounts, r), .st = st, .rt = rt };
 	}
 	ic_exchange(b, ic, fn);
 	free(b);
@@ -325,10 +326,10 @@ int smpi_icoll_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *
 }
 
 /* Every member sends its block to every member of the other group. */
-int smpi_icoll_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-			  const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm ic)
+int smpi_icoll_allgatherv(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+			  struct smpi_ints rcounts, struct smpi_ints displs, MPI_Datatype rtype,
+			  MPI_Comm ic, const char *fn)
 {
-	const char *fn = "MPI_Allgatherv";
 	struct ic_block *b;
 	int err;
 
@@ -339,18 +340,17 @@ int smpi_icoll_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void
 	for (int r = 0; r < ic->size; r++)
 		b[r] = (struct ic_block){
 			.sb = sbuf, .sc = scount, .st = stype,
-			.rb = (char *)rbuf + (int64_t)displs[r] * smpi_type_extent(rtype),
-			.rc = rcounts[r], .rt = rtype };
+			.rb = (char *)rbuf + smpi_at(displs, r) * smpi_type_extent(rtype),
+			.rc = smpi_at(rcounts, r), .rt = rtype };
 	ic_exchange(b, ic, fn);
 	free(b);
 	return MPI_SUCCESS;
 }
 
-int smpi_icoll_gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-		       const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
-		       MPI_Comm ic)
+int smpi_icoll_gatherv(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+		       struct smpi_ints rcounts, struct smpi_ints displs, MPI_Datatype rtype,
+		       int root, MPI_Comm ic, const char *fn)
 {
-	const char *fn = "MPI_Gatherv";
 	int err;
 
 	if ((err = ic_root_check(ic, root, fn)) ||
@@ -359,19 +359,18 @@ int smpi_icoll_gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *r
 		return err;
 	if (root == MPI_ROOT) {
 		for (int r = 0; r < ic->size; r++)
-			ic_recv((char *)rbuf + (int64_t)displs[r] * smpi_type_extent(rtype),
-				rcounts[r], rtype, r, ic);
+			ic_recv((char *)rbuf + smpi_at(displs, r) * smpi_type_extent(rtype),
+				smpi_at(rcounts, r), rtype, r, ic);
 	} else if (root != MPI_PROC_NULL) {
 		ic_send(sbuf, scount, stype, root, ic);
 	}
 	return MPI_SUCCESS;
 }
 
-int smpi_icoll_scatterv(const void *sbuf, const int scounts[], const int displs[],
-			MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
-			MPI_Comm ic)
+int smpi_icoll_scatterv(const void *sbuf, struct smpi_ints scounts, struct smpi_ints displs,
+			MPI_Datatype stype, void *rbuf, int64_t rcount, MPI_Datatype rtype, int root,
+			MPI_Comm ic, const char *fn)
 {
-	const char *fn = "MPI_Scatterv";
 	int err;
 
 	if ((err = ic_root_check(ic, root, fn)) ||
@@ -380,8 +379,8 @@ int smpi_icoll_scatterv(const void *sbuf, const int scounts[], const int displs[
 		return err;
 	if (root == MPI_ROOT) {
 		for (int r = 0; r < ic->size; r++)
-			ic_send((const char *)sbuf + (int64_t)displs[r] * smpi_type_extent(stype),
-				scounts[r], stype, r, ic);
+			ic_send((const char *)sbuf + smpi_at(displs, r) * smpi_type_extent(stype),
+				smpi_at(scounts, r), stype, r, ic);
 	} else if (root != MPI_PROC_NULL) {
 		ic_recv(rbuf, rcount, rtype, root, ic);
 	}
@@ -395,12 +394,14 @@ int smpi_icoll_scatterv(const void *sbuf, const int scounts[], const int displs[
  * leaders swap, and each leader scatters what it got.  rcounts NULL: block
  * elements each.
  */
-int smpi_icoll_reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], int block,
-			      MPI_Datatype type, MPI_Op op, MPI_Comm ic, const char *fn)
+int smpi_icoll_reduce_scatter(const void *sbuf, void *rbuf, struct smpi_ints rcounts,
+			      int64_t block, MPI_Datatype type, MPI_Op op, MPI_Comm ic,
+			      const char *fn)
 {
 	MPI_Comm l = ic->inter;
 	int64_t total = 0;
-	int *counts, *displs, err;
+	int64_t *counts, *displs;
+	int err;
 	void *mine = NULL, *theirs = NULL;
 
 	if ((err = ic_no_in_place(ic, sbuf, rbuf, fn)) || (err = smpi_type_check(ic, type, fn)))
@@ -409,29 +410,25 @@ int smpi_icoll_reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
 		smpi_fatal("%s: no memory for %d counts", fn, l->size);
 	displs = counts + l->size;
 	for (int r = 0; r < l->size; r++) {
-		counts[r] = rcounts ? rcounts[r] : block;
+		counts[r] = rcounts.p ? smpi_at(rcounts, r) : block;
 		if (counts[r] < 0) {
 			free(counts);
-			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %d for rank %d is negative",
-					counts[r], r);
+			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %lld for rank %d is negative",
+					(long long)counts[r], r);
 		}
-		displs[r] = (int)total;
+		displs[r] = total;
 		total += counts[r];
-	}
-	if (total > INT32_MAX) {
-		free(counts);
-		return smpi_err(ic, MPI_ERR_COUNT, fn, "%lld elements in all: more than an int",
-				(long long)total);
 	}
 	if (l->rank == 0) {
 		mine = ic_alloc(total, type, fn);
 		theirs = ic_alloc(total, type, fn);
 	}
-	err = PMPI_Reduce(sbuf, mine, (int)total, type, op, 0, l);
+	err = smpi_reduce(sbuf, mine, total, type, op, 0, l, fn);
 	if (!err && l->rank == 0)
 		ic_swap(mine, total, type, theirs, total, type, ic);
 	if (!err)
-		err = PMPI_Scatterv(theirs, counts, displs, type, rbuf, counts[l->rank], type, 0, l);
+		err = smpi_scatterv(theirs, SMPI_WIDE(counts), SMPI_WIDE(displs), type, rbuf,
+				    counts[l->rank], type, 0, l, fn);
 	if (l->rank == 0) {
 		ic_free(mine, total, type);
 		ic_free(theirs, total, type);

@@ -25,21 +25,21 @@
 #include <stdlib.h>
 #include "nbc.h"
 
-static int nbc_count(MPI_Comm comm, int count, MPI_Datatype type, const char *fn)
+static int nbc_count(MPI_Comm comm, int64_t count, MPI_Datatype type, const char *fn)
 {
 	if (count < 0)
-		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d is negative", count);
+		return smpi_err(comm, MPI_ERR_COUNT, fn, "count %lld is negative", (long long)count);
 	return smpi_type_check(comm, type, fn);
 }
 
-static int nbc_counts(MPI_Comm comm, const int *counts, MPI_Datatype type, const char *fn)
+static int nbc_counts(MPI_Comm comm, struct smpi_ints counts, MPI_Datatype type, const char *fn)
 {
 	int i, err;
 
-	if (!counts)
+	if (!counts.p)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of counts is NULL");
 	for (i = 0; i < comm->size; i++)
-		if ((err = nbc_count(comm, counts[i], type, fn)))
+		if ((err = nbc_count(comm, smpi_at(counts, i), type, fn)))
 			return err;
 	return MPI_SUCCESS;
 }
@@ -56,7 +56,7 @@ static int nbc_root(MPI_Comm comm, int root, const char *fn)
  * the root's buffer of all blocks `all` (its own block there: at
  * displs[root] in a v form, else block root of count elements). */
 static int nbc_rooted(MPI_Comm comm, int root, const void *one, const void *all, int v,
-		      int count, const int *displs, MPI_Datatype type, const char *fn)
+		      int64_t count, struct smpi_ints displs, MPI_Datatype type, const char *fn)
 {
 	const void *own = NULL;
 	int err;
@@ -64,7 +64,7 @@ static int nbc_rooted(MPI_Comm comm, int root, const void *one, const void *all,
 	if ((err = nbc_root(comm, root, fn)))
 		return err;
 	if (comm->rank == root)
-		own = v ? (displs ? smpi_coll_block(all, displs[root], type) : NULL)
+		own = v ? (displs.p ? smpi_coll_block(all, smpi_at(displs, root), type) : NULL)
 			: smpi_coll_block(all, (int64_t)root * count, type);
 	return smpi_coll_alias(comm, one, all, own, comm->rank == root, fn);
 }
@@ -78,7 +78,7 @@ static int nbc_same(MPI_Comm comm, int64_t sbytes, int64_t rbytes, const char *f
 	return MPI_SUCCESS;
 }
 
-static int nbc_red(MPI_Comm comm, int count, MPI_Datatype type, MPI_Op op, const char *fn)
+static int nbc_red(MPI_Comm comm, int64_t count, MPI_Datatype type, MPI_Op op, const char *fn)
 {
 	int err;
 
@@ -133,9 +133,10 @@ static int b_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm c
 }
 
 /* Gather, or gatherv (v set: rcounts and displs, read at the root). */
-static int b_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-		    int v, const int *rcounts, const int *displs, MPI_Datatype rtype, int root,
-		    MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+static int b_gather(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+		    int64_t rcount, int v, struct smpi_ints rcounts, struct smpi_ints displs,
+		    MPI_Datatype rtype, int root, MPI_Comm comm, struct smpi_nbc **out,
+		    const char *fn)
 {
 	int me = comm->rank, in_place = sbuf == MPI_IN_PLACE && me == root, i, err;
 	struct smpi_nbc *s;
@@ -145,13 +146,13 @@ static int b_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 	if (!in_place && (err = nbc_count(comm, scount, stype, fn)))
 		return err;
 	if (me == root) {
-		if (v && !displs)
+		if (v && !displs.p)
 			return smpi_err(comm, MPI_ERR_ARG, fn, "displs is NULL");
 		if ((err = v ? nbc_counts(comm, rcounts, rtype, fn)
 			     : nbc_count(comm, rcount, rtype, fn)))
 			return err;
 		if (!in_place && (err = nbc_same(comm, scount * smpi_type_size(stype),
-						 (v ? rcounts[me] : rcount) *
+						 (v ? smpi_at(rcounts, me) : rcount) *
 						 smpi_type_size(rtype), fn)))
 			return err;
 	}
@@ -160,8 +161,8 @@ static int b_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 		nbc_send(s, sbuf, scount, stype, root, 0);
 	} else {
 		for (i = 0; i < comm->size; i++) {
-			int c = v ? rcounts[i] : rcount;
-			void *b = v ? nbc_block(rbuf, displs[i], 1, rtype)
+			int64_t c = v ? smpi_at(rcounts, i) : rcount;
+			void *b = v ? nbc_block(rbuf, smpi_at(displs, i), 1, rtype)
 				    : nbc_block(rbuf, i, rcount, rtype);
 
 			if (i != me)
@@ -175,9 +176,10 @@ static int b_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 }
 
 /* Scatter, or scatterv (v set: scounts and displs, read at the root). */
-static int b_scatter(const void *sbuf, int scount, int v, const int *scounts, const int *displs,
-		     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
-		     MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+static int b_scatter(const void *sbuf, int64_t scount, int v, struct smpi_ints scounts,
+		     struct smpi_ints displs, MPI_Datatype stype, void *rbuf, int64_t rcount,
+		     MPI_Datatype rtype, int root, MPI_Comm comm, struct smpi_nbc **out,
+		     const char *fn)
 {
 	int me = comm->rank, in_place = rbuf == MPI_IN_PLACE && me == root, i, err;
 	struct smpi_nbc *s;
@@ -187,12 +189,12 @@ static int b_scatter(const void *sbuf, int scount, int v, const int *scounts, co
 	if (!in_place && (err = nbc_count(comm, rcount, rtype, fn)))
 		return err;
 	if (me == root) {
-		if (v && !displs)
+		if (v && !displs.p)
 			return smpi_err(comm, MPI_ERR_ARG, fn, "displs is NULL");
 		if ((err = v ? nbc_counts(comm, scounts, stype, fn)
 			     : nbc_count(comm, scount, stype, fn)))
 			return err;
-		if (!in_place && (err = nbc_same(comm, (v ? scounts[me] : scount) *
+		if (!in_place && (err = nbc_same(comm, (v ? smpi_at(scounts, me) : scount) *
 						 smpi_type_size(stype),
 						 rcount * smpi_type_size(rtype), fn)))
 			return err;
@@ -202,8 +204,8 @@ static int b_scatter(const void *sbuf, int scount, int v, const int *scounts, co
 		nbc_recv(s, rbuf, rcount, rtype, root, 0);
 	} else {
 		for (i = 0; i < comm->size; i++) {
-			int c = v ? scounts[i] : scount;
-			const void *b = v ? nbc_block(sbuf, displs[i], 1, stype)
+			int64_t c = v ? smpi_at(scounts, i) : scount;
+			const void *b = v ? nbc_block(sbuf, smpi_at(displs, i), 1, stype)
 					  : nbc_block(sbuf, i, scount, stype);
 
 			if (i != me)
@@ -217,9 +219,9 @@ static int b_scatter(const void *sbuf, int scount, int v, const int *scounts, co
 }
 
 /* Allgather, or allgatherv (v set: rcounts and displs). */
-static int b_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-		       int v, const int *rcounts, const int *displs, MPI_Datatype rtype,
-		       MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+static int b_allgather(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+		       int64_t rcount, int v, struct smpi_ints rcounts, struct smpi_ints displs,
+		       MPI_Datatype rtype, MPI_Comm comm, struct smpi_nbc **out, const char *fn)
 {
 	/* On an intercommunicator the blocks are the remote group's, none
 	 * of them this member's (me -1). */
@@ -230,24 +232,25 @@ static int b_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *r
 
 	if ((ic && (err = nbc_ic_no_in_place(comm, sbuf, rbuf, fn))) ||
 	    (err = smpi_coll_alias(comm, sbuf, rbuf,
-				   ic ? NULL : v ? (displs ? smpi_coll_block(rbuf, displs[me], rtype)
-							 : NULL)
+				   ic ? NULL : v ? (displs.p ? smpi_coll_block(rbuf, smpi_at(displs, me),
+									       rtype) : NULL)
 				   : smpi_coll_block(rbuf, (int64_t)me * rcount, rtype), 1, fn)))
 		return err;
-	if (v && !displs)
+	if (v && !displs.p)
 		return smpi_err(comm, MPI_ERR_ARG, fn, "displs is NULL");
 	if ((err = v ? nbc_counts(comm, rcounts, rtype, fn) : nbc_count(comm, rcount, rtype, fn)))
 		return err;
 	if (!in_place && ((err = nbc_count(comm, scount, stype, fn)) ||
 			  (!ic && (err = nbc_same(comm, scount * smpi_type_size(stype),
-						  (v ? rcounts[me] : rcount) *
+						  (v ? smpi_at(rcounts, me) : rcount) *
 						  smpi_type_size(rtype), fn)))))
 		return err;
 	if (!ic)
-		mine = v ? nbc_block(rbuf, displs[me], 1, rtype) : nbc_block(rbuf, me, rcount, rtype);
+		mine = v ? nbc_block(rbuf, smpi_at(displs, me), 1, rtype)
+			 : nbc_block(rbuf, me, rcount, rtype);
 	s = nbc_new(comm);
 	for (i = 0; i < comm->size; i++) {
-		int c = v ? rcounts[i] : rcount;
+		int64_t c = v ? smpi_at(rcounts, i) : rcount;
 
 		if (i == me) {
 			if (!in_place)
@@ -255,11 +258,11 @@ static int b_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *r
 			continue;
 		}
 		if (in_place)
-			nbc_send(s, mine, v ? rcounts[me] : rcount, rtype, i, 0);
+			nbc_send(s, mine, v ? smpi_at(rcounts, me) : rcount, rtype, i, 0);
 		else
 			nbc_send(s, sbuf, scount, stype, i, 0);
-		nbc_recv(s, v ? nbc_block(rbuf, displs[i], 1, rtype) : nbc_block(rbuf, i, rcount, rtype),
-			 c, rtype, i, 0);
+		nbc_recv(s, v ? nbc_block(rbuf, smpi_at(displs, i), 1, rtype)
+			      : nbc_block(rbuf, i, rcount, rtype), c, rtype, i, 0);
 	}
 	*out = s;
 	return MPI_SUCCESS;
@@ -272,9 +275,9 @@ static int b_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *r
  * receive side.  In place, the blocks to
  * send are first packed aside, since the receives overwrite them.
  */
-static int b_alltoall(const void *sbuf, const int *scounts, const int *sdispls,
+static int b_alltoall(const void *sbuf, struct smpi_ints scounts, struct smpi_ints sdispls,
 		      const MPI_Datatype *stypes, MPI_Datatype stype, void *rbuf,
-		      const int *rcounts, const int *rdispls, const MPI_Datatype *rtypes,
+		      struct smpi_ints rcounts, struct smpi_ints rdispls, const MPI_Datatype *rtypes,
 		      MPI_Datatype rtype, int bytes, MPI_Comm comm, struct smpi_nbc **out,
 		      const char *fn)
 {
@@ -287,14 +290,15 @@ static int b_alltoall(const void *sbuf, const int *scounts, const int *sdispls,
 	if ((ic && (err = nbc_ic_no_in_place(comm, sbuf, rbuf, fn))) ||
 	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
-	if (!rcounts || !rdispls || (!in_place && (!scounts || !sdispls)))
+	if (!rcounts.p || !rdispls.p || (!in_place && (!scounts.p || !sdispls.p)))
 		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of counts or displacements is NULL");
 	if (bytes && (!rtypes || (!in_place && !stypes)))
 		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of datatypes is NULL");
 	for (i = 0; i < p; i++) {
-		if ((err = nbc_count(comm, rcounts[i], rtypes ? rtypes[i] : rtype, fn)))
+		if ((err = nbc_count(comm, smpi_at(rcounts, i), rtypes ? rtypes[i] : rtype, fn)))
 			return err;
-		if (!in_place && (err = nbc_count(comm, scounts[i], stypes ? stypes[i] : stype, fn)))
+		if (!in_place && (err = nbc_count(comm, smpi_at(scounts, i),
+						  stypes ? stypes[i] : stype, fn)))
 			return err;
 	}
 	s = nbc_new(comm);
@@ -303,51 +307,53 @@ static int b_alltoall(const void *sbuf, const int *scounts, const int *sdispls,
 		for (i = 0; i < p; i++) {
 			off[i] = total;
 			if (i != me)
-				total += rcounts[i] * smpi_type_size(rtypes ? rtypes[i] : rtype);
+				total += smpi_at(rcounts, i) * smpi_type_size(rtypes ? rtypes[i] : rtype);
 		}
 		packed = nbc_tmp(s, total, MPI_BYTE);
 		for (i = 0; i < p; i++) {
 			MPI_Datatype t = rtypes ? rtypes[i] : rtype;
-			int64_t d = bytes ? rdispls[i] : rdispls[i] * smpi_type_extent(t);
+			int64_t c = smpi_at(rcounts, i);
+			int64_t d = smpi_at(rdispls, i) * (bytes ? 1 : smpi_type_extent(t));
 
 			if (i != me)
-				nbc_copy(s, packed + off[i], rcounts[i] * smpi_type_size(t), MPI_BYTE,
-					 (char *)rbuf + d, rcounts[i], t);
+				nbc_copy(s, packed + off[i], c * smpi_type_size(t), MPI_BYTE,
+					 (char *)rbuf + d, c, t);
 		}
 		nbc_round(s);
 	}
 	for (i = 0; i < p; i++) {
 		MPI_Datatype rt = rtypes ? rtypes[i] : rtype;
-		void *rb = (char *)rbuf + (bytes ? rdispls[i] : rdispls[i] * smpi_type_extent(rt));
+		int64_t rc = smpi_at(rcounts, i);
+		void *rb = (char *)rbuf + smpi_at(rdispls, i) * (bytes ? 1 : smpi_type_extent(rt));
 		MPI_Datatype st;
 		const void *sb;
 
 		if (in_place) {
 			if (i != me)
-				nbc_send(s, packed + off[i], rcounts[i] * smpi_type_size(rt), MPI_BYTE,
-					 i, 0);
+				nbc_send(s, packed + off[i], rc * smpi_type_size(rt), MPI_BYTE, i, 0);
 		} else {
 			st = stypes ? stypes[i] : stype;
-			sb = (const char *)sbuf + (bytes ? sdispls[i] : sdispls[i] * smpi_type_extent(st));
+			sb = (const char *)sbuf +
+			     smpi_at(sdispls, i) * (bytes ? 1 : smpi_type_extent(st));
 			if (i == me)
-				nbc_copy(s, rb, rcounts[i], rt, sb, scounts[i], st);
+				nbc_copy(s, rb, rc, rt, sb, smpi_at(scounts, i), st);
 			else
-				nbc_send(s, sb, scounts[i], st, i, 0);
+				nbc_send(s, sb, smpi_at(scounts, i), st, i, 0);
 		}
 		if (i != me)
-			nbc_recv(s, rb, rcounts[i], rt, i, 0);
+			nbc_recv(s, rb, rc, rt, i, 0);
 	}
 	*out = s;
 	return MPI_SUCCESS;
 }
 
 /* Alltoall: equal blocks, laid out as the v form with computed arrays. */
-static int b_alltoall_eq(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-			 int rcount, MPI_Datatype rtype, MPI_Comm comm, struct smpi_nbc **out,
+static int b_alltoall_eq(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+			 int64_t rcount, MPI_Datatype rtype, MPI_Comm comm, struct smpi_nbc **out,
 			 const char *fn)
 {
 	int p = comm->size, i, err;
-	int *a;
+	int64_t *a;
 
 	if ((err = nbc_count(comm, rcount, rtype, fn)) ||
 	    (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
@@ -367,8 +373,8 @@ static int b_alltoall_eq(const void *sbuf, int scount, MPI_Datatype stype, void 
 		a[2 * p + i] = rcount;
 		a[3 * p + i] = i * rcount;
 	}
-	err = b_alltoall(sbuf, a, a + p, NULL, stype, rbuf, a + 2 * p, a + 3 * p, NULL, rtype, 0,
-			 comm, out, fn);
+	err = b_alltoall(sbuf, SMPI_WIDE(a), SMPI_WIDE(a + p), NULL, stype, rbuf,
+			 SMPI_WIDE(a + 2 * p), SMPI_WIDE(a + 3 * p), NULL, rtype, 0, comm, out, fn);
 	free(a);
 	return err;
 }
@@ -483,7 +489,7 @@ static void reduce_blocks(struct smpi_nbc *s, const void *sbuf, void *rbuf, int6
 	nbc_round(s);
 }
 
-static int b_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+static int b_reduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type, MPI_Op op,
 		    int root, MPI_Comm comm, struct smpi_nbc **out, const char *fn)
 {
 	int err;
@@ -502,7 +508,7 @@ static int b_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, 
 	return MPI_SUCCESS;
 }
 
-static int b_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+static int b_allreduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type, MPI_Op op,
 		       MPI_Comm comm, struct smpi_nbc **out, const char *fn)
 {
 	int err;
@@ -523,9 +529,9 @@ static int b_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype typ
 }
 
 /* Reduce_scatter (rcounts) or its block form (every count rcount). */
-static int b_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
-			    MPI_Datatype type, MPI_Op op, MPI_Comm comm, struct smpi_nbc **out,
-			    const char *fn)
+static int b_reduce_scatter(const void *sbuf, void *rbuf, struct smpi_ints rcounts,
+			    int64_t rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+			    struct smpi_nbc **out, const char *fn)
 {
 	int p = comm->size, me = comm->rank, i, err;
 	int64_t total = 0, at = 0;
@@ -534,17 +540,14 @@ static int b_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, in
 
 	if ((err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
-	if (rcounts) {
+	if (rcounts.p) {
 		if ((err = nbc_counts(comm, rcounts, type, fn)))
 			return err;
 	} else if ((err = nbc_count(comm, rcount, type, fn))) {
 		return err;
 	}
 	for (i = 0; i < p; i++)
-		total += rcounts ? rcounts[i] : rcount;
-	if (total > 0x7fffffff)
-		return smpi_err(comm, MPI_ERR_COUNT, fn, "%lld elements in all is too many",
-				(long long)total);
+		total += rcounts.p ? smpi_at(rcounts, i) : rcount;
 	if ((err = smpi_red_check(comm, op, type, fn)))
 		return err;
 	if (sbuf == MPI_IN_PLACE)
@@ -554,7 +557,7 @@ static int b_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, in
 		int64_t *lo = nbc_tmp(s, p + 1, MPI_INT64_T);
 
 		for (lo[0] = 0, i = 0; i < p; i++)
-			lo[i + 1] = lo[i] + (rcounts ? rcounts[i] : rcount);
+			lo[i + 1] = lo[i] + (rcounts.p ? smpi_at(rcounts, i) : rcount);
 		fold_blocks(s, sbuf, rbuf, lo, type, op, sbuf == rbuf);
 		*out = s;
 		return MPI_SUCCESS;
@@ -563,10 +566,10 @@ static int b_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, in
 		res = nbc_tmp(s, total, type);
 	nbc_build_reduce(s, sbuf, res, total, type, op, 0);
 	if (me != 0) {
-		nbc_recv(s, rbuf, rcounts ? rcounts[me] : rcount, type, 0, 0);
+		nbc_recv(s, rbuf, rcounts.p ? smpi_at(rcounts, me) : rcount, type, 0, 0);
 	} else {
 		for (i = 0; i < p; i++) {
-			int c = rcounts ? rcounts[i] : rcount;
+			int64_t c = rcounts.p ? smpi_at(rcounts, i) : rcount;
 			void *b = nbc_block(res, at, 1, type);
 
 			if (i == 0)
@@ -586,7 +589,7 @@ static int b_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, in
  * folds what comes from below into its result and both fold it into
  * partial on the correct side, so any op keeps member order.
  */
-static int b_scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+static int b_scan(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type, MPI_Op op,
 		  MPI_Comm comm, int ex, struct smpi_nbc **out, const char *fn)
 {
 	int p = comm->size, me = comm->rank, mask, have = !ex, err;
@@ -675,18 +678,20 @@ static int ic_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm 
 }
 
 /* Gather(v) and scatter(v): the root's blocks are the remote group's. */
-static int ic_rooted(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-		     MPI_Datatype rtype, int v, const int *counts, const int *displs, int root,
-		     int scatter, MPI_Comm ic, struct smpi_nbc **out, const char *fn)
+static int ic_rooted(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+		     int64_t rcount, MPI_Datatype rtype, int v, struct smpi_ints counts,
+		     struct smpi_ints displs, int root, int scatter, MPI_Comm ic,
+		     struct smpi_nbc **out, const char *fn)
 {
 	MPI_Datatype bt = scatter ? stype : rtype;
-	int bc = scatter ? scount : rcount, err;
+	int64_t bc = scatter ? scount : rcount;
+	int err;
 	struct smpi_nbc *s;
 
 	if ((err = nbc_ic_root(ic, root, fn)) || (err = nbc_ic_no_in_place(ic, sbuf, rbuf, fn)))
 		return err;
 	if (root == MPI_ROOT) {
-		if (v && !displs)
+		if (v && !displs.p)
 			return smpi_err(ic, MPI_ERR_ARG, fn, "displs is NULL");
 		if ((err = v ? nbc_counts(ic, counts, bt, fn) : nbc_count(ic, bc, bt, fn)))
 			return err;
@@ -696,13 +701,13 @@ static int ic_rooted(const void *sbuf, int scount, MPI_Datatype stype, void *rbu
 	}
 	s = nbc_new(ic);
 	for (int i = 0; root == MPI_ROOT && i < ic->size; i++) {
-		void *b = v ? nbc_block(scatter ? sbuf : rbuf, displs[i], 1, bt)
+		void *b = v ? nbc_block(scatter ? sbuf : rbuf, smpi_at(displs, i), 1, bt)
 			    : nbc_block(scatter ? sbuf : rbuf, i, bc, bt);
 
 		if (scatter)
-			nbc_send(s, b, v ? counts[i] : bc, bt, i, 0);
+			nbc_send(s, b, v ? smpi_at(counts, i) : bc, bt, i, 0);
 		else
-			nbc_recv(s, b, v ? counts[i] : bc, bt, i, 0);
+			nbc_recv(s, b, v ? smpi_at(counts, i) : bc, bt, i, 0);
 	}
 	if (root >= 0 && scatter)
 		nbc_recv(s, rbuf, rcount, rtype, root, 0);
@@ -728,7 +733,7 @@ static void ic_fold(struct smpi_nbc *s, MPI_Comm ic, void *acc, int64_t count,
 		nbc_reduce(s, nbc_block(in, i, count, type), acc, count, type, op);
 }
 
-static int ic_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+static int ic_reduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type, MPI_Op op,
 		     int root, MPI_Comm ic, struct smpi_nbc **out, const char *fn)
 {
 	struct smpi_nbc *s;
@@ -747,7 +752,7 @@ static int ic_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 }
 
 /* Each group gets the fold of the other's contributions. */
-static int ic_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+static int ic_allreduce(const void *sbuf, void *rbuf, int64_t count, MPI_Datatype type, MPI_Op op,
 			MPI_Comm ic, struct smpi_nbc **out, const char *fn)
 {
 	struct smpi_nbc *s;
@@ -766,9 +771,9 @@ static int ic_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype ty
 
 /* The fold of the other group's vectors (rcounts summed over this group:
  * MPI requires the same total of both), this member's piece of it. */
-static int ic_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
-			     MPI_Datatype type, MPI_Op op, MPI_Comm ic, struct smpi_nbc **out,
-			     const char *fn)
+static int ic_reduce_scatter(const void *sbuf, void *rbuf, struct smpi_ints rcounts,
+			     int64_t rcount, MPI_Datatype type, MPI_Op op, MPI_Comm ic,
+			     struct smpi_nbc **out, const char *fn)
 {
 	int n = ic->inter->size, me = ic->inter->rank, err;
 	int64_t total = 0, at = 0;
@@ -776,13 +781,13 @@ static int ic_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, i
 	void *acc;
 
 	if ((err = nbc_ic_no_in_place(ic, sbuf, rbuf, fn)) ||
-	    (err = nbc_red(ic, rcounts ? 0 : rcount, type, op, fn)))
+	    (err = nbc_red(ic, rcounts.p ? 0 : rcount, type, op, fn)))
 		return err;
 	for (int i = 0; i < n; i++) {
-		int c = rcounts ? rcounts[i] : rcount;
+		int64_t c = rcounts.p ? smpi_at(rcounts, i) : rcount;
 
 		if (c < 0)
-			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %d is negative", c);
+			return smpi_err(ic, MPI_ERR_COUNT, fn, "count %lld is negative", (long long)c);
 		if (i < me)
 			at += c;
 		total += c;
@@ -792,8 +797,8 @@ static int ic_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, i
 	for (int i = 0; i < ic->size; i++)
 		nbc_send(s, sbuf, total, type, i, 0);
 	ic_fold(s, ic, acc, total, type, op);
-	nbc_copy(s, rbuf, rcounts ? rcounts[me] : rcount, type, nbc_block(acc, at, 1, type),
-		 rcounts ? rcounts[me] : rcount, type);
+	nbc_copy(s, rbuf, rcounts.p ? smpi_at(rcounts, me) : rcount, type,
+		 nbc_block(acc, at, 1, type), rcounts.p ? smpi_at(rcounts, me) : rcount, type);
 	*out = s;
 	return MPI_SUCCESS;
 }
@@ -805,6 +810,12 @@ static int ic_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, i
 	NBC_ENTRY(iname, (params, MPI_Request *request), build, nbc_post) \
 	NBC_ENTRY(pname##_init, (params, MPI_Info info, MPI_Request *request), build, \
 		  (void)info; nbc_persist)
+/* The _c forms of the calls with arrays (the other _c calls: bigcount.c). */
+#define NBC_BOTH_C(iname, pname, params, build) \
+	NBC_ENTRY(iname##_c, (params, MPI_Request *request), build, nbc_post) \
+	NBC_ENTRY(pname##_init_c, (params, MPI_Info info, MPI_Request *request), build, \
+		  (void)info; nbc_persist)
+#define NO_INTS	SMPI_INTS(NULL)
 
 NBC_BOTH(Ibarrier, Barrier, MPI_Comm comm,
 	 comm->inter ? ic_barrier(comm, &s) : b_barrier(comm, &s, fn))
@@ -817,92 +828,116 @@ NBC_BOTH(Ibcast, Bcast, BCAST_P,
 #define GATHER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, int root, MPI_Comm comm
 NBC_BOTH(Igather, Gather, GATHER_P,
-	 comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, rcount, rtype, 0, NULL, NULL, root, 0,
-				 comm, &s, fn)
-		     : b_gather(sbuf, scount, stype, rbuf, rcount, 0, NULL, NULL, rtype, root, comm,
-				&s, fn))
+	 comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, rcount, rtype, 0, NO_INTS, NO_INTS,
+				 root, 0, comm, &s, fn)
+		     : b_gather(sbuf, scount, stype, rbuf, rcount, 0, NO_INTS, NO_INTS, rtype, root,
+				comm, &s, fn))
 
-#define GATHERV_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, \
-	const int rcounts[], const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm
-NBC_BOTH(Igatherv, Gatherv, GATHERV_P,
-	 comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, 0, rtype, 1, rcounts, displs, root, 0,
-				 comm, &s, fn)
-		     : b_gather(sbuf, scount, stype, rbuf, 0, 1, rcounts, displs, rtype, root, comm,
-				&s, fn))
+/* The v and w forms: C the count's type, A the displacement's, W how
+ * the arrays are read. */
+#define GATHERV_P(C, A) const void *sbuf, C scount, MPI_Datatype stype, void *rbuf, \
+	const C rcounts[], const A displs[], MPI_Datatype rtype, int root, MPI_Comm comm
+#define GATHERV_B(W) \
+	comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, 0, rtype, 1, W(rcounts), W(displs), root, \
+				0, comm, &s, fn) \
+		    : b_gather(sbuf, scount, stype, rbuf, 0, 1, W(rcounts), W(displs), rtype, root, \
+			       comm, &s, fn)
+NBC_BOTH(Igatherv, Gatherv, GATHERV_P(int, int), GATHERV_B(SMPI_INTS))
+NBC_BOTH_C(Igatherv, Gatherv, GATHERV_P(MPI_Count, MPI_Aint), GATHERV_B(SMPI_WIDE))
 
 #define SCATTER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, int root, MPI_Comm comm
 NBC_BOTH(Iscatter, Scatter, SCATTER_P,
-	 comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, rcount, rtype, 0, NULL, NULL, root, 1,
-				 comm, &s, fn)
-		     : b_scatter(sbuf, scount, 0, NULL, NULL, stype, rbuf, rcount, rtype, root, comm,
-				 &s, fn))
+	 comm->inter ? ic_rooted(sbuf, scount, stype, rbuf, rcount, rtype, 0, NO_INTS, NO_INTS,
+				 root, 1, comm, &s, fn)
+		     : b_scatter(sbuf, scount, 0, NO_INTS, NO_INTS, stype, rbuf, rcount, rtype, root,
+				 comm, &s, fn))
 
-#define SCATTERV_P const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype, \
-	void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm
-NBC_BOTH(Iscatterv, Scatterv, SCATTERV_P,
-	 comm->inter ? ic_rooted(sbuf, 0, stype, rbuf, rcount, rtype, 1, scounts, displs, root, 1,
-				 comm, &s, fn)
-		     : b_scatter(sbuf, 0, 1, scounts, displs, stype, rbuf, rcount, rtype, root, comm,
-				 &s, fn))
+#define SCATTERV_P(C, A) const void *sbuf, const C scounts[], const A displs[], \
+	MPI_Datatype stype, void *rbuf, C rcount, MPI_Datatype rtype, int root, MPI_Comm comm
+#define SCATTERV_B(W) \
+	comm->inter ? ic_rooted(sbuf, 0, stype, rbuf, rcount, rtype, 1, W(scounts), W(displs), root, \
+				1, comm, &s, fn) \
+		    : b_scatter(sbuf, 0, 1, W(scounts), W(displs), stype, rbuf, rcount, rtype, root, \
+				comm, &s, fn)
+NBC_BOTH(Iscatterv, Scatterv, SCATTERV_P(int, int), SCATTERV_B(SMPI_INTS))
+NBC_BOTH_C(Iscatterv, Scatterv, SCATTERV_P(MPI_Count, MPI_Aint), SCATTERV_B(SMPI_WIDE))
 
 #define ALLGATHER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, MPI_Comm comm
 NBC_BOTH(Iallgather, Allgather, ALLGATHER_P,
-	 b_allgather(sbuf, scount, stype, rbuf, rcount, 0, NULL, NULL, rtype, comm, &s, fn))
+	 b_allgather(sbuf, scount, stype, rbuf, rcount, 0, NO_INTS, NO_INTS, rtype, comm, &s, fn))
 
-#define ALLGATHERV_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, \
-	const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm
-NBC_BOTH(Iallgatherv, Allgatherv, ALLGATHERV_P,
-	 b_allgather(sbuf, scount, stype, rbuf, 0, 1, rcounts, displs, rtype, comm, &s, fn))
+#define ALLGATHERV_P(C, A) const void *sbuf, C scount, MPI_Datatype stype, void *rbuf, \
+	const C rcounts[], const A displs[], MPI_Datatype rtype, MPI_Comm comm
+#define ALLGATHERV_B(W) \
+	b_allgather(sbuf, scount, stype, rbuf, 0, 1, W(rcounts), W(displs), rtype, comm, &s, fn)
+NBC_BOTH(Iallgatherv, Allgatherv, ALLGATHERV_P(int, int), ALLGATHERV_B(SMPI_INTS))
+NBC_BOTH_C(Iallgatherv, Allgatherv, ALLGATHERV_P(MPI_Count, MPI_Aint), ALLGATHERV_B(SMPI_WIDE))
 
 #define ALLTOALL_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, MPI_Comm comm
 NBC_BOTH(Ialltoall, Alltoall, ALLTOALL_P,
 	 b_alltoall_eq(sbuf, scount, stype, rbuf, rcount, rtype, comm, &s, fn))
 
-#define ALLTOALLV_P const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, \
-	void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype, MPI_Comm comm
-NBC_BOTH(Ialltoallv, Alltoallv, ALLTOALLV_P,
-	 b_alltoall(sbuf, scounts, sdispls, NULL, stype, rbuf, rcounts, rdispls, NULL, rtype, 0,
-		    comm, &s, fn))
+#define ALLTOALLV_P(C, A) const void *sbuf, const C scounts[], const A sdispls[], \
+	MPI_Datatype stype, void *rbuf, const C rcounts[], const A rdispls[], MPI_Datatype rtype, \
+	MPI_Comm comm
+#define ALLTOALLV_B(W) \
+	b_alltoall(sbuf, W(scounts), W(sdispls), NULL, stype, rbuf, W(rcounts), W(rdispls), NULL, \
+		   rtype, 0, comm, &s, fn)
+NBC_BOTH(Ialltoallv, Alltoallv, ALLTOALLV_P(int, int), ALLTOALLV_B(SMPI_INTS))
+NBC_BOTH_C(Ialltoallv, Alltoallv, ALLTOALLV_P(MPI_Count, MPI_Aint), ALLTOALLV_B(SMPI_WIDE))
 
-#define ALLTOALLW_P const void *sbuf, const int scounts[], const int sdispls[], \
-	const MPI_Datatype stypes[], void *rbuf, const int rcounts[], const int rdispls[], \
+#define ALLTOALLW_P(C, A) const void *sbuf, const C scounts[], const A sdispls[], \
+	const MPI_Datatype stypes[], void *rbuf, const C rcounts[], const A rdispls[], \
 	const MPI_Datatype rtypes[], MPI_Comm comm
-NBC_BOTH(Ialltoallw, Alltoallw, ALLTOALLW_P,
-	 b_alltoall(sbuf, scounts, sdispls, stypes, MPI_BYTE, rbuf, rcounts, rdispls, rtypes, NULL,
-		    1, comm, &s, fn))
+#define ALLTOALLW_B(W) \
+	b_alltoall(sbuf, W(scounts), W(sdispls), stypes, MPI_BYTE, rbuf, W(rcounts), W(rdispls), \
+		   rtypes, NULL, 1, comm, &s, fn)
+NBC_BOTH(Ialltoallw, Alltoallw, ALLTOALLW_P(int, int), ALLTOALLW_B(SMPI_INTS))
+NBC_BOTH_C(Ialltoallw, Alltoallw, ALLTOALLW_P(MPI_Count, MPI_Aint), ALLTOALLW_B(SMPI_WIDE))
 
-#define REDUCE_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, \
-	MPI_Comm comm
-NBC_BOTH(Ireduce, Reduce, REDUCE_P,
-	 comm->inter ? ic_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn)
-		     : b_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn))
+#define REDUCE_P(C) const void *sbuf, void *rbuf, C count, MPI_Datatype type, MPI_Op op, \
+	int root, MPI_Comm comm
+#define REDUCE_B \
+	comm->inter ? ic_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn) \
+		    : b_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn)
+NBC_BOTH(Ireduce, Reduce, REDUCE_P(int), REDUCE_B)
+NBC_BOTH_C(Ireduce, Reduce, REDUCE_P(MPI_Count), REDUCE_B)
 
-#define ALLREDUCE_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, \
+#define ALLREDUCE_P(C) const void *sbuf, void *rbuf, C count, MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
-NBC_BOTH(Iallreduce, Allreduce, ALLREDUCE_P,
-	 comm->inter ? ic_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn)
-		     : b_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn))
+#define ALLREDUCE_B \
+	comm->inter ? ic_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn) \
+		    : b_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn)
+NBC_BOTH(Iallreduce, Allreduce, ALLREDUCE_P(int), ALLREDUCE_B)
+NBC_BOTH_C(Iallreduce, Allreduce, ALLREDUCE_P(MPI_Count), ALLREDUCE_B)
 
-#define RS_P const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op, \
+#define RS_P(C) const void *sbuf, void *rbuf, const C rcounts[], MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
-NBC_BOTH(Ireduce_scatter, Reduce_scatter, RS_P,
-	 !rcounts ? smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts is NULL")
-	 : comm->inter ? ic_reduce_scatter(sbuf, rbuf, rcounts, 0, type, op, comm, &s, fn)
-	 : b_reduce_scatter(sbuf, rbuf, rcounts, 0, type, op, comm, &s, fn))
+#define RS_B(W) \
+	!rcounts ? smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts is NULL") \
+	: comm->inter ? ic_reduce_scatter(sbuf, rbuf, W(rcounts), 0, type, op, comm, &s, fn) \
+	: b_reduce_scatter(sbuf, rbuf, W(rcounts), 0, type, op, comm, &s, fn)
+NBC_BOTH(Ireduce_scatter, Reduce_scatter, RS_P(int), RS_B(SMPI_INTS))
+NBC_BOTH_C(Ireduce_scatter, Reduce_scatter, RS_P(MPI_Count), RS_B(SMPI_WIDE))
 
-#define RSB_P const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, \
+#define RSB_P(C) const void *sbuf, void *rbuf, C rcount, MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
-NBC_BOTH(Ireduce_scatter_block, Reduce_scatter_block, RSB_P,
-	 comm->inter ? ic_reduce_scatter(sbuf, rbuf, NULL, rcount, type, op, comm, &s, fn)
-		     : b_reduce_scatter(sbuf, rbuf, NULL, rcount, type, op, comm, &s, fn))
+#define RSB_B \
+	comm->inter ? ic_reduce_scatter(sbuf, rbuf, NO_INTS, rcount, type, op, comm, &s, fn) \
+		    : b_reduce_scatter(sbuf, rbuf, NO_INTS, rcount, type, op, comm, &s, fn)
+NBC_BOTH(Ireduce_scatter_block, Reduce_scatter_block, RSB_P(int), RSB_B)
+NBC_BOTH_C(Ireduce_scatter_block, Reduce_scatter_block, RSB_P(MPI_Count), RSB_B)
 
-#define SCAN_P const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, \
+#define SCAN_P(C) const void *sbuf, void *rbuf, C count, MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
-NBC_BOTH(Iscan, Scan, SCAN_P, b_scan(sbuf, rbuf, count, type, op, comm, 0, &s, fn))
-NBC_BOTH(Iexscan, Exscan, SCAN_P, b_scan(sbuf, rbuf, count, type, op, comm, 1, &s, fn))
+NBC_BOTH(Iscan, Scan, SCAN_P(int), b_scan(sbuf, rbuf, count, type, op, comm, 0, &s, fn))
+NBC_BOTH_C(Iscan, Scan, SCAN_P(MPI_Count), b_scan(sbuf, rbuf, count, type, op, comm, 0, &s, fn))
+NBC_BOTH(Iexscan, Exscan, SCAN_P(int), b_scan(sbuf, rbuf, count, type, op, comm, 1, &s, fn))
+NBC_BOTH_C(Iexscan, Exscan, SCAN_P(MPI_Count),
+	   b_scan(sbuf, rbuf, count, type, op, comm, 1, &s, fn))
 
 /* ---- MPI_Isendrecv(_replace): a schedule of the user's own messages ---- */
 

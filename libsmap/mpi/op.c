@@ -6,6 +6,7 @@
  * engine's fused first step of a fold.
  */
 #include <complex.h>
+#include <limits.h>
 #include <stdlib.h>
 #include "impl.h"
 #include "../coll/coll.h"
@@ -273,9 +274,16 @@ void smpi_op_apply(MPI_Op op, const void *in, void *inout, int64_t count, MPI_Da
 		return;
 	}
 	if (op->user) {
-		int n = count;
+		/* An int-count op takes a count past INT_MAX in pieces. */
+		int64_t step = (int64_t)INT_MAX * smpi_type_extent(type);
 
-		op->user((void *)in, inout, &n, &type);
+		for (; count > 0; count -= INT_MAX) {
+			int n = count > INT_MAX ? INT_MAX : (int)count;
+
+			op->user((void *)in, inout, &n, &type);
+			in = (const char *)in + step;
+			inout = (char *)inout + step;
+		}
 		return;
 	}
 	op->fn(in, inout, count, type->kind);

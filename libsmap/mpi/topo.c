@@ -881,9 +881,9 @@ static int nbr_rtag(const struct topo_nbrs *nb, int j)
 }
 
 /* Neighbor_allgather(v): v set takes rcounts and displs. */
-static int b_nallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-			int v, const int *rcounts, const int *displs, MPI_Datatype rtype,
-			MPI_Comm comm, struct smpi_nbc **out, const char *fn)
+static int b_nallgather(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
+			int64_t rcount, int v, struct smpi_ints rcounts, struct smpi_ints displs,
+			MPI_Datatype rtype, MPI_Comm comm, struct smpi_nbc **out, const char *fn)
 {
 	struct topo_nbrs nb;
 	struct smpi_nbc *s;
@@ -893,13 +893,14 @@ static int b_nallgather(const void *sbuf, int scount, MPI_Datatype stype, void *
 		return err;
 	if (scount < 0 || (!v && rcount < 0))
 		err = smpi_err(comm, MPI_ERR_COUNT, fn, "a count is negative");
-	else if (v && nb.nin && (!rcounts || !displs))
+	else if (v && nb.nin && (!rcounts.p || !displs.p))
 		err = smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
 	else if (!(err = smpi_type_check(comm, stype, fn)))
 		err = smpi_type_check(comm, rtype, fn);
 	for (i = 0; !err && v && i < nb.nin; i++)
-		if (rcounts[i] < 0)
-			err = smpi_err(comm, MPI_ERR_COUNT, fn, "recvcounts[%d] is %d", i, rcounts[i]);
+		if (smpi_at(rcounts, i) < 0)
+			err = smpi_err(comm, MPI_ERR_COUNT, fn, "recvcounts[%d] is %lld", i,
+				       (long long)smpi_at(rcounts, i));
 	if (err) {
 		free(nb.in);
 		return err;
@@ -908,8 +909,8 @@ static int b_nallgather(const void *sbuf, int scount, MPI_Datatype stype, void *
 	for (i = 0; i < nb.nout; i++)
 		nbc_send(s, sbuf, scount, stype, nb.out[i], nbr_stag(&nb, i));
 	for (i = 0; i < nb.nin; i++)
-		nbc_recv(s, (char *)rbuf + (v ? displs[i] : (int64_t)i * rcount) * smpi_type_extent(rtype),
-			 v ? rcounts[i] : rcount, rtype, nb.in[i], nbr_rtag(&nb, i));
+		nbc_recv(s, (char *)rbuf + (v ? smpi_at(displs, i) : i * rcount) * smpi_type_extent(rtype),
+			 v ? smpi_at(rcounts, i) : rcount, rtype, nb.in[i], nbr_rtag(&nb, i));
 	free(nb.in);
 	*out = s;
 	return MPI_SUCCESS;
@@ -920,9 +921,9 @@ static int b_nallgather(const void *sbuf, int scount, MPI_Datatype stype, void *
  * 2 (w) counts[i] of types[i] at displs[i] bytes. */
 struct nbr_side {
 	const void *buf;
-	int count, form;
-	const int *counts;
-	const void *displs;
+	int64_t count;
+	int form;
+	struct smpi_ints counts, displs;
 	const MPI_Datatype *types;
 	MPI_Datatype type;
 };
@@ -933,13 +934,14 @@ static int nbr_side_check(MPI_Comm comm, const struct nbr_side *b, int n, const 
 
 	if (!n)
 		return MPI_SUCCESS;
-	if (b->form && (!b->counts || !b->displs || (b->form == 2 && !b->types)))
+	if (b->form && (!b->counts.p || !b->displs.p || (b->form == 2 && !b->types)))
 		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of counts, displs or types is NULL");
 	for (i = 0; i < n; i++) {
-		int c = b->form ? b->counts[i] : b->count;
+		int64_t c = b->form ? smpi_at(b->counts, i) : b->count;
 
 		if (c < 0)
-			return smpi_err(comm, MPI_ERR_COUNT, fn, "count %d of block %d is negative", c, i);
+			return smpi_err(comm, MPI_ERR_COUNT, fn, "count %lld of block %d is negative",
+					(long long)c, i);
 		if ((err = smpi_type_check(comm, b->form == 2 ? b->types[i] : b->type, fn)))
 			return err;
 	}
@@ -947,18 +949,18 @@ static int nbr_side_check(MPI_Comm comm, const struct nbr_side *b, int n, const 
 }
 
 /* Block i of side b: its address, count and type. */
-static void *nbr_block(const struct nbr_side *b, int i, int *count, MPI_Datatype *type)
+static void *nbr_block(const struct nbr_side *b, int i, int64_t *count, MPI_Datatype *type)
 {
 	int64_t d;
 
 	*type = b->form == 2 ? b->types[i] : b->type;
-	*count = b->form ? b->counts[i] : b->count;
+	*count = b->form ? smpi_at(b->counts, i) : b->count;
 	if (b->form == 2)
-		d = ((const MPI_Aint *)b->displs)[i];
+		d = smpi_at(b->displs, i);
 	else if (b->form == 1)
-		d = ((const int *)b->displs)[i] * smpi_type_extent(*type);
+		d = smpi_at(b->displs, i) * smpi_type_extent(*type);
 	else
-		d = (int64_t)i * b->count * smpi_type_extent(*type);
+		d = i * b->count * smpi_type_extent(*type);
 	return (char *)b->buf + d;
 }
 
@@ -968,7 +970,8 @@ static int b_nalltoall(const struct nbr_side *sb, const struct nbr_side *rb, MPI
 	struct topo_nbrs nb;
 	struct smpi_nbc *s;
 	MPI_Datatype t;
-	int i, c, err;
+	int64_t c;
+	int i, err;
 
 	if ((err = topo_nbrs(comm, &nb, fn)))
 		return err;
@@ -994,11 +997,12 @@ static int b_nalltoall(const struct nbr_side *sb, const struct nbr_side *rb, MPI
 }
 
 /* MPI_Neighbor_X runs the schedule, MPI_Ineighbor_X starts it,
- * MPI_Neighbor_X_init (MPI 4.0) keeps it for MPI_Start. */
-#define NBR_CALLS(name, params, build) \
-	int PMPI_Neighbor_##name params \
+ * MPI_Neighbor_X_init (MPI 4.0) keeps it for MPI_Start; sfx is empty, or
+ * _c for the large-count forms (params, those of the nonblocking ones). */
+#define NBR_CALLS(name, sfx, params, build) \
+	int PMPI_Neighbor_##name##sfx(params) \
 	{ \
-		const char *fn = "MPI_Neighbor_" #name; \
+		const char *fn = "MPI_Neighbor_" #name #sfx; \
 		struct smpi_nbc *s; \
 		int err; \
 		if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) || \
@@ -1008,40 +1012,57 @@ static int b_nalltoall(const struct nbr_side *sb, const struct nbr_side *rb, MPI
 			return smpi_err(comm, err, fn, "a message was truncated"); \
 		return MPI_SUCCESS; \
 	} \
-	NBC_ENTRY(Ineighbor_##name, (NBR_P_##name, MPI_Request *request), build, nbc_post) \
-	NBC_ENTRY(Neighbor_##name##_init, (NBR_P_##name, MPI_Info info, MPI_Request *request), \
+	NBC_ENTRY(Ineighbor_##name##sfx, (params, MPI_Request *request), build, nbc_post) \
+	NBC_ENTRY(Neighbor_##name##_init##sfx, (params, MPI_Info info, MPI_Request *request), \
 		  build, (void)info; nbc_persist) \
-	SMPI_ALIAS(Neighbor_##name)
+	SMPI_ALIAS(Neighbor_##name##sfx)
+#define NO_INTS	SMPI_INTS(NULL)
+#define NBR_PARAMS(...) __VA_ARGS__
 
-#define NBR_P_allgather const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
-	MPI_Datatype rtype, MPI_Comm comm
-NBR_CALLS(allgather, (NBR_P_allgather),
-	  b_nallgather(sbuf, scount, stype, rbuf, rcount, 0, NULL, NULL, rtype, comm, &s, fn))
+NBR_CALLS(allgather, , NBR_PARAMS(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+				   int rcount, MPI_Datatype rtype, MPI_Comm comm),
+	  b_nallgather(sbuf, scount, stype, rbuf, rcount, 0, NO_INTS, NO_INTS, rtype, comm, &s, fn))
 
-#define NBR_P_allgatherv const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, \
-	const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm
-NBR_CALLS(allgatherv, (NBR_P_allgatherv),
-	  b_nallgather(sbuf, scount, stype, rbuf, 0, 1, rcounts, displs, rtype, comm, &s, fn))
+/* The v and w forms: C the count's type, A the displacement's, W how
+ * the arrays are read. */
+#define NBR_ALLGATHERV(sfx, C, A, W) \
+	NBR_CALLS(allgatherv, sfx, \
+		  NBR_PARAMS(const void *sbuf, C scount, MPI_Datatype stype, void *rbuf, \
+			     const C rcounts[], const A displs[], MPI_Datatype rtype, MPI_Comm comm), \
+		  b_nallgather(sbuf, scount, stype, rbuf, 0, 1, W(rcounts), W(displs), rtype, comm, \
+			       &s, fn))
+NBR_ALLGATHERV(, int, int, SMPI_INTS)
+NBR_ALLGATHERV(_c, MPI_Count, MPI_Aint, SMPI_WIDE)
 
-#define NBR_P_alltoall const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
-	MPI_Datatype rtype, MPI_Comm comm
-NBR_CALLS(alltoall, (NBR_P_alltoall),
-	  b_nalltoall(&(struct nbr_side){ sbuf, scount, 0, NULL, NULL, NULL, stype },
-		      &(struct nbr_side){ rbuf, rcount, 0, NULL, NULL, NULL, rtype }, comm, &s, fn))
+NBR_CALLS(alltoall, , NBR_PARAMS(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+				  int rcount, MPI_Datatype rtype, MPI_Comm comm),
+	  b_nalltoall(&(struct nbr_side){ sbuf, scount, 0, NO_INTS, NO_INTS, NULL, stype },
+		      &(struct nbr_side){ rbuf, rcount, 0, NO_INTS, NO_INTS, NULL, rtype }, comm, &s,
+		      fn))
 
-#define NBR_P_alltoallv const void *sbuf, const int scounts[], const int sdispls[], \
-	MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[], \
-	MPI_Datatype rtype, MPI_Comm comm
-NBR_CALLS(alltoallv, (NBR_P_alltoallv),
-	  b_nalltoall(&(struct nbr_side){ sbuf, 0, 1, scounts, sdispls, NULL, stype },
-		      &(struct nbr_side){ rbuf, 0, 1, rcounts, rdispls, NULL, rtype }, comm, &s, fn))
+#define NBR_ALLTOALLV(sfx, C, A, W) \
+	NBR_CALLS(alltoallv, sfx, \
+		  NBR_PARAMS(const void *sbuf, const C scounts[], const A sdispls[], \
+			     MPI_Datatype stype, void *rbuf, const C rcounts[], const A rdispls[], \
+			     MPI_Datatype rtype, MPI_Comm comm), \
+		  b_nalltoall(&(struct nbr_side){ sbuf, 0, 1, W(scounts), W(sdispls), NULL, stype }, \
+			      &(struct nbr_side){ rbuf, 0, 1, W(rcounts), W(rdispls), NULL, rtype }, \
+			      comm, &s, fn))
+NBR_ALLTOALLV(, int, int, SMPI_INTS)
+NBR_ALLTOALLV(_c, MPI_Count, MPI_Aint, SMPI_WIDE)
 
-#define NBR_P_alltoallw const void *sbuf, const int scounts[], const MPI_Aint sdispls[], \
-	const MPI_Datatype stypes[], void *rbuf, const int rcounts[], const MPI_Aint rdispls[], \
-	const MPI_Datatype rtypes[], MPI_Comm comm
-NBR_CALLS(alltoallw, (NBR_P_alltoallw),
-	  b_nalltoall(&(struct nbr_side){ sbuf, 0, 2, scounts, sdispls, stypes, NULL },
-		      &(struct nbr_side){ rbuf, 0, 2, rcounts, rdispls, rtypes, NULL }, comm, &s, fn))
+/* The w form's displacements are MPI_Aint in both forms. */
+#define NBR_ALLTOALLW(sfx, C, W) \
+	NBR_CALLS(alltoallw, sfx, \
+		  NBR_PARAMS(const void *sbuf, const C scounts[], const MPI_Aint sdispls[], \
+			     const MPI_Datatype stypes[], void *rbuf, const C rcounts[], \
+			     const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm), \
+		  b_nalltoall(&(struct nbr_side){ sbuf, 0, 2, W(scounts), SMPI_WIDE(sdispls), \
+						  stypes, NULL }, \
+			      &(struct nbr_side){ rbuf, 0, 2, W(rcounts), SMPI_WIDE(rdispls), \
+						  rtypes, NULL }, comm, &s, fn))
+NBR_ALLTOALLW(, int, SMPI_INTS)
+NBR_ALLTOALLW(_c, MPI_Count, SMPI_WIDE)
 
 SMPI_ALIAS(Cart_create)
 SMPI_ALIAS(Cart_map)

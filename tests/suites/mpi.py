@@ -21,7 +21,7 @@ PROGRAMS = {
     "mpit_compat": 9,
     "mpit_dtx": 7,
     "mpit_tools": 4,
-    "mpit_bigc": 4,
+    "mpit_bigc": 5,
     "mpit_part": 3,
 }
 
@@ -47,12 +47,13 @@ def cases():
                                harness.build("user", "mpit_tools")], tap=True, min_tap=4,
                               timeout=60))
     # Large counts for real: INT_MAX + 64 bytes per rank and message, on one
-    # node and across two (4.3 GB of memory in all).
-    for name, opts in (("mpit_bigc_host_big", ["-n", "2"]),
-                       ("mpit_bigc_host_nodes_big", ["--nodes", "2", "-n", "1"])):
-        out.append(harness.lwkrun(name, ["--host", "--mem", "5G", "--timeout", "100"] + opts +
+    # node and across two (two such buffers a rank, and across nodes a
+    # collective's staging copy of one: 8.6 to 13 GB of memory in all).
+    for name, mem, opts in (("mpit_bigc_host_big", "5G", ["-n", "2"]),
+                            ("mpit_bigc_host_nodes_big", "7G", ["--nodes", "2", "-n", "1"])):
+        out.append(harness.lwkrun(name, ["--host", "--mem", mem, "--timeout", "100"] + opts +
                                   [harness.build("user", "mpit_bigc"), "big"],
-                                  tap=True, min_tap=5, timeout=120))
+                                  tap=True, min_tap=6, timeout=120))
     # MPI_Abort ends the whole job with its code.
     out.append(harness.lwkrun("mpit_abort_host_4", ["--host", "-n", "4", harness.build("user", "mpit_abort")],
                               rc=None, expect=[r"MPI_Abort: rank 2 ends the job with code 7",

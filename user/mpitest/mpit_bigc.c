@@ -8,10 +8,11 @@
  * datatype constructors and queries, Pack_c/Unpack_c, one-sided.
  *
  *   mpit_bigc big     also moves INT_MAX + 64 bytes: Send_c/Recv_c between
- *                     ranks 0 and 1 with Get_count_c, Bcast_c and an
- *                     Allreduce_c of as many signed chars (2.1 GiB buffers
- *                     per rank), and a v form with such a count is
- *                     refused with MPI_ERR_COUNT.
+ *                     ranks 0 and 1 with Get_count_c, Bcast_c and a
+ *                     Reduce_c of as many signed chars (two 2.1 GiB
+ *                     buffers per rank), the v and w forms with such a
+ *                     count, or a displacement past INT_MAX, blocking and
+ *                     nonblocking, and an Allreduce_c with a user op.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include "mpit.h"
 
 #define N	100
+#define MAXRANKS	16
 
 static void p2p(int rank, int size)
 {
@@ -145,6 +147,39 @@ static void colls(int rank, int size)
 	free(types);
 }
 
+/* The neighborhood v and w forms on a periodic ring: block 0 is the left
+ * neighbor's, block 1 the right one's (the same rank on 2 ranks). */
+static void nbrs(int rank, int size)
+{
+	int dims[1] = { size }, periods[1] = { 1 }, left = (rank + size - 1) % size;
+	int right = (rank + 1) % size, mine = 100 + rank, got[2] = { -1, -1 }, out[2];
+	MPI_Count nc[2] = { 1, 1 };
+	MPI_Aint nd[2] = { 0, 1 }, bd[2] = { 0, sizeof(int) };
+	MPI_Datatype nt[2] = { MPI_INT, MPI_INT };
+	MPI_Request rq;
+	MPI_Comm ring;
+
+	MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+	MPI_Neighbor_allgatherv_c(&mine, 1, MPI_INT, got, nc, nd, MPI_INT, ring);
+	mpit_expect_int("Neighbor_allgatherv_c from the left", 100 + left, got[0]);
+	mpit_expect_int("Neighbor_allgatherv_c from the right", 100 + right, got[1]);
+	out[0] = 10 * rank;
+	out[1] = 10 * rank + 1;
+	MPI_Ineighbor_alltoallw_c(out, nc, bd, nt, got, nc, bd, nt, ring, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	mpit_expect_int("Ineighbor_alltoallw_c from the left", 10 * left + 1, got[0]);
+	mpit_expect_int("Ineighbor_alltoallw_c from the right", 10 * right, got[1]);
+	got[0] = got[1] = -1;
+	MPI_Neighbor_alltoallv_init_c(out, nc, nd, MPI_INT, got, nc, nd, MPI_INT, ring,
+				      MPI_INFO_NULL, &rq);
+	MPI_Start(&rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	MPI_Request_free(&rq);
+	mpit_expect_int("Neighbor_alltoallv_init_c from the left", 10 * left + 1, got[0]);
+	mpit_expect_int("Neighbor_alltoallv_init_c from the right", 10 * right, got[1]);
+	MPI_Comm_free(&ring);
+}
+
 static void types_and_pack(int rank)
 {
 	MPI_Datatype t, s;
@@ -210,19 +245,116 @@ static void rma(int rank, int size)
 	MPI_Win_free(&win);
 }
 
+/* The last rank's block of n bytes goes to rank 0 and back, in the v and
+ * w forms, with each count and displacement array in 64 bits: the
+ * blocking calls, then the nonblocking ones. */
+static void big_v(int rank, int size, signed char *b, signed char *r, MPI_Count n, int nb)
+{
+	MPI_Count c[MAXRANKS] = { 0 }, c64[MAXRANKS], zc[MAXRANKS] = { 0 };
+	MPI_Aint d[MAXRANKS] = { 0 }, d64[MAXRANKS];
+	MPI_Datatype t[MAXRANKS];
+	MPI_Request rq = MPI_REQUEST_NULL;
+	int last = size - 1, i;
+	char what[64];
+
+#define BIG_RUN(name, blocking, nonblocking) do { \
+		if (nb) { \
+			nonblocking; \
+			MPI_Wait(&rq, MPI_STATUS_IGNORE); \
+		} else { \
+			blocking; \
+		} \
+		snprintf(what, sizeof what, "%s%s_c past INT_MAX", nb ? "I" : "", name); \
+	} while (0)
+	for (i = 0; i < size; i++) {
+		c64[i] = 64;
+		d64[i] = i == last ? n - 64 : i * 64;
+		t[i] = MPI_SIGNED_CHAR;
+	}
+	c[last] = n;
+	/* Gatherv: the last rank's n bytes into rank 0's r. */
+	b[n - 1] = 11;
+	r[n - 1] = 0;
+	BIG_RUN("Gatherv",
+		MPI_Gatherv_c(b, rank == last ? n : 0, MPI_SIGNED_CHAR, r, c, d, MPI_SIGNED_CHAR, 0,
+			      MPI_COMM_WORLD),
+		MPI_Igatherv_c(b, rank == last ? n : 0, MPI_SIGNED_CHAR, r, c, d, MPI_SIGNED_CHAR, 0,
+			       MPI_COMM_WORLD, &rq));
+	if (rank == 0)
+		mpit_expect_int(what, 11, r[n - 1]);
+	/* Scatterv: back from rank 0's r into the last rank's b. */
+	r[n - 1] = 12;
+	b[n - 1] = 0;
+	BIG_RUN("Scatterv",
+		MPI_Scatterv_c(r, c, d, MPI_SIGNED_CHAR, b, rank == last ? n : 0, MPI_SIGNED_CHAR, 0,
+			       MPI_COMM_WORLD),
+		MPI_Iscatterv_c(r, c, d, MPI_SIGNED_CHAR, b, rank == last ? n : 0, MPI_SIGNED_CHAR,
+				0, MPI_COMM_WORLD, &rq));
+	if (rank == last)
+		mpit_expect_int(what, 12, b[n - 1]);
+	/* Allgatherv: 64 bytes each, the last rank's at n - 64 (past INT_MAX). */
+	b[63] = (signed char)(20 + rank);
+	r[n - 1] = 0;
+	BIG_RUN("Allgatherv",
+		MPI_Allgatherv_c(b, 64, MPI_SIGNED_CHAR, r, c64, d64, MPI_SIGNED_CHAR,
+				 MPI_COMM_WORLD),
+		MPI_Iallgatherv_c(b, 64, MPI_SIGNED_CHAR, r, c64, d64, MPI_SIGNED_CHAR,
+				  MPI_COMM_WORLD, &rq));
+	mpit_expect_int(what, 20 + last, r[n - 1]);
+	/* Alltoallv: rank 0 and the last rank swap n bytes (b into r). */
+	if (rank == 0 || rank == last) {
+		zc[rank == 0 ? last : 0] = n;
+	}
+	b[n - 1] = (signed char)(30 + rank);
+	r[n - 1] = 0;
+	BIG_RUN("Alltoallv",
+		MPI_Alltoallv_c(b, zc, d, MPI_SIGNED_CHAR, r, zc, d, MPI_SIGNED_CHAR, MPI_COMM_WORLD),
+		MPI_Ialltoallv_c(b, zc, d, MPI_SIGNED_CHAR, r, zc, d, MPI_SIGNED_CHAR, MPI_COMM_WORLD,
+				 &rq));
+	if (rank == 0)
+		mpit_expect_int(what, 30 + last, r[n - 1]);
+	if (rank == last)
+		mpit_expect_int(what, 30, r[n - 1]);
+	/* Alltoallw: the same, back from r into b. */
+	r[n - 1] = (signed char)(40 + rank);
+	b[n - 1] = 0;
+	BIG_RUN("Alltoallw",
+		MPI_Alltoallw_c(r, zc, d, t, b, zc, d, t, MPI_COMM_WORLD),
+		MPI_Ialltoallw_c(r, zc, d, t, b, zc, d, t, MPI_COMM_WORLD, &rq));
+	if (rank == 0)
+		mpit_expect_int(what, 40 + last, b[n - 1]);
+	if (rank == last)
+		mpit_expect_int(what, 40, b[n - 1]);
+#undef BIG_RUN
+}
+
+/* A user op with an int count: MPI hands it a count past INT_MAX in
+ * pieces, each with the program's own datatype. */
+static int pieces;
+
+static void sum_chars(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	const signed char *a = in;
+	signed char *b = inout;
+
+	if (*type != MPI_SIGNED_CHAR || *len < 0)
+		mpit_fail("user op: called with another datatype or a count of %d", *len);
+	for (int i = 0; i < *len; i++)
+		b[i] += a[i];
+	pieces++;
+}
+
 /* INT_MAX + 64 bytes, where an int count cannot say it. */
 static void big(int rank, int size)
 {
 	MPI_Count n = (MPI_Count)INT_MAX + 64, c = 0;
-	signed char *b = malloc((size_t)n), *r = rank == 0 ? malloc((size_t)n) : NULL;
-	MPI_Count one = n;
-	MPI_Aint zero = 0;
+	signed char *b = malloc((size_t)n), *r = malloc((size_t)n);
 	MPI_Status st;
-	int err;
+	MPI_Op op;
 
-	if (!b || (rank == 0 && !r)) {
-		fprintf(stderr, "mpit_bigc: rank %d: no memory for %lld bytes (give --mem 5G)\n",
-			rank, (long long)n);
+	if (!b || !r || size > MAXRANKS) {
+		fprintf(stderr, "mpit_bigc: rank %d: no memory for 2 x %lld bytes (give --mem 5G)"
+			" or more than %d ranks\n", rank, (long long)n, MAXRANKS);
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	b[0] = (signed char)rank;
@@ -241,12 +373,17 @@ static void big(int rank, int size)
 	MPI_Reduce_c(b, r, n, MPI_SIGNED_CHAR, MPI_SUM, 0, MPI_COMM_WORLD);
 	if (rank == 0)
 		mpit_expect_int("Reduce_c past INT_MAX", size, r[n - 1]);
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	err = MPI_Allgatherv_c(b, 1, MPI_SIGNED_CHAR, b, &one, &zero, MPI_SIGNED_CHAR,
-			       MPI_COMM_WORLD);
-	MPI_Error_class(err, &err);
-	mpit_expect_int("a v form past INT_MAX is MPI_ERR_COUNT", MPI_ERR_COUNT, err);
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	big_v(rank, size, b, r, n, 0);
+	big_v(rank, size, b, r, n, 1);
+	MPI_Op_create(sum_chars, 1, &op);
+	b[0] = 2;
+	b[n - 1] = 3;
+	MPI_Allreduce_c(b, r, n, MPI_SIGNED_CHAR, op, MPI_COMM_WORLD);
+	mpit_expect_int("user op Allreduce_c past INT_MAX, first", 2 * size, r[0]);
+	mpit_expect_int("user op Allreduce_c past INT_MAX, last", 3 * size, r[n - 1]);
+	if (size > 1 && pieces < 2)
+		mpit_fail("user op: %d calls for %lld elements", pieces, (long long)n);
+	MPI_Op_free(&op);
 	free(b);
 	free(r);
 }
@@ -262,6 +399,8 @@ int main(int argc, char **argv)
 	bad |= mpit_report("p2p_c_blocking_nonblocking_persistent");
 	colls(rank, size);
 	bad |= mpit_report("collectives_c_one_count_reductions_v_w");
+	nbrs(rank, size);
+	bad |= mpit_report("neighborhood_c_v_w");
 	types_and_pack(rank);
 	bad |= mpit_report("types_and_pack_c");
 	rma(rank, size);
