@@ -810,11 +810,16 @@ static int ic_reduce_scatter(const void *sbuf, void *rbuf, struct smpi_ints rcou
 	NBC_ENTRY(iname, (params, MPI_Request *request), build, nbc_post) \
 	NBC_ENTRY(pname##_init, (params, MPI_Info info, MPI_Request *request), build, \
 		  (void)info; nbc_persist)
-/* The _c forms of the calls with arrays (the other _c calls: bigcount.c). */
+/* The calls with 64-bit forms (the other _c calls: bigcount.c), both
+ * widths: params(C, A) lists the parameters with counts of type C and
+ * displacements of type A, build(W) reads arrays through W. */
 #define NBC_BOTH_C(iname, pname, params, build) \
 	NBC_ENTRY(iname##_c, (params, MPI_Request *request), build, nbc_post) \
 	NBC_ENTRY(pname##_init_c, (params, MPI_Info info, MPI_Request *request), build, \
 		  (void)info; nbc_persist)
+#define NBC_WIDTHS(iname, pname, params, build) \
+	NBC_BOTH(iname, pname, params(int, int), build(SMPI_INTS)) \
+	NBC_BOTH_C(iname, pname, params(MPI_Count, MPI_Aint), build(SMPI_WIDE))
 #define NO_INTS	SMPI_INTS(NULL)
 
 NBC_BOTH(Ibarrier, Barrier, MPI_Comm comm,
@@ -842,8 +847,7 @@ NBC_BOTH(Igather, Gather, GATHER_P,
 				0, comm, &s, fn) \
 		    : b_gather(sbuf, scount, stype, rbuf, 0, 1, W(rcounts), W(displs), rtype, root, \
 			       comm, &s, fn)
-NBC_BOTH(Igatherv, Gatherv, GATHERV_P(int, int), GATHERV_B(SMPI_INTS))
-NBC_BOTH_C(Igatherv, Gatherv, GATHERV_P(MPI_Count, MPI_Aint), GATHERV_B(SMPI_WIDE))
+NBC_WIDTHS(Igatherv, Gatherv, GATHERV_P, GATHERV_B)
 
 #define SCATTER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, int root, MPI_Comm comm
@@ -860,8 +864,7 @@ NBC_BOTH(Iscatter, Scatter, SCATTER_P,
 				1, comm, &s, fn) \
 		    : b_scatter(sbuf, 0, 1, W(scounts), W(displs), stype, rbuf, rcount, rtype, root, \
 				comm, &s, fn)
-NBC_BOTH(Iscatterv, Scatterv, SCATTERV_P(int, int), SCATTERV_B(SMPI_INTS))
-NBC_BOTH_C(Iscatterv, Scatterv, SCATTERV_P(MPI_Count, MPI_Aint), SCATTERV_B(SMPI_WIDE))
+NBC_WIDTHS(Iscatterv, Scatterv, SCATTERV_P, SCATTERV_B)
 
 #define ALLGATHER_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, MPI_Comm comm
@@ -872,8 +875,7 @@ NBC_BOTH(Iallgather, Allgather, ALLGATHER_P,
 	const C rcounts[], const A displs[], MPI_Datatype rtype, MPI_Comm comm
 #define ALLGATHERV_B(W) \
 	b_allgather(sbuf, scount, stype, rbuf, 0, 1, W(rcounts), W(displs), rtype, comm, &s, fn)
-NBC_BOTH(Iallgatherv, Allgatherv, ALLGATHERV_P(int, int), ALLGATHERV_B(SMPI_INTS))
-NBC_BOTH_C(Iallgatherv, Allgatherv, ALLGATHERV_P(MPI_Count, MPI_Aint), ALLGATHERV_B(SMPI_WIDE))
+NBC_WIDTHS(Iallgatherv, Allgatherv, ALLGATHERV_P, ALLGATHERV_B)
 
 #define ALLTOALL_P const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
 	MPI_Datatype rtype, MPI_Comm comm
@@ -886,8 +888,7 @@ NBC_BOTH(Ialltoall, Alltoall, ALLTOALL_P,
 #define ALLTOALLV_B(W) \
 	b_alltoall(sbuf, W(scounts), W(sdispls), NULL, stype, rbuf, W(rcounts), W(rdispls), NULL, \
 		   rtype, 0, comm, &s, fn)
-NBC_BOTH(Ialltoallv, Alltoallv, ALLTOALLV_P(int, int), ALLTOALLV_B(SMPI_INTS))
-NBC_BOTH_C(Ialltoallv, Alltoallv, ALLTOALLV_P(MPI_Count, MPI_Aint), ALLTOALLV_B(SMPI_WIDE))
+NBC_WIDTHS(Ialltoallv, Alltoallv, ALLTOALLV_P, ALLTOALLV_B)
 
 #define ALLTOALLW_P(C, A) const void *sbuf, const C scounts[], const A sdispls[], \
 	const MPI_Datatype stypes[], void *rbuf, const C rcounts[], const A rdispls[], \
@@ -895,49 +896,42 @@ NBC_BOTH_C(Ialltoallv, Alltoallv, ALLTOALLV_P(MPI_Count, MPI_Aint), ALLTOALLV_B(
 #define ALLTOALLW_B(W) \
 	b_alltoall(sbuf, W(scounts), W(sdispls), stypes, MPI_BYTE, rbuf, W(rcounts), W(rdispls), \
 		   rtypes, NULL, 1, comm, &s, fn)
-NBC_BOTH(Ialltoallw, Alltoallw, ALLTOALLW_P(int, int), ALLTOALLW_B(SMPI_INTS))
-NBC_BOTH_C(Ialltoallw, Alltoallw, ALLTOALLW_P(MPI_Count, MPI_Aint), ALLTOALLW_B(SMPI_WIDE))
+NBC_WIDTHS(Ialltoallw, Alltoallw, ALLTOALLW_P, ALLTOALLW_B)
 
-#define REDUCE_P(C) const void *sbuf, void *rbuf, C count, MPI_Datatype type, MPI_Op op, \
+/* The reductions: counts only (A and W unused). */
+#define REDUCE_P(C, A) const void *sbuf, void *rbuf, C count, MPI_Datatype type, MPI_Op op, \
 	int root, MPI_Comm comm
-#define REDUCE_B \
+#define REDUCE_B(W) \
 	comm->inter ? ic_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn) \
 		    : b_reduce(sbuf, rbuf, count, type, op, root, comm, &s, fn)
-NBC_BOTH(Ireduce, Reduce, REDUCE_P(int), REDUCE_B)
-NBC_BOTH_C(Ireduce, Reduce, REDUCE_P(MPI_Count), REDUCE_B)
+NBC_WIDTHS(Ireduce, Reduce, REDUCE_P, REDUCE_B)
 
-#define ALLREDUCE_P(C) const void *sbuf, void *rbuf, C count, MPI_Datatype type, MPI_Op op, \
+#define RED_P(C, A) const void *sbuf, void *rbuf, C count, MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
-#define ALLREDUCE_B \
+#define ALLREDUCE_B(W) \
 	comm->inter ? ic_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn) \
 		    : b_allreduce(sbuf, rbuf, count, type, op, comm, &s, fn)
-NBC_BOTH(Iallreduce, Allreduce, ALLREDUCE_P(int), ALLREDUCE_B)
-NBC_BOTH_C(Iallreduce, Allreduce, ALLREDUCE_P(MPI_Count), ALLREDUCE_B)
+NBC_WIDTHS(Iallreduce, Allreduce, RED_P, ALLREDUCE_B)
 
-#define RS_P(C) const void *sbuf, void *rbuf, const C rcounts[], MPI_Datatype type, MPI_Op op, \
-	MPI_Comm comm
+#define RS_P(C, A) const void *sbuf, void *rbuf, const C rcounts[], MPI_Datatype type, \
+	MPI_Op op, MPI_Comm comm
 #define RS_B(W) \
 	!rcounts ? smpi_err(comm, MPI_ERR_ARG, fn, "recvcounts is NULL") \
 	: comm->inter ? ic_reduce_scatter(sbuf, rbuf, W(rcounts), 0, type, op, comm, &s, fn) \
 	: b_reduce_scatter(sbuf, rbuf, W(rcounts), 0, type, op, comm, &s, fn)
-NBC_BOTH(Ireduce_scatter, Reduce_scatter, RS_P(int), RS_B(SMPI_INTS))
-NBC_BOTH_C(Ireduce_scatter, Reduce_scatter, RS_P(MPI_Count), RS_B(SMPI_WIDE))
+NBC_WIDTHS(Ireduce_scatter, Reduce_scatter, RS_P, RS_B)
 
-#define RSB_P(C) const void *sbuf, void *rbuf, C rcount, MPI_Datatype type, MPI_Op op, \
+#define RSB_P(C, A) const void *sbuf, void *rbuf, C rcount, MPI_Datatype type, MPI_Op op, \
 	MPI_Comm comm
-#define RSB_B \
+#define RSB_B(W) \
 	comm->inter ? ic_reduce_scatter(sbuf, rbuf, NO_INTS, rcount, type, op, comm, &s, fn) \
 		    : b_reduce_scatter(sbuf, rbuf, NO_INTS, rcount, type, op, comm, &s, fn)
-NBC_BOTH(Ireduce_scatter_block, Reduce_scatter_block, RSB_P(int), RSB_B)
-NBC_BOTH_C(Ireduce_scatter_block, Reduce_scatter_block, RSB_P(MPI_Count), RSB_B)
+NBC_WIDTHS(Ireduce_scatter_block, Reduce_scatter_block, RSB_P, RSB_B)
 
-#define SCAN_P(C) const void *sbuf, void *rbuf, C count, MPI_Datatype type, MPI_Op op, \
-	MPI_Comm comm
-NBC_BOTH(Iscan, Scan, SCAN_P(int), b_scan(sbuf, rbuf, count, type, op, comm, 0, &s, fn))
-NBC_BOTH_C(Iscan, Scan, SCAN_P(MPI_Count), b_scan(sbuf, rbuf, count, type, op, comm, 0, &s, fn))
-NBC_BOTH(Iexscan, Exscan, SCAN_P(int), b_scan(sbuf, rbuf, count, type, op, comm, 1, &s, fn))
-NBC_BOTH_C(Iexscan, Exscan, SCAN_P(MPI_Count),
-	   b_scan(sbuf, rbuf, count, type, op, comm, 1, &s, fn))
+#define SCAN_B(W) b_scan(sbuf, rbuf, count, type, op, comm, 0, &s, fn)
+#define EXSCAN_B(W) b_scan(sbuf, rbuf, count, type, op, comm, 1, &s, fn)
+NBC_WIDTHS(Iscan, Scan, RED_P, SCAN_B)
+NBC_WIDTHS(Iexscan, Exscan, RED_P, EXSCAN_B)
 
 /* ---- MPI_Isendrecv(_replace): a schedule of the user's own messages ---- */
 
