@@ -909,7 +909,8 @@ static int b_nallgather(const void *sbuf, int64_t scount, MPI_Datatype stype, vo
 	for (i = 0; i < nb.nout; i++)
 		nbc_send(s, sbuf, scount, stype, nb.out[i], nbr_stag(&nb, i));
 	for (i = 0; i < nb.nin; i++)
-		nbc_recv(s, (char *)rbuf + (v ? smpi_at(displs, i) : i * rcount) * smpi_type_extent(rtype),
+		nbc_recv(s, (char *)rbuf + (v ? smpi_at(displs, i) : i * rcount) *
+				       smpi_type_extent(rtype),
 			 v ? smpi_at(rcounts, i) : rcount, rtype, nb.in[i], nbr_rtag(&nb, i));
 	free(nb.in);
 	*out = s;
