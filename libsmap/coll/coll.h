@@ -105,12 +105,14 @@ struct coll_group *coll_span_create(int size, int rank, const struct coll_transp
  * memory, and each compares its own with those of the members it reads
  * anyway in the call (and a rooted call adds one look where needed -
  * check.c - so no root two members disagree on goes unseen).  hash
- * covers everything the members must agree on (0: nothing to check).  coll_expect returns non-zero when the face must then hand
- * over its own account of the call (coll_describe, COLL_DESC_MAX bytes):
- * not when the group's call 4 back had the same hash, so a loop of up to
- * 4 calls costs no more than their hashes.  A peer's description comes back with the caller's
- * when two hashes differ (coll_check_fail: it returns only to say that a
- * closer look finds the two agree after all, and then the call goes on).
+ * covers everything the members must agree on (0: nothing to check).
+ * coll_expect returns non-zero when the face must then hand over its own
+ * account of the call (coll_describe, COLL_DESC_MAX bytes): not when the
+ * group's call 4 back had the same hash, so a loop of up to 4 calls costs
+ * no more than their hashes.  A peer's description comes back with the
+ * caller's when two hashes differ (coll_check_fail: it returns only to say
+ * that a closer look finds the two agree after all, and then the call goes
+ * on).
  * Calls left before the engine starts them (one member, nothing to move)
  * publish nothing: their hash goes with the group's next call instead,
  * alike on every member of a program that agrees.

@@ -98,7 +98,7 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 		}
 		rp = coll_wait(g, root, s, COLL_POSTED);
 		coll_copy((char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
-		       sbuf, sbytes);
+			  sbuf, sbytes);
 		coll_publish(g, s, COLL_DONE);
 		coll_anchor_root(g, s, root);
 		return;
@@ -115,7 +115,7 @@ static void gather_blocks(struct coll_group *g, const void *sbuf, size_t sbytes,
 			continue;
 		if (c <= COLL_EAGER_MAX)
 			coll_copy(r + blk_displ(b, q),
-			       coll_at(g, q, coll_wait_ahead(g, q, s, COLL_POSTED)->buf), c);
+				  coll_at(g, q, coll_wait_ahead(g, q, s, COLL_POSTED)->buf), c);
 		else
 			coll_wait(g, q, s, COLL_DONE);
 	}
@@ -182,7 +182,7 @@ static void scatter_blocks(struct coll_group *g, const void *sbuf,
 	}
 	rp = byvalue ? coll_wait_ahead(g, root, s, COLL_POSTED) : coll_wait(g, root, s, COLL_POSTED);
 	coll_copy(rbuf, (const char *)coll_at(g, root, rp->buf) + blk_remote_displ(g, root, rp, b),
-	       rbytes);
+		  rbytes);
 	coll_publish(g, s, byvalue ? COLL_POSTED : COLL_DONE);
 	coll_anchor(g, s);
 }

@@ -551,6 +551,19 @@ static void coll_blocks_unpack(struct coll_blocks *b, int n, void *buf, struct s
 	}
 }
 
+/* A v form's arrays, where they are read: there, with no negative count. */
+static int coll_vec_check(MPI_Comm comm, struct smpi_ints counts, struct smpi_ints displs,
+			  const char *fn)
+{
+	if (!counts.p || !displs.p)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "an array of counts or displacements is NULL");
+	for (int i = 0; i < comm->size; i++)
+		if (smpi_at(counts, i) < 0)
+			return smpi_err(comm, MPI_ERR_COUNT, fn, "count %lld for rank %d is negative",
+					(long long)smpi_at(counts, i), i);
+	return MPI_SUCCESS;
+}
+
 static int coll_gatherv_any(const void *sbuf, int64_t scount, MPI_Datatype stype, void *rbuf,
 			    struct smpi_ints rcounts, struct smpi_ints displs, MPI_Datatype rtype,
 			    int root, MPI_Comm comm, const char *fn)
@@ -570,7 +583,8 @@ static int coll_gatherv_any(const void *sbuf, int64_t scount, MPI_Datatype stype
 				     smpi_coll_block(rbuf, smpi_at(displs, root), rtype) : NULL,
 				     comm->rank == root, fn)))
 		return err;
-	if (comm->rank == root && (err = smpi_type_check(comm, rtype, fn)))
+	if (comm->rank == root && ((err = smpi_type_check(comm, rtype, fn)) ||
+				   (err = coll_vec_check(comm, rcounts, displs, fn))))
 		return err;
 	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
 		return err;
@@ -631,7 +645,8 @@ int smpi_scatterv(const void *sbuf, struct smpi_ints scounts, struct smpi_ints d
 				     smpi_coll_block(sbuf, smpi_at(displs, root), stype) : NULL,
 				     comm->rank == root, fn)))
 		return err;
-	if (comm->rank == root && (err = smpi_type_check(comm, stype, fn)))
+	if (comm->rank == root && ((err = smpi_type_check(comm, stype, fn)) ||
+				   (err = coll_vec_check(comm, scounts, displs, fn))))
 		return err;
 	if (!in_place && (err = coll_count(comm, rcount, rtype, fn)))
 		return err;
@@ -690,7 +705,8 @@ static int coll_allgatherv_any(const void *sbuf, int64_t scount, MPI_Datatype st
 				     displs.p ? smpi_coll_block(rbuf, smpi_at(displs, comm->rank),
 								rtype) : NULL,
 				     1, fn)) ||
-	    (err = smpi_type_check(comm, rtype, fn)))
+	    (err = smpi_type_check(comm, rtype, fn)) ||
+	    (err = coll_vec_check(comm, rcounts, displs, fn)))
 		return err;
 	if (!in_place && (err = coll_count(comm, scount, stype, fn)))
 		return err;
@@ -746,14 +762,13 @@ static int coll_alltoallw_any(const void *sbuf, struct smpi_ints scounts,
 					      rdispls, rtypes, rtype, byte_disps, comm, fn));
 	if ((err = coll_check(comm, fn)) || (err = smpi_coll_alias(comm, sbuf, rbuf, NULL, 1, fn)))
 		return err;
-	if (!rcounts.p || !rdispls.p || (!in_place && (!scounts.p || !sdispls.p)))
-		return smpi_err(comm, MPI_ERR_ARG, fn,
-				"an array of counts or displacements is NULL");
+	if ((err = coll_vec_check(comm, rcounts, rdispls, fn)) ||
+	    (!in_place && (err = coll_vec_check(comm, scounts, sdispls, fn))))
+		return err;
 	for (i = 0; i < comm->size; i++) {
-		if ((err = coll_count(comm, smpi_at(rcounts, i), rtypes ? rtypes[i] : rtype, fn)))
+		if ((err = smpi_type_check(comm, rtypes ? rtypes[i] : rtype, fn)))
 			return err;
-		if (!in_place && (err = coll_count(comm, smpi_at(scounts, i),
-						   stypes ? stypes[i] : stype, fn)))
+		if (!in_place && (err = smpi_type_check(comm, stypes ? stypes[i] : stype, fn)))
 			return err;
 	}
 	coll_blocks_make(&rb, comm->size, rbuf, rcounts, rdispls, rtypes, rtype, byte_disps,

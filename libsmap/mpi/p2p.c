@@ -1024,7 +1024,7 @@ static inline int p2p_direct(struct match_ctx *m, int src, int tag)
 static __attribute__((noinline)) void p2p_take_ring(const struct p2p_slot *s, int src, void *buf)
 {
 	core_copy(buf, p2p_rings + src * p2p_box->ring_bytes + s->u.off % p2p_box->ring_bytes,
-		 s->len);
+		  s->len);
 	__atomic_store_n(&p2p_box->in[src].tail, s->u.off + p2p_round(s->len), __ATOMIC_RELEASE);
 }
 

@@ -96,6 +96,8 @@ BAD_ARGS = (
     ("recv-null", "MPI_Recv", r"buffer is NULL with count 10 \(invalid buffer\)", 1),
     ("bcast-null", "MPI_Bcast", r"buffer is NULL with count 10 \(invalid buffer\)", 1),
     ("allreduce-null", "MPI_Allreduce", r"buffer is NULL with count 1 \(invalid buffer\)", 1),
+    ("gatherv-null", "MPI_Gatherv", r"an array of counts or displacements is NULL", 13),
+    ("alltoallv-negative", "MPI_Alltoallv", r"count -1 for rank 0 is negative", 2),
     ("wait-garbage", "MPI_Wait", r"request 0x[0-9a-f]+ is not a live request", 7),
     ("wait-freed", "MPI_Wait", r"request 0x[0-9a-f]+ is not a live request", 7),
     ("test-garbage", "MPI_Test", r"request 0xdeadbeef is not a live request", 7),

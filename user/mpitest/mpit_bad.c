@@ -55,6 +55,20 @@ static int one_null_allreduce(void)
 	return MPI_Allreduce(&x, NULL, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
 }
 
+static int one_gatherv_null(void)
+{
+	int x = 1, y;
+
+	return MPI_Gatherv(&x, 1, MPI_INT, &y, NULL, NULL, MPI_INT, 0, MPI_COMM_SELF);
+}
+
+static int one_alltoallv_negative(void)
+{
+	int x = 1, y, c[1] = { -1 }, d[1] = { 0 };
+
+	return MPI_Alltoallv(&x, c, d, MPI_INT, &y, c, d, MPI_INT, MPI_COMM_SELF);
+}
+
 static int one_wait_garbage(void)
 {
 	MPI_Request r = (MPI_Request)(void *)&junk[8];
@@ -412,6 +426,8 @@ static const struct bad_case {
 	{ "recv-null", one_null_recv, MPI_ERR_BUFFER },
 	{ "bcast-null", one_null_bcast, MPI_ERR_BUFFER },
 	{ "allreduce-null", one_null_allreduce, MPI_ERR_BUFFER },
+	{ "gatherv-null", one_gatherv_null, MPI_ERR_ARG },
+	{ "alltoallv-negative", one_alltoallv_negative, MPI_ERR_COUNT },
 	{ "wait-garbage", one_wait_garbage, MPI_ERR_REQUEST },
 	{ "wait-freed", one_wait_freed, MPI_ERR_REQUEST },
 	{ "test-garbage", one_test_garbage, MPI_ERR_REQUEST },
