@@ -94,11 +94,20 @@ class Data:
         m = self.meta.get(section)
         if not m:
             return "not run"
-        loaded = ("; **taken above load 1.5 per core: the machine was busy, these are not "
-                  "its figures**" if m["load_max"] > 1.5 * cores() else "")
-        return ("measured %s, %s mode, %d runs per figure, load average %.1f–%.1f%s" %
+        others = m.get("others_mean")
+        if others is None:
+            busy, what = m["load_max"] > 1.5 * cores(), "taken above load 1.5 per core"
+        else:
+            busy = others >= 0.25 * cores()
+            what = "other tasks took %.2f CPUs on average" % others
+        loaded = ("; **%s: the machine was busy, these are not its figures**" % what
+                  if busy else "")
+        return ("measured %s, %s mode, %d runs per figure, load average %.1f–%.1f%s%s" %
                 (m["started"], "quick" if m["quick"] else "full", m["repeats"],
-                 m["load_min"], m["load_max"], loaded))
+                 m["load_min"], m["load_max"],
+                 "" if others is None or busy else
+                 " (the campaign's own processes included; between runs other tasks ran on "
+                 "%.2f CPUs on average)" % others, loaded))
 
 
 def kind_line(kind, data, section):

@@ -67,6 +67,17 @@ def load_average():
         return float(f.read().split()[0])
 
 
+def runnable_others():
+    """Tasks running or runnable now besides the one asking, read between
+    two runs: another tenant's work, where the load average also carries
+    the campaign's own oversubscribed runs for minutes after they end."""
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith("procs_running "):
+                return max(int(line.split()[1]) - 1, 0)
+    return 0
+
+
 def cores():
     return len(os.sched_getaffinity(0))
 
@@ -82,6 +93,7 @@ class Section:
         self.notes = []
         self.summary = None     # one sentence the report puts first, if any
         self.loads = []
+        self.others = []
         os.makedirs(os.path.join(RESULTS, "raw"), exist_ok=True)
         self.log = open(os.path.join(RESULTS, "raw", name + ".log"), "w")
         self.started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
@@ -100,6 +112,7 @@ class Section:
 
     def sample_load(self):
         self.loads.append(load_average())
+        self.others.append(runnable_others())
 
     def run(self, argv, timeout):
         """Run argv (output to the raw log); returns (status, output), status
@@ -139,6 +152,7 @@ class Section:
                 "seconds": round(time.monotonic() - self.t0),
                 "quick": self.quick, "repeats": self.repeats,
                 "load_min": min(self.loads), "load_max": max(self.loads),
+                "others_mean": round(statistics.mean(self.others), 2),
                 "source": self.source, "summary": self.summary, "notes": self.notes}
         with open(os.path.join(RESULTS, self.name + ".json"), "w") as f:
             json.dump(meta, f, indent=1)
