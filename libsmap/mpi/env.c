@@ -177,7 +177,14 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
 	if (smap_is_host() && gethostname(host, sizeof host) == 0) {
 		host[sizeof host - 1] = 0;
-		*resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
+		/* lwkrun --host --nodes K runs K nodes on one machine: programs
+		 * find node-mates by this name (OSU's fan-in/out, hybrid codes),
+		 * so it must differ where MPI_COMM_TYPE_SHARED does. */
+		if (smap_nnodes() > 1)
+			*resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s-node%d", host,
+					      smap_node());
+		else
+			*resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
 	} else {
 		*resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "smapos-node%d", smap_node());
 	}

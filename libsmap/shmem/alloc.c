@@ -75,19 +75,25 @@ static size_t alloc_offset(const char *fn, const void *ptr)
  * mapped whole in every rank): moving the break touches no page table,
  * takes no fault and tells no peer, whose SMARTMAP slot already covers the
  * new part.  Every PE fails the same allocation (the heap is
- * deterministic), so every PE grows, collectively.  On one node only: the
- * reservation agrees within a node.  0 when the heap grew.
+ * deterministic), so every PE grows, collectively.  The reservation agrees
+ * within a node; across nodes, where addresses are symmetric too (the same
+ * binary and region layout), one AND over the world keeps it only if it
+ * landed at the heap's end on every node.  0 when the heap grew.
  */
 static int alloc_grow(const char *fn, size_t size, size_t align)
 {
 	size_t add = (size + align + ALLOC_GROW_STEP - 1) & ~(ALLOC_GROW_STEP - 1);
 	char *end = shmemi.heap_base + shmemi.heap_size, *p;
 	const struct smapos_jobinfo *ji = smap_jobinfo();
+	int ok;
 
-	if (getenv("SHMEM_SYMMETRIC_SIZE") || shmemi.nnodes > 1 || add < size)
+	if (getenv("SHMEM_SYMMETRIC_SIZE") || add < size)
 		return -1;
 	p = smap_sym_reserve(add, 4096);
-	if (p == end && heap_grow(&shmemi.heap, add) == 0) {
+	ok = p == end;
+	if (shmemi.nnodes > 1)
+		ok = shmemi_all(shmemi_team_group(SHMEM_TEAM_WORLD, fn), ok);
+	if (ok && heap_grow(&shmemi.heap, add) == 0) {
 		shmemi.heap_size += add;
 		return 0;
 	}

@@ -106,6 +106,16 @@ def symheap():
                        tap=True, min_tap=2, timeout=60),
         host("lang/symheap beyond the region is NULL and names --mem, host", 2, "lang_symheap",
              ["toobig"], tap=True, min_tap=2, expect=[MEM_HINT]),
+        # Across nodes too (OSU's osu_oshm_put_mr heap asks for 200 MiB per PE):
+        # every node's PEs grow at the same address, or none does.
+        harness.lwkrun("lang/symheap grows across host nodes, 2 x 2 PEs",
+                       ["--host", "--nodes", "2", "-n", "2",
+                        harness.build("user", "lang_symheap"), "grow", "256"],
+                       tap=True, min_tap=5, timeout=60),
+        harness.lwkrun("lang/symheap beyond the region names --mem, host nodes",
+                       ["--host", "--nodes", "2", "-n", "1",
+                        harness.build("user", "lang_symheap"), "toobig"],
+                       tap=True, min_tap=2, expect=[MEM_HINT], timeout=60),
         harness.lwkrun("lang/symheap grows on the kernel (--mem 640M, 2 PEs)",
                        ["-q", "--timeout", "170", "-n", "2", "--mem", "640M",
                         harness.build("user", "lang_symheap"), "grow", "256"],

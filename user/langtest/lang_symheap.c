@@ -35,16 +35,18 @@ static void report(const char *name, int ok)
 	shmem_barrier_all();
 }
 
-/* Write both ends of the block on the next PE, read them back there. */
+/* Write both ends of the block on the next PE, read them back there; the
+ * next PE may be on another node (lwkrun --nodes), where shmem_ptr is NULL. */
 static int both_ends(char *b, size_t n)
 {
 	int me = shmem_my_pe(), np = shmem_n_pes(), next = (me + 1) % np;
 	char v = (char)(1 + me), want = (char)(1 + (me + np - 1) % np);
+	int here = shmem_team_translate_pe(SHMEM_TEAM_WORLD, next, SHMEM_TEAM_SHARED) >= 0;
 
 	shmem_char_p(b, v, next);
 	shmem_char_p(b + n - 1, v, next);
 	shmem_barrier_all();
-	return b[0] == want && b[n - 1] == want && shmem_ptr(b + n - 1, next) != NULL;
+	return b[0] == want && b[n - 1] == want && (shmem_ptr(b + n - 1, next) != NULL) == here;
 }
 
 int main(int argc, char **argv)

@@ -25,6 +25,40 @@ static void test_version_and_init(void)
 	mpit_report("env_version_initialized_processor_name");
 }
 
+/* Two ranks have the same processor name exactly when they share a node
+ * (MPI_COMM_TYPE_SHARED): programs group node-mates by the name.  Across
+ * host nodes (lwkrun --host --nodes) every rank once named the machine. */
+static void test_processor_name_is_the_node(void)
+{
+	char *names = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
+	int *first = calloc((size_t)size, sizeof(int));
+	int len, mine = rank;
+	MPI_Comm node;
+
+	if (!names || !first) {
+		mpit_fail("out of memory");
+	} else {
+		MPI_Get_processor_name(names + (size_t)rank * MPI_MAX_PROCESSOR_NAME, &len);
+		MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, names, MPI_MAX_PROCESSOR_NAME,
+			      MPI_CHAR, MPI_COMM_WORLD);
+		MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+		MPI_Bcast(&mine, 1, MPI_INT, 0, node);
+		MPI_Comm_free(&node);
+		MPI_Allgather(&mine, 1, MPI_INT, first, 1, MPI_INT, MPI_COMM_WORLD);
+		for (int r = 0; r < size; r++)
+			if (!strcmp(names + (size_t)r * MPI_MAX_PROCESSOR_NAME,
+				    names + (size_t)rank * MPI_MAX_PROCESSOR_NAME) !=
+			    (first[r] == first[rank]))
+				mpit_fail("rank %d is named '%s', this rank '%s', but %s a node",
+					  r, names + (size_t)r * MPI_MAX_PROCESSOR_NAME,
+					  names + (size_t)rank * MPI_MAX_PROCESSOR_NAME,
+					  first[r] == first[rank] ? "they share" : "they do not share");
+	}
+	free(names);
+	free(first);
+	mpit_report("env_processor_name_names_the_node");
+}
+
 static void test_wtime(void)
 {
 	double t0 = MPI_Wtime(), t1, tick = MPI_Wtick();
@@ -405,6 +439,7 @@ int main(int argc, char **argv)
 	mpit_expect_int("thread level provided", 1, provided >= MPI_THREAD_SINGLE);
 	mpit_report("env_init_thread");
 	test_version_and_init();
+	test_processor_name_is_the_node();
 	test_wtime();
 	test_errors_return();
 	test_user_errhandler();
