@@ -49,11 +49,13 @@ def cases():
     # Large counts for real: INT_MAX + 64 bytes per rank and message, on one
     # node and across two (two such buffers a rank, and across nodes a
     # collective's staging copy of one: 8.6 to 13 GB of memory in all).
+    # 19 and 35 s on an idle machine; 60 s and over 100 s with another
+    # job on the two cores, hence the room.
     for name, mem, opts in (("mpit_bigc_host_big", "5G", ["-n", "2"]),
                             ("mpit_bigc_host_nodes_big", "7G", ["--nodes", "2", "-n", "1"])):
-        out.append(harness.lwkrun(name, ["--host", "--mem", mem, "--timeout", "100"] + opts +
+        out.append(harness.lwkrun(name, ["--host", "--mem", mem, "--timeout", "240"] + opts +
                                   [harness.build("user", "mpit_bigc"), "big"],
-                                  tap=True, min_tap=6, timeout=120))
+                                  tap=True, min_tap=6, timeout=260))
     # MPI_Abort ends the whole job with its code.
     out.append(harness.lwkrun("mpit_abort_host_4", ["--host", "-n", "4", harness.build("user", "mpit_abort")],
                               rc=None, expect=[r"MPI_Abort: rank 2 ends the job with code 7",
