@@ -9,37 +9,30 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The first and the last sizeof(T) bytes of a k-byte piece, T <= k <= 2T. */
+#define COPY_PIECE_ENDS(T, d, s, k) do { \
+	T a_, b_; \
+	memcpy(&a_, (s), sizeof a_); \
+	memcpy(&b_, (s) + (k) - sizeof b_, sizeof b_); \
+	memcpy((d), &a_, sizeof a_); \
+	memcpy((d) + (k) - sizeof b_, &b_, sizeof b_); \
+} while (0)
+
 static inline void copy_piece(void *to, const void *from, uint64_t k)
 {
 	char *d = to;
 	const char *s = from;
 
-	if (k >= 8 && k <= 16) {
-		uint64_t a, b;
-
-		memcpy(&a, s, 8);
-		memcpy(&b, s + k - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + k - 8, &b, 8);
-	} else if (k >= 4 && k < 8) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + k - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + k - 4, &b, 4);
-	} else if (k >= 2 && k < 4) {
-		uint16_t a, b;
-
-		memcpy(&a, s, 2);
-		memcpy(&b, s + k - 2, 2);
-		memcpy(d, &a, 2);
-		memcpy(d + k - 2, &b, 2);
-	} else if (k == 1) {
-		*d = *s;
-	} else {
+	if (k > 16)
 		memcpy(to, from, k);
-	}
+	else if (k >= 8)
+		COPY_PIECE_ENDS(uint64_t, d, s, k);
+	else if (k >= 4)
+		COPY_PIECE_ENDS(uint32_t, d, s, k);
+	else if (k >= 2)
+		COPY_PIECE_ENDS(uint16_t, d, s, k);
+	else if (k)
+		*d = *s;
 }
 
 #endif
