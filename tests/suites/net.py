@@ -41,6 +41,9 @@ def cases():
         nodes("net_qemu_rma_sync_2x2_drop2", 2, 2, "rmat_sync", extra=["--drop", "2"], tap=True,
               min_tap=16),
         nodes("net_qemu_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
+        # Communicators, attributes, error handlers and processor names on
+        # ranks of two kernels: names agree exactly where nodes do.
+        nodes("net_qemu_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=14),
         nodes("net_qemu_part_2x1", 2, 1, "mpit_part", tap=True, min_tap=3),
         # Nonblocking and persistent collectives progressing over the
         # engine while frames are lost.

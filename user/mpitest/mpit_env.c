@@ -27,35 +27,55 @@ static void test_version_and_init(void)
 
 /* Two ranks have the same processor name exactly when they share a node
  * (MPI_COMM_TYPE_SHARED): programs group node-mates by the name.  Across
- * host nodes (lwkrun --host --nodes) every rank once named the machine. */
+ * host nodes (lwkrun --host --nodes) every rank once named the machine.
+ * Every rank's name is also checked as text: non-empty, NUL-terminated
+ * within MPI_MAX_PROCESSOR_NAME, resultlen its length, the same on a
+ * second call. */
 static void test_processor_name_is_the_node(void)
 {
 	char *names = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
+	char again[MPI_MAX_PROCESSOR_NAME];
 	int *first = calloc((size_t)size, sizeof(int));
-	int len, mine = rank;
+	int *lens = calloc((size_t)size, sizeof(int));
+	int len, len2, mine = rank;
 	MPI_Comm node;
 
-	if (!names || !first) {
+	if (!names || !first || !lens) {
 		mpit_fail("out of memory");
 	} else {
-		MPI_Get_processor_name(names + (size_t)rank * MPI_MAX_PROCESSOR_NAME, &len);
+		char *name = names + (size_t)rank * MPI_MAX_PROCESSOR_NAME;
+
+		memset(names, 'x', (size_t)size * MPI_MAX_PROCESSOR_NAME);
+		MPI_Get_processor_name(name, &len);
+		MPI_Get_processor_name(again, &len2);
+		if (len2 != len || strcmp(again, name))
+			mpit_fail("a second call named '%s' (%d), the first '%s' (%d)", again, len2,
+				  name, len);
 		MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, names, MPI_MAX_PROCESSOR_NAME,
 			      MPI_CHAR, MPI_COMM_WORLD);
+		MPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
 		MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
 		MPI_Bcast(&mine, 1, MPI_INT, 0, node);
 		MPI_Comm_free(&node);
 		MPI_Allgather(&mine, 1, MPI_INT, first, 1, MPI_INT, MPI_COMM_WORLD);
-		for (int r = 0; r < size; r++)
-			if (!strcmp(names + (size_t)r * MPI_MAX_PROCESSOR_NAME,
-				    names + (size_t)rank * MPI_MAX_PROCESSOR_NAME) !=
-			    (first[r] == first[rank]))
-				mpit_fail("rank %d is named '%s', this rank '%s', but %s a node",
-					  r, names + (size_t)r * MPI_MAX_PROCESSOR_NAME,
-					  names + (size_t)rank * MPI_MAX_PROCESSOR_NAME,
+		for (int r = 0; r < size; r++) {
+			const char *theirs = names + (size_t)r * MPI_MAX_PROCESSOR_NAME;
+			size_t n = strnlen(theirs, MPI_MAX_PROCESSOR_NAME);
+
+			if (n == 0 || n == MPI_MAX_PROCESSOR_NAME || (size_t)lens[r] != n) {
+				mpit_fail("rank %d's name is %zu bytes long (%s) and it said %d", r, n,
+					  n == MPI_MAX_PROCESSOR_NAME ? "no NUL" : "ends", lens[r]);
+				continue;
+			}
+			if (!strcmp(theirs, name) != (first[r] == first[rank]))
+				mpit_fail("rank %d is named '%s', this rank '%s', but %s a node", r,
+					  theirs, name,
 					  first[r] == first[rank] ? "they share" : "they do not share");
+		}
 	}
 	free(names);
 	free(first);
+	free(lens);
 	mpit_report("env_processor_name_names_the_node");
 }
 
