@@ -44,6 +44,9 @@ def cases():
         # Communicators, attributes, error handlers and processor names on
         # ranks of two kernels: names agree exactly where nodes do.
         nodes("net_qemu_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=14),
+        # Three kernels on one switch: its learning and flooding, and
+        # collectives whose node leaders are more than a pair.
+        nodes("net_qemu_coll_3x1", 3, 1, "mpit_coll", tap=True, min_tap=10),
         nodes("net_qemu_part_2x1", 2, 1, "mpit_part", tap=True, min_tap=3),
         # Nonblocking and persistent collectives progressing over the
         # engine while frames are lost.
