@@ -38,6 +38,7 @@ typedef struct smpi_info *MPI_Info;
 typedef struct smpi_message *MPI_Message;
 typedef struct smpi_win *MPI_Win;
 typedef struct smpi_file *MPI_File;
+typedef struct smpi_session *MPI_Session;
 
 typedef struct MPI_Status {
 	int MPI_SOURCE;
@@ -68,6 +69,7 @@ typedef void MPI_Win_errhandler_function(MPI_Win *win, int *code, ...);
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef void MPI_File_errhandler_function(MPI_File *file, int *code, ...);
 typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *code, ...);
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int keyval, void *extra_state,
 				       void *attr_in, void *attr_out, int *flag);
 typedef int MPI_Win_delete_attr_function(MPI_Win win, int keyval, void *attr,
@@ -176,6 +178,7 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_MESSAGE_NULL	((MPI_Message)0)
 #define MPI_MESSAGE_NO_PROC	(&smpi_message_no_proc)
 #define MPI_WIN_NULL		((MPI_Win)0)
+#define MPI_SESSION_NULL	((MPI_Session)0)
 #define MPI_ERRORS_ARE_FATAL	(&smpi_errh_fatal)
 #define MPI_ERRORS_RETURN	(&smpi_errh_return)
 
@@ -295,6 +298,8 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_MAX_PROCESSOR_NAME	256
 #define MPI_MAX_ERROR_STRING	256
 #define MPI_MAX_OBJECT_NAME	128
+#define MPI_MAX_PSET_NAME_LEN	256
+#define MPI_MAX_STRINGTAG_LEN	256
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 #define MPI_MAX_INFO_KEY	255
 #define MPI_MAX_INFO_VAL	1024
@@ -476,7 +481,9 @@ int smpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
 #define MPI_T_ERR_PVAR_NO_ATOMIC	71
 #define MPI_T_ERR_INVALID_NAME		72
 #define MPI_T_ERR_INVALID		73
-#define MPI_ERR_LASTCODE		73
+/* MPI 4.0's. */
+#define MPI_ERR_SESSION			74
+#define MPI_ERR_LASTCODE		74
 
 /*
  * Every call below is declared as MPI_name and PMPI_name.  SMPI_API keeps
@@ -1159,7 +1166,7 @@ enum {
 	MPI_T_BIND_NO_OBJECT = 9700, MPI_T_BIND_MPI_COMM, MPI_T_BIND_MPI_DATATYPE,
 	MPI_T_BIND_MPI_ERRHANDLER, MPI_T_BIND_MPI_FILE, MPI_T_BIND_MPI_GROUP, MPI_T_BIND_MPI_OP,
 	MPI_T_BIND_MPI_REQUEST, MPI_T_BIND_MPI_WIN, MPI_T_BIND_MPI_MESSAGE, MPI_T_BIND_MPI_INFO,
-	MPI_T_BIND_MPI_SESSION	/* MPI 4.0: sessions do not exist here; nothing binds to one */
+	MPI_T_BIND_MPI_SESSION	/* MPI 4.0; no variable binds to a session */
 };
 enum {
 	MPI_T_SCOPE_CONSTANT = 60438, MPI_T_SCOPE_READONLY, MPI_T_SCOPE_LOCAL, MPI_T_SCOPE_GROUP,
@@ -1232,6 +1239,30 @@ SMPI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *
 		      MPI_Status *status))
 SMPI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 		       MPI_Request *request))
+/* MPI 4.0 sessions (libsmap/mpi/session.c): process sets mpi://WORLD and
+ * mpi://SELF, communicators made from their groups. */
+SMPI_API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
+SMPI_API(int, Session_finalize, (MPI_Session *session))
+SMPI_API(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
+SMPI_API(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n, int *pset_len,
+				     char *pset_name))
+SMPI_API(int, Session_get_pset_info, (MPI_Session session, const char *pset_name,
+				      MPI_Info *info))
+SMPI_API(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
+SMPI_API(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
+					MPI_Group *newgroup))
+SMPI_API(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info,
+				       MPI_Errhandler errhandler, MPI_Comm *newcomm))
+SMPI_API(int, Intercomm_create_from_groups, (MPI_Group local_group, int local_leader,
+					     MPI_Group remote_group, int remote_leader,
+					     const char *stringtag, MPI_Info info,
+					     MPI_Errhandler errhandler, MPI_Comm *newintercomm))
+SMPI_API(int, Session_create_errhandler, (MPI_Session_errhandler_function *session_errhandler_fn,
+					  MPI_Errhandler *errhandler))
+SMPI_API(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler))
+SMPI_API(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler))
+SMPI_API(int, Session_call_errhandler, (MPI_Session session, int errorcode))
+
 /* Nonblocking duplicates (libsmap/mpi/comm.c); the second is MPI 4.0's. */
 SMPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 SMPI_API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
@@ -1250,6 +1281,7 @@ SMPI_HANDLE_F(Win, Win)
 SMPI_HANDLE_F(Errhandler, Errhandler)
 SMPI_HANDLE_F(Message, Message)
 SMPI_HANDLE_F(File, File)
+SMPI_HANDLE_F(Session, Session)
 #undef SMPI_HANDLE_F
 SMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 SMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))

@@ -30,9 +30,9 @@ static const size_t coll_vform[1];
 static inline int coll_fast(MPI_Comm comm, int count, MPI_Datatype type, const char *fn)
 {
 	core_call = fn;
-	return __builtin_expect(smpi_initialized && !smpi_finalized &&
-				smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && comm->errh->fatal &&
-				count >= 0 && smpi_live(type, SMPI_LIVE_TYPE) && type->predefined, 1);
+	return __builtin_expect(smpi_active && smpi_live(comm, SMPI_LIVE_COMM) && comm->coll &&
+				comm->errh->fatal && count >= 0 && smpi_live(type, SMPI_LIVE_TYPE) &&
+				type->predefined, 1);
 }
 
 /* The engine's operator for op on the predefined type, or NULL. */
@@ -111,8 +111,7 @@ static inline void coll_expect_args(MPI_Comm comm, const char *call, int root, M
 
 /* An intercommunicator's collectives are intercoll.c's. */
 #define COLL_INTER(comm, call) do { \
-	if (smpi_initialized && !smpi_finalized && smpi_live(comm, SMPI_LIVE_COMM) && \
-	    (comm)->inter) \
+	if (smpi_active && smpi_live(comm, SMPI_LIVE_COMM) && (comm)->inter) \
 		return call; \
 } while (0)
 
@@ -225,9 +224,8 @@ static __attribute__((noinline)) int coll_barrier_full(MPI_Comm comm)
 int PMPI_Barrier(MPI_Comm comm)
 {
 	core_call = "MPI_Barrier";
-	if (__builtin_expect(smpi_initialized && !smpi_finalized &&
-			     smpi_live(comm, SMPI_LIVE_COMM) && comm->coll && !comm->whole &&
-			     comm->errh->fatal, 1)) {
+	if (__builtin_expect(smpi_active && smpi_live(comm, SMPI_LIVE_COMM) && comm->coll &&
+			     !comm->whole && comm->errh->fatal, 1)) {
 		coll_expect_args(comm, "MPI_Barrier", -1, NULL, NULL, 0);
 		coll_barrier(comm->coll);
 		return MPI_SUCCESS;

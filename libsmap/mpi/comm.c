@@ -10,6 +10,8 @@
  * progress, where no member may wait for another - at its first
  * collective (smpi_comm_coll).
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nbc.h"
@@ -21,6 +23,12 @@ struct smpi_comm smpi_comm_world = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_
 				     .predefined = 1, .refs = 1, .name = "MPI_COMM_WORLD" };
 struct smpi_comm smpi_comm_self = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_fatal,
 				    .predefined = 1, .refs = 1, .ctx = 1, .name = "MPI_COMM_SELF" };
+/* Every rank, never seen by the program: MPI_Comm_create_from_group and
+ * MPI_Intercomm_create_from_groups agree on their context ids over it, so
+ * that their messages meet none of the program's. */
+static struct smpi_comm comm_sessions = { .live = SMPI_LIVE_COMM, .errh = &smpi_errh_fatal,
+					  .predefined = 1, .refs = 1, .ctx = 2,
+					  .name = "the sessions' communicator" };
 
 static int comm_fill(struct smpi_comm *c, struct smpi_group *g, int ctx)
 {
@@ -100,7 +108,8 @@ void smpi_comm_init_world(void)
 	for (i = 0; i < n; i++)
 		w[i] = i;
 	if (comm_fill(&smpi_comm_world, smpi_group_new(n, w), 0) < 0 ||
-	    comm_fill(&smpi_comm_self, smpi_group_new(1, &me), 1) < 0)
+	    comm_fill(&smpi_comm_self, smpi_group_new(1, &me), 1) < 0 ||
+	    comm_fill(&comm_sessions, smpi_group_new(n, w), 2) < 0)
 		smpi_fatal("MPI_Init: no memory for MPI_COMM_WORLD");
 	smpi_comm_world.group->predefined = 1;
 	smpi_comm_self.group->predefined = 1;
@@ -806,25 +815,14 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
  * comm's library context, with the caller's tag, so that creations on
  * overlapping groups do not mix.
  */
-int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+/* The members of group, every one of which is in comm, agree on a context
+ * id over comm with tag and make the communicator of group. */
+static int comm_of_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm,
+			 const char *fn)
 {
-	const char *fn = "MPI_Comm_create_group";
 	struct smpi_ctx_voters v = { 0 };
-	int err, ctx, *rank;
+	int ctx, *rank;
 
-	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
-	    (err = smpi_intra_check(comm, fn)))
-		return err;
-	if (!newcomm)
-		return smpi_err(comm, MPI_ERR_ARG, fn, "newcomm pointer is NULL");
-	if (!smpi_live(group, SMPI_LIVE_GROUP))
-		return smpi_err(comm, MPI_ERR_GROUP, fn, "group %p is not a live group", (void *)group);
-	if (tag < 0 || tag > SMPI_TAG_UB)
-		return smpi_err(comm, MPI_ERR_TAG, fn, "tag %d is not valid", tag);
-	if (group->rank == MPI_UNDEFINED) {
-		*newcomm = MPI_COMM_NULL;
-		return MPI_SUCCESS;
-	}
 	if (!(rank = malloc(group->size * sizeof(int))))
 		smpi_fatal("%s: no memory", fn);
 	for (int i = 0; i < group->size; i++) {
@@ -844,6 +842,150 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 	if (ctx < 0)
 		return comm_no_ctx(comm, fn);
 	return comm_make(comm, group->size, group->world, ctx, newcomm, fn);
+}
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+	const char *fn = "MPI_Comm_create_group";
+	int err;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
+	    (err = smpi_intra_check(comm, fn)))
+		return err;
+	if (!newcomm)
+		return smpi_err(comm, MPI_ERR_ARG, fn, "newcomm pointer is NULL");
+	if (!smpi_live(group, SMPI_LIVE_GROUP))
+		return smpi_err(comm, MPI_ERR_GROUP, fn, "group %p is not a live group", (void *)group);
+	if (tag < 0 || tag > SMPI_TAG_UB)
+		return smpi_err(comm, MPI_ERR_TAG, fn, "tag %d is not valid", tag);
+	if (group->rank == MPI_UNDEFINED) {
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	return comm_of_group(comm, group, tag, newcomm, fn);
+}
+
+/*
+ * MPI 4.0's constructors from groups (of a session's process sets, or any
+ * group): no parent communicator, so the members agree over the hidden
+ * communicator of every rank, with a tag hashed from the string tag that
+ * tells concurrent calls apart.  Errors before the new communicator exists
+ * go to the handler the call names.
+ */
+static int comm_group_err(MPI_Errhandler errh, int code, const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int comm_group_err(MPI_Errhandler errh, int code, const char *fn, const char *fmt, ...)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	MPI_Comm none = MPI_COMM_NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!errh)
+		return smpi_err(NULL, code, fn, "%s", msg);
+	return smpi_errh_raise(errh, &none, code, fn, msg);
+}
+
+/* 0: the arguments both constructors share are good. */
+static int comm_group_args(MPI_Group group, const char *stringtag, MPI_Errhandler errh,
+			   const void *out, const char *fn)
+{
+	int err;
+
+	if ((err = smpi_check_init(fn)))
+		return err;
+	if (!out || !stringtag)
+		return comm_group_err(errh, MPI_ERR_ARG, fn, "NULL argument");
+	if (strnlen(stringtag, MPI_MAX_STRINGTAG_LEN) == MPI_MAX_STRINGTAG_LEN)
+		return comm_group_err(errh, MPI_ERR_ARG, fn,
+				      "stringtag is longer than MPI_MAX_STRINGTAG_LEN - 1");
+	if (!smpi_live(group, SMPI_LIVE_GROUP))
+		return comm_group_err(errh, MPI_ERR_GROUP, fn, "group %p is not a live group",
+				      (void *)group);
+	return MPI_SUCCESS;
+}
+
+static int comm_stringtag(const char *stringtag)
+{
+	uint32_t h = 2166136261u;
+
+	while (*stringtag)
+		h = (h ^ (unsigned char)*stringtag++) * 16777619u;
+	return (int)(h & SMPI_TAG_UB);
+}
+
+/* The new communicator takes the call's handler and info. */
+static void comm_group_finish(MPI_Comm c, MPI_Info info, MPI_Errhandler errh)
+{
+	smpi_errh_replace(&c->errh, errh ? errh : MPI_ERRORS_ARE_FATAL);
+	if (info != MPI_INFO_NULL)
+		PMPI_Comm_set_info(c, info);
+}
+
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+				MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+	const char *fn = "MPI_Comm_create_from_group";
+	int err;
+
+	if ((err = comm_group_args(group, stringtag, errhandler, newcomm, fn)))
+		return err;
+	/* Outside the group (MPI_GROUP_EMPTY, say): no communicator, as
+	 * MPI_Comm_create_group gives. */
+	if (group->rank == MPI_UNDEFINED) {
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	if ((err = comm_of_group(&comm_sessions, group, comm_stringtag(stringtag), newcomm, fn)))
+		return err;
+	comm_group_finish(*newcomm, info, errhandler);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+				      MPI_Group remote_group, int remote_leader,
+				      const char *stringtag, MPI_Info info,
+				      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+	const char *fn = "MPI_Intercomm_create_from_groups";
+	int err, tag;
+	MPI_Comm local;
+
+	if ((err = comm_group_args(local_group, stringtag, errhandler, newintercomm, fn)))
+		return err;
+	if (!smpi_live(remote_group, SMPI_LIVE_GROUP))
+		return comm_group_err(errhandler, MPI_ERR_GROUP, fn,
+				      "remote_group %p is not a live group", (void *)remote_group);
+	if (local_leader < 0 || local_leader >= local_group->size)
+		return comm_group_err(errhandler, MPI_ERR_RANK, fn,
+				      "local_leader %d is not in a group of %d", local_leader,
+				      local_group->size);
+	if (remote_leader < 0 || remote_leader >= remote_group->size)
+		return comm_group_err(errhandler, MPI_ERR_RANK, fn,
+				      "remote_leader %d is not in a group of %d", remote_leader,
+				      remote_group->size);
+	if (local_group->rank == MPI_UNDEFINED)
+		return comm_group_err(errhandler, MPI_ERR_GROUP, fn,
+				      "this process is not in local_group");
+	if (remote_group->rank != MPI_UNDEFINED)
+		return comm_group_err(errhandler, MPI_ERR_GROUP, fn,
+				      "this process is in both groups");
+	/* Each side makes its local communicator (disjoint members, so the
+	 * two agreements never meet), then the leaders meet over the hidden
+	 * communicator's own context. */
+	tag = comm_stringtag(stringtag);
+	if ((err = comm_of_group(&comm_sessions, local_group, tag, &local, fn)))
+		return err;
+	err = PMPI_Intercomm_create(local, local_leader, &comm_sessions,
+				    remote_group->world[remote_leader], tag, newintercomm);
+	PMPI_Comm_free(&local);
+	if (err)
+		return err;
+	comm_group_finish(*newintercomm, info, errhandler);
+	return MPI_SUCCESS;
 }
 
 /*
@@ -1124,3 +1266,5 @@ SMPI_ALIAS(Intercomm_merge)
 SMPI_ALIAS(Comm_remote_size)
 SMPI_ALIAS(Comm_remote_group)
 SMPI_ALIAS(Comm_create_group)
+SMPI_ALIAS(Comm_create_from_group)
+SMPI_ALIAS(Intercomm_create_from_groups)

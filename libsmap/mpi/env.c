@@ -2,9 +2,15 @@
  * env.c - MPI's environment: Init/Finalize, the job's clock, versions,
  * processor names, memory allocation.
  *
- * libsmap itself starts before main(); MPI_Init adds the message queues,
- * the predefined objects and a node barrier, after which every peer's
- * queues are known to exist.
+ * libsmap itself starts before main(); MPI_Init (or the first
+ * MPI_Session_init) adds the message queues, the predefined objects and a
+ * node barrier, after which every peer's queues are known to exist.  MPI
+ * serves calls until both models are done with it: the world model's
+ * MPI_Finalize and every session's MPI_Session_finalize; the last of those
+ * drains the transport and waits at the barrier that keeps a rank from
+ * leaving while a peer may still read its memory.  A session may begin
+ * again after that (MPI 4.0 lets a library init and finalize its own
+ * sessions any number of times): everything is still in place.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +20,8 @@
 #include "../core/core.h"
 
 int smpi_initialized, smpi_finalized;
+int smpi_started, smpi_active;
+static int env_sessions;
 static int env_thread_level = MPI_THREAD_SINGLE;
 
 char smpi_in_place[1], smpi_unweighted[1];
@@ -21,10 +29,11 @@ char smpi_in_place[1], smpi_unweighted[1];
 int smpi_check_init(const char *fn)
 {
 	core_call = fn;
-	if (smpi_initialized && !smpi_finalized)
+	if (smpi_active)
 		return MPI_SUCCESS;
 	fprintf(stderr, "%s: called %s\n", fn,
-		smpi_finalized ? "after MPI_Finalize" : "before MPI_Init");
+		!smpi_started ? "before MPI_Init (or MPI_Session_init)" :
+		smpi_finalized ? "after MPI_Finalize" : "after the last MPI_Session_finalize");
 	smap_abort(MPI_ERR_OTHER);
 }
 
@@ -39,9 +48,11 @@ void smpi_spin(unsigned *spins)
  * an exit that bypasses it reaches the atexit handler, which cannot. */
 static void env_exit_status(int status)
 {
-	if (smpi_initialized && !smpi_finalized) {
-		fprintf(stderr, "libsmap: rank %d exited with status %d without MPI_Finalize: "
-			"ending the job\n", smap_world_rank(), status);
+	if (smpi_active) {
+		fprintf(stderr, "libsmap: rank %d exited with status %d %s: ending the job\n",
+			smap_world_rank(), status,
+			smpi_initialized && !smpi_finalized ? "without MPI_Finalize" :
+			"with an MPI session not finalized");
 		fflush(NULL);
 		smap_abort(status & 255 ? status & 255 : 1);
 	}
@@ -52,10 +63,15 @@ static void env_exit(void)
 	env_exit_status(1);
 }
 
-static int env_init(const char *fn, int *argc, char ***argv)
+/* The library's start, by whichever of MPI_Init and MPI_Session_init
+ * comes first; after an end (env_end) a session takes it up again as it
+ * was, since the end only drained it. */
+static void env_start(int *argc, char ***argv)
 {
-	if (smpi_initialized)
-		return smpi_err(NULL, MPI_ERR_OTHER, fn, "MPI is already initialised");
+	if (smpi_started) {
+		smpi_active = 1;
+		return;
+	}
 	smpi_info_env_init(argc && argv ? *argc : 0, argv ? *argv : NULL);
 	smpi_type_init();
 	smpi_op_init();
@@ -64,9 +80,26 @@ static int env_init(const char *fn, int *argc, char ***argv)
 	smpi_comm_init_world();
 	/* Every rank's queues exist before anyone sends. */
 	smap_barrier();
-	smpi_initialized = 1;
+	smpi_started = smpi_active = 1;
 	core_exit_check = env_exit_status;
 	atexit(env_exit);
+}
+
+/* The library's end, when neither model uses it any more. */
+static void env_end(void)
+{
+	smpi_p2p_finalize();
+	/* No rank leaves while a peer may still read its memory. */
+	smap_barrier();
+	smpi_active = 0;
+}
+
+static int env_init(const char *fn, int *argc, char ***argv)
+{
+	if (smpi_initialized)
+		return smpi_err(NULL, MPI_ERR_OTHER, fn, "MPI is already initialised");
+	env_start(argc, argv);
+	smpi_initialized = 1;
 	return MPI_SUCCESS;
 }
 
@@ -75,16 +108,33 @@ int PMPI_Init(int *argc, char ***argv)
 	return env_init("MPI_Init", argc, argv);
 }
 
+int smpi_thread_level(int required)
+{
+	/* One thread per rank: funneled is the most a rank can have. */
+	if (required > MPI_THREAD_FUNNELED)
+		return MPI_THREAD_FUNNELED;
+	return required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
+}
+
+void smpi_session_start(void)
+{
+	env_start(NULL, NULL);
+	env_sessions++;
+}
+
+void smpi_session_end(void)
+{
+	if (--env_sessions == 0 && (!smpi_initialized || smpi_finalized))
+		env_end();
+}
+
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
 	int err;
 
 	if (!provided)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Init_thread", "provided pointer is NULL");
-	/* One thread per rank: funneled is the most a rank can have. */
-	env_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
-	if (env_thread_level < MPI_THREAD_SINGLE)
-		env_thread_level = MPI_THREAD_SINGLE;
+	env_thread_level = smpi_thread_level(required);
 	err = env_init("MPI_Init_thread", argc, argv);
 	*provided = env_thread_level;
 	return err;
@@ -112,12 +162,14 @@ int PMPI_Finalize(void)
 
 	if ((err = smpi_check_init("MPI_Finalize")))
 		return err;
+	if (!smpi_initialized || smpi_finalized)
+		return smpi_err(NULL, MPI_ERR_OTHER, "MPI_Finalize", "%s",
+				smpi_finalized ? "called twice" : "MPI_Init was not called");
 	/* As if MPI_COMM_SELF were freed first: its attributes' delete
 	 * callbacks run before anything else goes, the latest set first. */
 	smpi_attr_clear(SMPI_ATTR_COMM, MPI_COMM_SELF);
-	smpi_p2p_finalize();
-	/* No rank leaves while a peer may still read its memory. */
-	smap_barrier();
+	if (!env_sessions)
+		env_end();
 	smpi_finalized = 1;
 	return MPI_SUCCESS;
 }

@@ -89,30 +89,38 @@ static const char *const err_text[MPI_ERR_LASTCODE + 1] = {
 	[MPI_T_ERR_PVAR_NO_ATOMIC] = "MPI_T: performance variable cannot be read and reset atomically",
 	[MPI_T_ERR_INVALID_NAME] = "MPI_T: no variable or category of that name",
 	[MPI_T_ERR_INVALID] = "MPI_T: invalid use",
+	[MPI_ERR_SESSION] = "invalid session",
 };
 
 int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
 {
-	struct smpi_errh *h;
 	char msg[MPI_MAX_ERROR_STRING];
 	va_list ap;
 
 	if (!comm)
 		comm = MPI_COMM_WORLD;
-	h = comm->errh;
-	if (!h->fatal && !h->fn)
+	if (!comm->errh->fatal && !comm->errh->fn)
 		return code;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	return smpi_errh_raise(comm->errh, &comm, code, fn, msg);
+}
+
+int smpi_errh_raise(struct smpi_errh *h, void *obj, int code, const char *fn, const char *msg)
+{
+	char text[MPI_MAX_ERROR_STRING];
+	int len;
+
 	if (h->fn) {
-		h->fn(&comm, &code, msg);
+		((void (*)(void *, int *, ...))(void (*)(void))h->fn)(obj, &code, msg);
 		return code;
 	}
-	fprintf(stderr, "%s: %s (%s); rank %d ends the job\n", fn, msg,
-		code >= 0 && code <= MPI_ERR_LASTCODE ? err_text[code] :
-		smpi_err_user_text(code) ? smpi_err_user_text(code) : "bad error code",
-		smap_world_rank());
+	if (!h->fatal)
+		return code;
+	if (PMPI_Error_string(code, text, &len) != MPI_SUCCESS)
+		snprintf(text, sizeof text, "bad error code");
+	fprintf(stderr, "%s: %s (%s); rank %d ends the job\n", fn, msg, text, smap_world_rank());
 	smap_abort(code);
 }
 

@@ -47,6 +47,10 @@ int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
  * (a user handler goes with its last), or put h in *slot in place of the
  * handler there.
  */
+/* Raises `code` from `fn` on h, the handler of the object whose handle is
+ * at obj (a handler made for that kind of object gets obj, the code and
+ * msg): returns code, or ends the job under MPI_ERRORS_ARE_FATAL. */
+int smpi_errh_raise(struct smpi_errh *h, void *obj, int code, const char *fn, const char *msg);
 struct smpi_errh *smpi_errh_ref(struct smpi_errh *h);
 void smpi_errh_release(struct smpi_errh *h);
 void smpi_errh_replace(struct smpi_errh **slot, struct smpi_errh *h);
@@ -68,6 +72,7 @@ enum {
 	SMPI_LIVE_OP = 0x2e2e706f,	/* "op.." */
 	SMPI_LIVE_REQ = 0x20716572,	/* "req " */
 	SMPI_LIVE_GROUP = 0x70726f67,	/* "grop" */
+	SMPI_LIVE_SESSION = 0x73736573,	/* "sess" */
 };
 
 static inline int smpi_in_region(const void *p, size_t size)
@@ -151,9 +156,19 @@ extern int smpi_coll_err;
 
 /* ---- environment (env.c) ---- */
 
+/* The world model: MPI_Init was called, MPI_Finalize was called. */
 extern int smpi_initialized, smpi_finalized;
-/* Returns the error for `fn` when MPI is not between Init and Finalize. */
+/* The library started (MPI_Init or MPI_Session_init); it serves calls
+ * (started, and the world model or a session still uses it). */
+extern int smpi_started, smpi_active;
+/* Returns the error for `fn` when MPI serves no calls. */
 int smpi_check_init(const char *fn);
+/* The thread level given for one asked for. */
+int smpi_thread_level(int required);
+/* A session begins (starting the library if it is the first user) and
+ * ends (ending the library if it was the last). */
+void smpi_session_start(void);
+void smpi_session_end(void);
 /* Spin-wait step: pause, and let other ranks run on an oversubscribed host. */
 void smpi_spin(unsigned *spins);
 

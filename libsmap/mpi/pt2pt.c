@@ -17,8 +17,8 @@
 static inline int pt_fast(const void *buf, MPI_Comm comm, int count, MPI_Datatype type, int peer,
 			  int tag, int recv)
 {
-	return __builtin_expect(smpi_initialized && !smpi_finalized &&
-				smpi_live(comm, SMPI_LIVE_COMM) && count >= 0 && (buf || !count) &&
+	return __builtin_expect(smpi_active && smpi_live(comm, SMPI_LIVE_COMM) && count >= 0 &&
+				(buf || !count) &&
 				smpi_live(type, SMPI_LIVE_TYPE) && type->committed &&
 				(tag >= 0 || (recv && tag == MPI_ANY_TAG)) &&
 				((unsigned)peer < (unsigned)comm->size ? comm->local[peer] >= 0 :

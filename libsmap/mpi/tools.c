@@ -24,17 +24,17 @@ static int t_inits;
 
 static uint64_t cv_limit_eager(void)
 {
-	return smpi_initialized ? smpi_p2p_limit(SMPI_LIMIT_EAGER) : 0;
+	return smpi_started ? smpi_p2p_limit(SMPI_LIMIT_EAGER) : 0;
 }
 
 static uint64_t cv_limit_ring(void)
 {
-	return smpi_initialized ? smpi_p2p_limit(SMPI_LIMIT_RING) : 0;
+	return smpi_started ? smpi_p2p_limit(SMPI_LIMIT_RING) : 0;
 }
 
 static uint64_t cv_limit_split(void)
 {
-	return smpi_initialized ? smpi_p2p_limit(SMPI_LIMIT_SPLIT) : 0;
+	return smpi_started ? smpi_p2p_limit(SMPI_LIMIT_SPLIT) : 0;
 }
 
 static uint64_t cv_net_eager(void)

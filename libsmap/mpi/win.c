@@ -20,25 +20,16 @@
 
 int smpi_win_err(MPI_Win win, int code, const char *fn, const char *fmt, ...)
 {
-	char msg[MPI_MAX_ERROR_STRING], text[MPI_MAX_ERROR_STRING];
+	char msg[MPI_MAX_ERROR_STRING];
 	struct smpi_errh *h = win->errh;
 	va_list ap;
-	int len;
 
 	if (!h->fatal && !h->fn)
 		return code;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (h->fn) {
-		/* Made by MPI_Win_create_errhandler: a window handler. */
-		((MPI_Win_errhandler_function *)(void (*)(void))h->fn)(&win, &code, msg);
-		return code;
-	}
-	if (PMPI_Error_string(code, text, &len) != MPI_SUCCESS)
-		snprintf(text, sizeof text, "bad error code");
-	fprintf(stderr, "%s: %s (%s); rank %d ends the job\n", fn, msg, text, smap_world_rank());
-	smap_abort(code);
+	return smpi_errh_raise(h, &win, code, fn, msg);
 }
 
 int smpi_win_check(MPI_Win win, const char *fn)

@@ -19,7 +19,7 @@ PROGRAMS = {
     "lang_cxx": (8, ([], [])),
     "lang_fmod": (25, ([], [])),
     "lang_fh": (4, ([], [])),
-    "lang_f08": (12, ([], [])),
+    "lang_f08": (13, ([], [])),
     "lang_fshmem": (8, ([], [])),
     "lang_c_musl": (2, OMP4),
     "lang_c_glibc": (4, OMP4),

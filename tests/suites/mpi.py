@@ -23,6 +23,7 @@ PROGRAMS = {
     "mpit_tools": 4,
     "mpit_bigc": 5,
     "mpit_part": 3,
+    "mpit_session": 7,
 }
 
 
@@ -56,6 +57,16 @@ def cases():
         out.append(harness.lwkrun(name, ["--host", "--mem", mem, "--timeout", "240"] + opts +
                                   [harness.build("user", "mpit_bigc"), "big"],
                                   tap=True, min_tap=6, timeout=260))
+    # MPI 4.0 sessions without the world model at all, and a rank that
+    # leaves with its session open fails the job.
+    out.append(harness.lwkrun("mpit_session_host_only_4",
+                              ["--host", "-n", "4", harness.build("user", "mpit_session"), "only"],
+                              tap=True, min_tap=6, expect=[r"ok session_only_never_initialized"],
+                              timeout=60))
+    out.append(harness.lwkrun("mpit_session_host_leave_open_fails",
+                              ["--host", "-n", "2", harness.build("user", "mpit_session"), "leave"],
+                              rc=1, expect=[r"exited with status 0 with an MPI session not "
+                                            r"finalized: ending the job"], timeout=60))
     # MPI_Abort ends the whole job with its code.
     out.append(harness.lwkrun("mpit_abort_host_4", ["--host", "-n", "4", harness.build("user", "mpit_abort")],
                               rc=None, expect=[r"MPI_Abort: rank 2 ends the job with code 7",

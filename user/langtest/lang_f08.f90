@@ -42,6 +42,10 @@ program lang_f08
   integer(kind=MPI_ADDRESS_KIND) :: extra, aval
   integer(kind=MPI_COUNT_KIND) :: big, got, tsize
   logical :: flag
+  type(MPI_Session) :: session
+  type(MPI_Group) :: wgroup
+  type(MPI_Comm) :: scomm
+  character(len=MPI_MAX_PSET_NAME_LEN) :: pset
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -160,6 +164,23 @@ program lang_f08
               .and. reqs(1) /= MPI_REQUEST_NULL)
   call MPI_Request_free(reqs(1))
   call MPI_Request_free(reqs(2))
+
+  ! MPI 4.0 sessions beside the world model: the first process set's
+  ! name, its group, a communicator made from it
+  call MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, session)
+  i = 0
+  call MPI_Session_get_nth_pset(session, MPI_INFO_NULL, 0, i, pset)
+  n = i
+  call MPI_Session_get_nth_pset(session, MPI_INFO_NULL, 0, n, pset)
+  call MPI_Group_from_session_pset(session, trim(pset), wgroup)
+  call MPI_Comm_create_from_group(wgroup, 'org.smapos.lang_f08', MPI_INFO_NULL, &
+                                  MPI_ERRORS_RETURN, scomm)
+  call MPI_Allreduce(1, n, 1, MPI_INTEGER, MPI_SUM, scomm)
+  call MPI_Comm_free(scomm)
+  call MPI_Group_free(wgroup)
+  call MPI_Session_finalize(session, ierr)
+  call report('f08_session_world_pset_comm', trim(pset) == 'mpi://WORLD' .and. i == 12 .and. &
+              n == nranks .and. session == MPI_SESSION_NULL .and. ierr == MPI_SUCCESS)
 
   call MPI_Finalize()
 contains

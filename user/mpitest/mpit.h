@@ -40,26 +40,25 @@ static void mpit_fail(const char *fmt, ...)
 		mpit_fail("%s: expected %lld, got %lld", what, w_, g_); \
 } while (0)
 
-/* Ends one behaviour: every rank of MPI_COMM_WORLD calls it. */
-static int mpit_report(const char *name)
+/* Ends one behaviour: every rank of comm calls it (rank 0 prints). */
+static int mpit_report_on(MPI_Comm comm, const char *name)
 {
 	int rank, size, r, bad = 0;
 	char buf[MPIT_MSG + 4];
 
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
 	if (rank != 0) {
 		buf[0] = (char)mpit_failed;
 		memcpy(buf + 1, mpit_why, MPIT_MSG);
-		MPI_Send(buf, MPIT_MSG + 1, MPI_CHAR, 0, MPIT_TAG, MPI_COMM_WORLD);
+		MPI_Send(buf, MPIT_MSG + 1, MPI_CHAR, 0, MPIT_TAG, comm);
 	} else {
 		if (mpit_failed) {
 			printf("not ok %s - rank 0: %s\n", name, mpit_why);
 			bad = 1;
 		}
 		for (r = 1; r < size; r++) {
-			MPI_Recv(buf, MPIT_MSG + 1, MPI_CHAR, r, MPIT_TAG, MPI_COMM_WORLD,
-				 MPI_STATUS_IGNORE);
+			MPI_Recv(buf, MPIT_MSG + 1, MPI_CHAR, r, MPIT_TAG, comm, MPI_STATUS_IGNORE);
 			if (buf[0] && !bad) {
 				printf("not ok %s - rank %d: %.*s\n", name, r, MPIT_MSG, buf + 1);
 				bad = 1;
@@ -73,6 +72,12 @@ static int mpit_report(const char *name)
 	mpit_failed = 0;
 	mpit_why[0] = 0;
 	return r;
+}
+
+/* Ends one behaviour: every rank of MPI_COMM_WORLD calls it. */
+static inline int mpit_report(const char *name)
+{
+	return mpit_report_on(MPI_COMM_WORLD, name);
 }
 
 #endif
