@@ -161,7 +161,7 @@ extern struct smpi_op smpi_op_max,
 	smpi_op_maxloc,
 	smpi_op_replace,
 	smpi_op_no_op;
-extern struct smpi_errh smpi_errh_fatal, smpi_errh_return;
+extern struct smpi_errh smpi_errh_fatal, smpi_errh_return, smpi_errh_abort;
 extern char smpi_in_place[], smpi_unweighted[];
 
 #define MPI_COMM_NULL		((MPI_Comm)0)
@@ -181,6 +181,9 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_SESSION_NULL	((MPI_Session)0)
 #define MPI_ERRORS_ARE_FATAL	(&smpi_errh_fatal)
 #define MPI_ERRORS_RETURN	(&smpi_errh_return)
+/* MPI 4.0: end the processes of the communicator's group - here, as
+ * ERRORS_ARE_FATAL does, the job. */
+#define MPI_ERRORS_ABORT	(&smpi_errh_abort)
 
 /* Predefined datatypes (libsmap/mpi/type.c). */
 #define MPI_CHAR		(&smpi_type_char)
@@ -319,6 +322,8 @@ extern char smpi_in_place[], smpi_unweighted[];
 #define MPI_COMM_NULL_DELETE_FN	((MPI_Comm_delete_attr_function *)0)
 #define MPI_TYPE_NULL_COPY_FN	((MPI_Type_copy_attr_function *)0)
 #define MPI_TYPE_NULL_DELETE_FN	((MPI_Type_delete_attr_function *)0)
+int smpi_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
+#define MPI_TYPE_DUP_FN		smpi_type_dup_fn
 int smpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
 #define MPI_COMM_DUP_FN		smpi_comm_dup_fn
 #define MPI_DUP_FN		smpi_comm_dup_fn
@@ -363,6 +368,10 @@ int smpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
 
 /* Comm_split_type. */
 #define MPI_COMM_TYPE_SHARED	1
+/* MPI 4.0: by the hardware resource the info key mpi_hw_resource_type
+ * names ("mpi_shared_memory": the node), and the next level down. */
+#define MPI_COMM_TYPE_HW_GUIDED		2
+#define MPI_COMM_TYPE_HW_UNGUIDED	3
 
 /* Topology kinds (Topo_test). */
 #define MPI_GRAPH		1
@@ -483,7 +492,10 @@ int smpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
 #define MPI_T_ERR_INVALID		73
 /* MPI 4.0's. */
 #define MPI_ERR_SESSION			74
-#define MPI_ERR_LASTCODE		74
+#define MPI_ERR_PROC_ABORTED		75
+#define MPI_ERR_VALUE_TOO_LARGE		76
+#define MPI_T_ERR_NOT_SUPPORTED		77
+#define MPI_ERR_LASTCODE		77
 
 /*
  * Every call below is declared as MPI_name and PMPI_name.  SMPI_API keeps
@@ -1081,6 +1093,7 @@ typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype
 					    void *filebuf, MPI_Offset position, void *extra_state);
 typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *file_extent,
 					void *extra_state);
+#define MPI_CONVERSION_FN_NULL	((MPI_Datarep_conversion_function *)0)
 SMPI_API(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info,
 			   int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]))
 SMPI_API(int, Comm_spawn_multiple, (int count, char *array_of_commands[],
@@ -1285,6 +1298,25 @@ SMPI_HANDLE_F(Session, Session)
 #undef SMPI_HANDLE_F
 SMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 SMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+/* MPI 4.0: a status as mpi_f08's type(MPI_Status), and where in a
+ * Fortran status array (0-based, from C) its public fields are. */
+typedef struct MPI_F08_status {
+	MPI_Fint MPI_SOURCE;
+	MPI_Fint MPI_TAG;
+	MPI_Fint MPI_ERROR;
+	MPI_Fint smpi_internal[3];
+} MPI_F08_status;
+#define MPI_F_STATUS_SIZE	6
+#define MPI_F_SOURCE		0
+#define MPI_F_TAG		1
+#define MPI_F_ERROR		2
+extern MPI_F08_status *const smpi_f08_status_ignore, *const smpi_f08_statuses_ignore;
+#define MPI_F08_STATUS_IGNORE	smpi_f08_status_ignore
+#define MPI_F08_STATUSES_IGNORE	smpi_f08_statuses_ignore
+SMPI_API(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+SMPI_API(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
+SMPI_API(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
+SMPI_API(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
 
 /*
  * MPI 4.0's large-count bindings (libsmap/mpi/bigcount.c): counts as

@@ -357,5 +357,40 @@ int PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c)
 	return MPI_SUCCESS;
 }
 
+/* mpi_f08's type(MPI_Status) is the same six words, its IGNOREs the same
+ * COMMON blocks as mpif.h's. */
+MPI_F08_status *const smpi_f08_status_ignore = (MPI_F08_status *)smpi_fstatus_ignore_;
+MPI_F08_status *const smpi_f08_statuses_ignore = (MPI_F08_status *)smpi_fstatuses_ignore_;
+
+int PMPI_Status_c2f08(const MPI_Status *c, MPI_F08_status *f08)
+{
+	return PMPI_Status_c2f(c, (MPI_Fint *)f08);
+}
+
+int PMPI_Status_f082c(const MPI_F08_status *f08, MPI_Status *c)
+{
+	return PMPI_Status_f2c((const MPI_Fint *)f08, c);
+}
+
+int PMPI_Status_f082f(const MPI_F08_status *f08, MPI_Fint *f)
+{
+	if (!f08 || !f || f08 == MPI_F08_STATUS_IGNORE)
+		return MPI_ERR_ARG;
+	memcpy(f, f08, sizeof *f08);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Status_f2f08(const MPI_Fint *f, MPI_F08_status *f08)
+{
+	if (!f08 || !f || f == smpi_fstatus_ignore_)
+		return MPI_ERR_ARG;
+	memcpy(f08, f, sizeof *f08);
+	return MPI_SUCCESS;
+}
+
 extern __typeof__(PMPI_Status_c2f) MPI_Status_c2f __attribute__((weak, alias("PMPI_Status_c2f")));
 extern __typeof__(PMPI_Status_f2c) MPI_Status_f2c __attribute__((weak, alias("PMPI_Status_f2c")));
+extern __typeof__(PMPI_Status_c2f08) MPI_Status_c2f08 __attribute__((weak, alias("PMPI_Status_c2f08")));
+extern __typeof__(PMPI_Status_f082c) MPI_Status_f082c __attribute__((weak, alias("PMPI_Status_f082c")));
+extern __typeof__(PMPI_Status_f082f) MPI_Status_f082f __attribute__((weak, alias("PMPI_Status_f082f")));
+extern __typeof__(PMPI_Status_f2f08) MPI_Status_f2f08 __attribute__((weak, alias("PMPI_Status_f2f08")));

@@ -264,3 +264,36 @@ void smpi_attr_clear(int kind, void *h)
 		attr_drop(a);
 	}
 }
+
+/* The predefined copy callbacks MPI_COMM_DUP_FN, MPI_TYPE_DUP_FN and
+ * MPI_WIN_DUP_FN: the copy gets the value itself. */
+static int attr_dup(void *in, void *out, int *flag)
+{
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+int smpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+	(void)comm;
+	(void)keyval;
+	(void)extra;
+	return attr_dup(in, out, flag);
+}
+
+int smpi_type_dup_fn(MPI_Datatype type, int keyval, void *extra, void *in, void *out, int *flag)
+{
+	(void)type;
+	(void)keyval;
+	(void)extra;
+	return attr_dup(in, out, flag);
+}
+
+int smpi_win_dup_fn(MPI_Win win, int keyval, void *extra, void *in, void *out, int *flag)
+{
+	(void)win;
+	(void)keyval;
+	(void)extra;
+	return attr_dup(in, out, flag);
+}

@@ -759,21 +759,63 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 	return ctx < 0 ? -ctx : MPI_SUCCESS;
 }
 
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+/* c's info becomes key = value. */
+static int comm_info_say(MPI_Comm c, const char *key, const char *value)
 {
+	MPI_Info i;
 	int err;
 
-	(void)info;
-	if ((err = smpi_check_init("MPI_Comm_split_type")) ||
-	    (err = smpi_comm_check(comm, "MPI_Comm_split_type")))
+	if ((err = PMPI_Info_create(&i)))
+		return err;
+	if (!(err = PMPI_Info_set(i, key, value)))
+		err = PMPI_Comm_set_info(c, i);
+	PMPI_Info_free(&i);
+	return err;
+}
+
+/*
+ * The hardware here has two levels: the node, whose ranks share memory
+ * (MPI_COMM_TYPE_SHARED; HW_GUIDED's "mpi_shared_memory"), and the core,
+ * which runs one rank.  HW_UNGUIDED gives the next level below the whole
+ * of comm: its nodes when it spans several, else its cores, else (one
+ * rank) nothing.  The new communicator's info names its level.
+ */
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+	const char *fn = "MPI_Comm_split_type", *level = "mpi_shared_memory";
+	char want[MPI_MAX_INFO_VAL];
+	int err, color = smap_node(), flag = 0;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
 		return err;
 	if (!newcomm)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split_type", "newcomm pointer is NULL");
-	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
-		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_split_type", "split_type %d is not known",
-				split_type);
-	return PMPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : smap_node(),
-			       key, newcomm);
+		return smpi_err(comm, MPI_ERR_ARG, fn, "newcomm pointer is NULL");
+	switch (split_type) {
+	case MPI_UNDEFINED:
+		color = MPI_UNDEFINED;
+		break;
+	case MPI_COMM_TYPE_SHARED:
+		break;
+	case MPI_COMM_TYPE_HW_GUIDED:
+		if (info != MPI_INFO_NULL &&
+		    (err = PMPI_Info_get(info, "mpi_hw_resource_type", sizeof want - 1, want, &flag)))
+			return err;
+		if (!flag || strcmp(want, level))
+			color = MPI_UNDEFINED;
+		break;
+	case MPI_COMM_TYPE_HW_UNGUIDED:
+		if (comm->onnode) {
+			color = comm->size > 1 ? smap_world_rank() : MPI_UNDEFINED;
+			level = "core";
+		}
+		break;
+	default:
+		return smpi_err(comm, MPI_ERR_ARG, fn, "split_type %d is not known", split_type);
+	}
+	if ((err = PMPI_Comm_split(comm, color, key, newcomm)) || *newcomm == MPI_COMM_NULL ||
+	    split_type == MPI_COMM_TYPE_SHARED)
+		return err;
+	return comm_info_say(*newcomm, "mpi_hw_resource_type", level);
 }
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
@@ -1154,16 +1196,6 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 		return smpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "NULL argument");
 	strcpy(name, comm->name);
 	*resultlen = strlen(name);
-	return MPI_SUCCESS;
-}
-
-int smpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
-{
-	(void)comm;
-	(void)keyval;
-	(void)extra;
-	*(void **)out = in;
-	*flag = 1;
 	return MPI_SUCCESS;
 }
 

@@ -13,6 +13,7 @@
 
 struct smpi_errh smpi_errh_fatal = { NULL, 1, 1, 1 };
 struct smpi_errh smpi_errh_return = { NULL, 0, 1, 1 };
+struct smpi_errh smpi_errh_abort = { NULL, 1, 1, 1 };
 
 static const char *const err_text[MPI_ERR_LASTCODE + 1] = {
 	[MPI_SUCCESS] = "no error",
@@ -90,6 +91,9 @@ static const char *const err_text[MPI_ERR_LASTCODE + 1] = {
 	[MPI_T_ERR_INVALID_NAME] = "MPI_T: no variable or category of that name",
 	[MPI_T_ERR_INVALID] = "MPI_T: invalid use",
 	[MPI_ERR_SESSION] = "invalid session",
+	[MPI_ERR_PROC_ABORTED] = "a process aborted",
+	[MPI_ERR_VALUE_TOO_LARGE] = "value too large for its output",
+	[MPI_T_ERR_NOT_SUPPORTED] = "MPI_T: not supported",
 };
 
 int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)

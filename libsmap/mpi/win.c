@@ -536,16 +536,6 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 
 /* ---- attributes ---- */
 
-int smpi_win_dup_fn(MPI_Win win, int keyval, void *extra, void *in, void *out, int *flag)
-{
-	(void)win;
-	(void)keyval;
-	(void)extra;
-	*(void **)out = in;
-	*flag = 1;
-	return MPI_SUCCESS;
-}
-
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
 			   MPI_Win_delete_attr_function *delete_fn, int *keyval, void *extra)
 {

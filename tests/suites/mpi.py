@@ -9,7 +9,7 @@ PROGRAMS = {
     "mpit_p2p": 17,
     "mpit_dt": 11,
     "mpit_coll": 11,
-    "mpit_env": 14,
+    "mpit_env": 16,
     "mpit_prof": 2,
     "mpit_proto": 8,
     "mpit_span": 16,

@@ -43,7 +43,7 @@ def cases():
         nodes("net_qemu_coll_2x2", 2, 2, "mpit_coll", tap=True, min_tap=10),
         # Communicators, attributes, error handlers and processor names on
         # ranks of two kernels: names agree exactly where nodes do.
-        nodes("net_qemu_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=14),
+        nodes("net_qemu_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=16),
         nodes("net_qemu_session_2x2_drop2", 2, 2, "mpit_session", extra=["--drop", "2"], tap=True,
               min_tap=7),
         # Three kernels on one switch: its learning and flooding, and

@@ -33,7 +33,7 @@ def cases():
              min_tap=10),
         # Four nodes: a scan's chain crosses three node boundaries.
         host("net_host_coll_4x1", 4, 1, "mpit_coll", tap=True, min_tap=10),
-        host("net_host_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=14),
+        host("net_host_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=16),
         host("net_host_session_2x2", 2, 2, "mpit_session", tap=True, min_tap=7),
         host("net_host_session_3x1_drop2", 3, 1, "mpit_session", ["--drop", "2"], ["only"],
              tap=True, min_tap=6),

@@ -291,6 +291,109 @@ static void test_split_type(void)
 	mpit_report("env_split_type_shared");
 }
 
+/* MPI 4.0's hardware-guided splits: "mpi_shared_memory" is the node, as
+ * SHARED; a resource type nobody knows gives nothing; unguided gives the
+ * next level below the whole (nodes, then single ranks). */
+static void test_split_type_hw(void)
+{
+	MPI_Comm shm, hw, below;
+	MPI_Info info;
+	char v[64];
+	int cmp = -1, n, flag = 0, nodes;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm);
+	MPI_Comm_size(shm, &n);
+	nodes = size / n;
+	MPI_Info_create(&info);
+	MPI_Info_set(info, "mpi_hw_resource_type", "mpi_shared_memory");
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, rank, info, &hw);
+	MPI_Comm_compare(shm, hw, &cmp);
+	mpit_expect_int("mpi_shared_memory is the node", MPI_CONGRUENT, cmp);
+	MPI_Info_free(&info);
+	MPI_Comm_get_info(hw, &info);
+	MPI_Info_get(info, "mpi_hw_resource_type", sizeof v - 1, v, &flag);
+	mpit_expect_int("its info names it", 1, flag && !strcmp(v, "mpi_shared_memory"));
+	MPI_Info_free(&info);
+	MPI_Comm_free(&hw);
+	MPI_Info_create(&info);
+	MPI_Info_set(info, "mpi_hw_resource_type", "quantum_foam");
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, rank, info, &hw);
+	mpit_expect_int("an unknown resource gives MPI_COMM_NULL", 1, hw == MPI_COMM_NULL);
+	MPI_Info_free(&info);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, rank, MPI_INFO_NULL, &hw);
+	mpit_expect_int("no resource gives MPI_COMM_NULL", 1, hw == MPI_COMM_NULL);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, rank, MPI_INFO_NULL, &hw);
+	if (nodes > 1) {
+		MPI_Comm_compare(shm, hw, &cmp);
+		mpit_expect_int("below several nodes: the nodes", MPI_CONGRUENT, cmp);
+	} else if (size > 1) {
+		MPI_Comm_size(hw, &n);
+		mpit_expect_int("below one node: single ranks", 1, n);
+	} else {
+		mpit_expect_int("below one rank: nothing", 1, hw == MPI_COMM_NULL);
+	}
+	if (hw != MPI_COMM_NULL) {
+		MPI_Comm_split_type(hw, MPI_COMM_TYPE_HW_UNGUIDED, rank, MPI_INFO_NULL, &below);
+		MPI_Comm_size(hw, &n);
+		mpit_expect_int("and below that, less", 1, n > 1 ? below != MPI_COMM_NULL :
+				below == MPI_COMM_NULL);
+		if (below != MPI_COMM_NULL)
+			MPI_Comm_free(&below);
+		MPI_Comm_free(&hw);
+	}
+	MPI_Comm_free(&shm);
+	mpit_report("env_split_type_hw_guided_and_unguided");
+}
+
+static int type_copied(MPI_Datatype t, int key, void *extra, void *in, void *out, int *flag)
+{
+	return MPI_TYPE_DUP_FN(t, key, extra, in, out, flag);
+}
+
+/* Predefined names a program may take for granted: MPI_TYPE_DUP_FN, MPI
+ * 4.0's MPI_ERRORS_ABORT, error classes and mpi_f08 status conversions. */
+static void test_predefined_names(void)
+{
+	static int val = 42;
+	MPI_Datatype t, t2;
+	MPI_Errhandler e;
+	MPI_Comm dup;
+	MPI_Status st = { 0 }, back;
+	MPI_F08_status f08;
+	MPI_Fint f[MPI_F_STATUS_SIZE];
+	char msg[MPI_MAX_ERROR_STRING];
+	int key, flag = 0, len, *got = NULL;
+
+	MPI_Type_create_keyval(type_copied, MPI_TYPE_NULL_DELETE_FN, &key, NULL);
+	MPI_Type_contiguous(2, MPI_INT, &t);
+	MPI_Type_set_attr(t, key, &val);
+	MPI_Type_dup(t, &t2);
+	MPI_Type_get_attr(t2, key, &got, &flag);
+	mpit_expect_int("MPI_TYPE_DUP_FN copies the value", 1, flag && got == &val);
+	MPI_Type_free(&t2);
+	MPI_Type_free(&t);
+	MPI_Type_free_keyval(&key);
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+	MPI_Comm_set_errhandler(dup, MPI_ERRORS_ABORT);
+	MPI_Comm_get_errhandler(dup, &e);
+	mpit_expect_int("MPI_ERRORS_ABORT set and got", 1,
+			e == MPI_ERRORS_ABORT && e != MPI_ERRORS_ARE_FATAL);
+	MPI_Errhandler_free(&e);
+	MPI_Comm_free(&dup);
+	MPI_Error_string(MPI_ERR_VALUE_TOO_LARGE, msg, &len);
+	mpit_expect_int("MPI 4.0 classes have text", 1,
+			len > 0 && MPI_ERR_LASTCODE >= MPI_T_ERR_NOT_SUPPORTED);
+	st.MPI_SOURCE = 3;
+	st.MPI_TAG = 77;
+	MPI_Status_c2f08(&st, &f08);
+	MPI_Status_f082f(&f08, f);
+	MPI_Status_f082c(&f08, &back);
+	mpit_expect_int("f08 status source", 3, f08.MPI_SOURCE);
+	mpit_expect_int("Fortran status tag at MPI_F_TAG", 77, f[MPI_F_TAG]);
+	mpit_expect_int("round trip", 77, back.MPI_TAG);
+	mpit_report("env_predefined_names_type_dup_fn_errors_abort_f08_status");
+}
+
 static int deleted;
 
 static int del_fn(MPI_Comm c, int key, void *val, void *extra)
@@ -466,6 +569,8 @@ int main(int argc, char **argv)
 	test_comm_ops();
 	test_comm_free_pending();
 	test_split_type();
+	test_split_type_hw();
+	test_predefined_names();
 	test_attributes();
 	test_attribute_lifetimes_and_errors();
 	test_self_comm();
