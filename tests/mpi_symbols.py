@@ -53,7 +53,7 @@ def table(fns31, fns40, syms):
             "\"works\".  `make test` fails when one is missing or this table is stale "
             "(`mpi_symbols_*`).  Details: [mpi.md](mpi.md).", "", "## MPI 3.1", ""]
     rows += rows_of(fns31, syms)
-    rows += ["", "## MPI 4.0: persistent collectives, MPI_Isendrecv, Info strings, large counts, partitioned point-to-point, sessions, f08 statuses", ""]
+    rows += ["", "## MPI 4.0: persistent collectives, MPI_Isendrecv, Info strings, large counts, partitioned point-to-point, sessions, f08 statuses, tools events", ""]
     rows += rows_of(fns40, syms)
     return "\n".join(rows) + "\n"
 

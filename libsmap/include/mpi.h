@@ -1094,6 +1094,10 @@ typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype
 typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *file_extent,
 					void *extra_state);
 #define MPI_CONVERSION_FN_NULL	((MPI_Datarep_conversion_function *)0)
+typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype,
+					      MPI_Count count, void *filebuf, MPI_Offset position,
+					      void *extra_state);
+#define MPI_CONVERSION_FN_NULL_C	((MPI_Datarep_conversion_function_c *)0)
 SMPI_API(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info,
 			   int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]))
 SMPI_API(int, Comm_spawn_multiple, (int count, char *array_of_commands[],
@@ -1117,6 +1121,11 @@ SMPI_API(int, Register_datarep, (const char *datarep,
 				 MPI_Datarep_conversion_function *write_conversion_fn,
 				 MPI_Datarep_extent_function *dtype_file_extent_fn,
 				 void *extra_state))
+SMPI_API(int, Register_datarep_c, (const char *datarep,
+				   MPI_Datarep_conversion_function_c *read_conversion_fn,
+				   MPI_Datarep_conversion_function_c *write_conversion_fn,
+				   MPI_Datarep_extent_function *dtype_file_extent_fn,
+				   void *extra_state))
 
 /* Generalized requests (libsmap/mpi/grequest.c). */
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
@@ -1234,6 +1243,67 @@ SMPI_API(int, T_category_get_cvars, (int cat_index, int len, int indices[]))
 SMPI_API(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
 SMPI_API(int, T_category_get_categories, (int cat_index, int len, int indices[]))
 SMPI_API(int, T_category_changed, (int *stamp))
+/* MPI 4.0's events: libsmap raises none, so no event type exists and no
+ * registration can be made; one timestamp source, the job's clock in
+ * nanoseconds (libsmap/mpi/tools.c). */
+typedef struct smpi_t_event_registration *MPI_T_event_registration;
+typedef struct smpi_t_event_instance *MPI_T_event_instance;
+typedef enum MPI_T_cb_safety {
+	MPI_T_CB_REQUIRE_NONE = 0, MPI_T_CB_REQUIRE_MPI_RESTRICTED, MPI_T_CB_REQUIRE_THREAD_SAFE,
+	MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order {
+	MPI_T_SOURCE_ORDERED = 0, MPI_T_SOURCE_UNORDERED
+} MPI_T_source_order;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+				     MPI_T_event_registration event_registration,
+				     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration,
+					  MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+					     MPI_T_event_registration event_registration,
+					     int source_index, MPI_T_cb_safety cb_safety,
+					     void *user_data);
+SMPI_API(int, T_event_get_num, (int *num_events))
+SMPI_API(int, T_event_get_info, (int event_index, char *name, int *name_len, int *verbosity,
+				 MPI_Datatype array_of_datatypes[],
+				 MPI_Aint array_of_displacements[], int *num_elements,
+				 MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len,
+				 int *bind))
+SMPI_API(int, T_event_get_index, (const char *name, int *event_index))
+SMPI_API(int, T_event_handle_alloc, (int event_index, void *obj_handle, MPI_Info info,
+				     MPI_T_event_registration *event_registration))
+SMPI_API(int, T_event_handle_set_info, (MPI_T_event_registration event_registration,
+					MPI_Info info))
+SMPI_API(int, T_event_handle_get_info, (MPI_T_event_registration event_registration,
+					MPI_Info *info_used))
+SMPI_API(int, T_event_register_callback, (MPI_T_event_registration event_registration,
+					  MPI_T_cb_safety cb_safety, MPI_Info info,
+					  void *user_data,
+					  MPI_T_event_cb_function *event_cb_function))
+SMPI_API(int, T_event_callback_set_info, (MPI_T_event_registration event_registration,
+					  MPI_T_cb_safety cb_safety, MPI_Info info))
+SMPI_API(int, T_event_callback_get_info, (MPI_T_event_registration event_registration,
+					  MPI_T_cb_safety cb_safety, MPI_Info *info_used))
+SMPI_API(int, T_event_handle_free, (MPI_T_event_registration event_registration,
+				    void *user_data,
+				    MPI_T_event_free_cb_function *free_cb_function))
+SMPI_API(int, T_event_set_dropped_handler, (MPI_T_event_registration event_registration,
+					    MPI_T_event_dropped_cb_function *dropped_cb_function))
+SMPI_API(int, T_event_read, (MPI_T_event_instance event_instance, int element_index,
+			     void *buffer))
+SMPI_API(int, T_event_copy, (MPI_T_event_instance event_instance, void *buffer))
+SMPI_API(int, T_event_get_timestamp, (MPI_T_event_instance event_instance,
+				      MPI_Count *event_timestamp))
+SMPI_API(int, T_event_get_source, (MPI_T_event_instance event_instance, int *source_index))
+SMPI_API(int, T_source_get_num, (int *num_sources))
+SMPI_API(int, T_source_get_info, (int source_index, char *name, int *name_len, char *desc,
+				  int *desc_len, MPI_T_source_order *ordering,
+				  MPI_Count *ticks_per_second, MPI_Count *max_ticks,
+				  MPI_Info *info))
+SMPI_API(int, T_source_get_timestamp, (int source_index, MPI_Count *timestamp))
+SMPI_API(int, T_category_get_num_events, (int cat_index, int *num_events))
+SMPI_API(int, T_category_get_events, (int cat_index, int len, int indices[]))
 
 /* Intercommunicators (libsmap/mpi/comm.c), and MPI_Comm_create_group. */
 SMPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))

@@ -148,6 +148,16 @@ int PMPI_Register_datarep(const char *datarep,
 			datarep ? datarep : "(null)");
 }
 
+int PMPI_Register_datarep_c(const char *datarep,
+			    MPI_Datarep_conversion_function_c *read_conversion_fn,
+			    MPI_Datarep_conversion_function_c *write_conversion_fn,
+			    MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+	(void)read_conversion_fn;
+	(void)write_conversion_fn;
+	return PMPI_Register_datarep(datarep, NULL, NULL, dtype_file_extent_fn, extra_state);
+}
+
 SMPI_ALIAS(Comm_spawn)
 SMPI_ALIAS(Comm_spawn_multiple)
 SMPI_ALIAS(Comm_get_parent)
@@ -161,3 +171,4 @@ SMPI_ALIAS(Publish_name)
 SMPI_ALIAS(Unpublish_name)
 SMPI_ALIAS(Lookup_name)
 SMPI_ALIAS(Register_datarep)
+SMPI_ALIAS(Register_datarep_c)

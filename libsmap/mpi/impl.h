@@ -72,7 +72,7 @@ enum {
 	SMPI_LIVE_OP = 0x2e2e706f,	/* "op.." */
 	SMPI_LIVE_REQ = 0x20716572,	/* "req " */
 	SMPI_LIVE_GROUP = 0x70726f67,	/* "grop" */
-	SMPI_LIVE_SESSION = 0x73736573,	/* "sess" */
+	SMPI_LIVE_SESSION = 0x7369706d,	/* "mpis" */
 };
 
 static inline int smpi_in_region(const void *p, size_t size)

@@ -8,7 +8,9 @@
  * rank started).  All are read-only: the settings are fixed when MPI_Init
  * reads them, and every rank must agree on some of them.  One category,
  * "libsmap", holds them all.  MPI_T works before MPI_Init and after
- * MPI_Finalize; the settings read 0 until MPI_Init made them.
+ * MPI_Finalize; the settings read 0 until MPI_Init made them.  MPI 4.0's
+ * events: libsmap raises none, so there is no event type; the one
+ * timestamp source is the job's clock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -560,6 +562,170 @@ int PMPI_T_category_changed(int *stamp)
 	return MPI_SUCCESS;
 }
 
+/* ---- MPI 4.0 events: none; one timestamp source ---- */
+
+int PMPI_T_event_get_num(int *num_events)
+{
+	return t_num(num_events, 0);
+}
+
+int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+			  MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+			  int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+			  int *desc_len, int *bind)
+{
+	(void)event_index, (void)name, (void)name_len, (void)verbosity;
+	(void)array_of_datatypes, (void)array_of_displacements, (void)num_elements;
+	(void)enumtype, (void)info, (void)desc, (void)desc_len, (void)bind;
+	T_READY();
+	return MPI_T_ERR_INVALID_INDEX;
+}
+
+int PMPI_T_event_get_index(const char *name, int *event_index)
+{
+	T_READY();
+	if (!name || !event_index)
+		return MPI_ERR_ARG;
+	return MPI_T_ERR_INVALID_NAME;
+}
+
+int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+			      MPI_T_event_registration *event_registration)
+{
+	(void)event_index, (void)obj_handle, (void)info, (void)event_registration;
+	T_READY();
+	return MPI_T_ERR_INVALID_INDEX;
+}
+
+/* No registration can exist (no event type does), so every call on one
+ * has an invalid handle, as has every call on an event instance. */
+static int t_no_registration(void)
+{
+	T_READY();
+	return MPI_T_ERR_INVALID_HANDLE;
+}
+
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
+{
+	(void)event_registration, (void)info;
+	return t_no_registration();
+}
+
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
+				 MPI_Info *info_used)
+{
+	(void)event_registration, (void)info_used;
+	return t_no_registration();
+}
+
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
+				   MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+				   MPI_T_event_cb_function *event_cb_function)
+{
+	(void)event_registration, (void)cb_safety, (void)info, (void)user_data;
+	(void)event_cb_function;
+	return t_no_registration();
+}
+
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+				   MPI_T_cb_safety cb_safety, MPI_Info info)
+{
+	(void)event_registration, (void)cb_safety, (void)info;
+	return t_no_registration();
+}
+
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+				   MPI_T_cb_safety cb_safety, MPI_Info *info_used)
+{
+	(void)event_registration, (void)cb_safety, (void)info_used;
+	return t_no_registration();
+}
+
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
+			     MPI_T_event_free_cb_function *free_cb_function)
+{
+	(void)event_registration, (void)user_data, (void)free_cb_function;
+	return t_no_registration();
+}
+
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+				     MPI_T_event_dropped_cb_function *dropped_cb_function)
+{
+	(void)event_registration, (void)dropped_cb_function;
+	return t_no_registration();
+}
+
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
+{
+	(void)event_instance, (void)element_index, (void)buffer;
+	return t_no_registration();
+}
+
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
+{
+	(void)event_instance, (void)buffer;
+	return t_no_registration();
+}
+
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
+{
+	(void)event_instance, (void)event_timestamp;
+	return t_no_registration();
+}
+
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
+{
+	(void)event_instance, (void)source_index;
+	return t_no_registration();
+}
+
+int PMPI_T_source_get_num(int *num_sources)
+{
+	return t_num(num_sources, 1);
+}
+
+int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc,
+			   int *desc_len, MPI_T_source_order *ordering,
+			   MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info)
+{
+	T_READY();
+	if (source_index != 0)
+		return MPI_T_ERR_INVALID_INDEX;
+	t_str("libsmap_clock", name, name_len);
+	t_str("the job's clock (MPI_Wtime's), in nanoseconds", desc, desc_len);
+	if (ordering)
+		*ordering = MPI_T_SOURCE_ORDERED;
+	if (ticks_per_second)
+		*ticks_per_second = 1000000000;
+	if (max_ticks)
+		*max_ticks = INT64_MAX;
+	return info ? PMPI_Info_create(info) : MPI_SUCCESS;
+}
+
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
+{
+	T_READY();
+	if (source_index != 0)
+		return MPI_T_ERR_INVALID_INDEX;
+	if (!timestamp)
+		return MPI_ERR_ARG;
+	*timestamp = (MPI_Count)(smap_wtime() * 1e9);
+	return MPI_SUCCESS;
+}
+
+int PMPI_T_category_get_num_events(int cat_index, int *num_events)
+{
+	T_READY();
+	if (cat_index != 0)
+		return MPI_T_ERR_INVALID_INDEX;
+	return t_num(num_events, 0);
+}
+
+int PMPI_T_category_get_events(int cat_index, int len, int indices[])
+{
+	return t_indices(cat_index, len, indices, 0);
+}
+
 SMPI_ALIAS(T_init_thread)
 SMPI_ALIAS(T_finalize)
 SMPI_ALIAS(T_enum_get_info)
@@ -591,3 +757,23 @@ SMPI_ALIAS(T_category_get_cvars)
 SMPI_ALIAS(T_category_get_pvars)
 SMPI_ALIAS(T_category_get_categories)
 SMPI_ALIAS(T_category_changed)
+SMPI_ALIAS(T_event_get_num)
+SMPI_ALIAS(T_event_get_info)
+SMPI_ALIAS(T_event_get_index)
+SMPI_ALIAS(T_event_handle_alloc)
+SMPI_ALIAS(T_event_handle_set_info)
+SMPI_ALIAS(T_event_handle_get_info)
+SMPI_ALIAS(T_event_register_callback)
+SMPI_ALIAS(T_event_callback_set_info)
+SMPI_ALIAS(T_event_callback_get_info)
+SMPI_ALIAS(T_event_handle_free)
+SMPI_ALIAS(T_event_set_dropped_handler)
+SMPI_ALIAS(T_event_read)
+SMPI_ALIAS(T_event_copy)
+SMPI_ALIAS(T_event_get_timestamp)
+SMPI_ALIAS(T_event_get_source)
+SMPI_ALIAS(T_source_get_num)
+SMPI_ALIAS(T_source_get_info)
+SMPI_ALIAS(T_source_get_timestamp)
+SMPI_ALIAS(T_category_get_num_events)
+SMPI_ALIAS(T_category_get_events)

@@ -20,7 +20,7 @@ PROGRAMS = {
     "mpit_inter": 8,
     "mpit_compat": 9,
     "mpit_dtx": 7,
-    "mpit_tools": 4,
+    "mpit_tools": 5,
     "mpit_bigc": 5,
     "mpit_part": 3,
     "mpit_session": 7,
@@ -45,7 +45,7 @@ def cases():
     out.append(harness.lwkrun("mpit_tools_host_eager_4096",
                               ["--host", "-n", "2", "-e", "SMAP_MPI_EAGER=4096",
                                "-e", "SMAP_COLL_CHECK=0",
-                               harness.build("user", "mpit_tools")], tap=True, min_tap=4,
+                               harness.build("user", "mpit_tools")], tap=True, min_tap=5,
                               timeout=60))
     # Large counts for real: INT_MAX + 64 bytes per rank and message, on one
     # node and across two (two such buffers a rank, and across nodes a

@@ -117,6 +117,40 @@ static void t_coll_check(void)
 	bad |= mpit_report("coll_check_setting");
 }
 
+/* MPI 4.0's events: none here, so every call on one is refused; the one
+ * timestamp source is a clock that advances. */
+static void t_events(void)
+{
+	MPI_T_event_registration reg = NULL;
+	MPI_T_source_order order = MPI_T_SOURCE_UNORDERED;
+	MPI_Count t0 = 0, t1 = 0, tps = 0;
+	MPI_Info info = MPI_INFO_NULL;
+	char name[64];
+	int n = -1, len = sizeof name, idx;
+
+	MPI_T_event_get_num(&n);
+	mpit_expect_int("events", 0, n);
+	mpit_expect_int("event 0", MPI_T_ERR_INVALID_INDEX, MPI_T_event_handle_alloc(0, NULL,
+			MPI_INFO_NULL, &reg));
+	mpit_expect_int("an event by name", MPI_T_ERR_INVALID_NAME,
+			MPI_T_event_get_index("mpi_anything", &idx));
+	mpit_expect_int("a registration", MPI_T_ERR_INVALID_HANDLE,
+			MPI_T_event_handle_free(reg, NULL, NULL));
+	MPI_T_category_get_num_events(0, &n);
+	mpit_expect_int("events in the category", 0, n);
+	MPI_T_source_get_num(&n);
+	mpit_expect_int("sources", 1, n);
+	MPI_T_source_get_info(0, name, &len, NULL, NULL, &order, &tps, NULL, &info);
+	mpit_expect_int("the source is ordered, in ns", 1,
+			order == MPI_T_SOURCE_ORDERED && tps == 1000000000 && len > 1);
+	if (info != MPI_INFO_NULL)
+		MPI_Info_free(&info);
+	MPI_T_source_get_timestamp(0, &t0);
+	MPI_T_source_get_timestamp(0, &t1);
+	mpit_expect_int("its time advances", 1, t0 > 0 && t1 >= t0);
+	bad |= mpit_report("tools_events_none_one_clock_source");
+}
+
 int main(int argc, char **argv)
 {
 	int provided = -1;
@@ -129,6 +163,7 @@ int main(int argc, char **argv)
 	t_cvars();
 	t_pvars();
 	t_coll_check();
+	t_events();
 	MPI_T_finalize();
 	if (wrank == 0)
 		printf("%s tools_finalized\n",
