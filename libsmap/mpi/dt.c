@@ -480,6 +480,71 @@ static inline void dt_walk_on(struct dt_walk *w, uint64_t k)
 	}
 }
 
+/* n whole rows of w are done, from the start of its current row (n is at
+ * most the rows left in its element). */
+static inline void dt_walk_rows_on(struct dt_walk *w, uint64_t n)
+{
+	w->left_rows -= n;
+	if (w->left_rows) {
+		w->at += n * w->stride;
+	} else {
+		w->elem += w->extent;
+		w->at = w->elem;
+		w->left_rows = w->rows;
+	}
+}
+
+/*
+ * Whole rows at once where one side's rows meet the other's row for row
+ * (the same length, both at a row's start) or fall one after another into
+ * the other's current row (a column into a dense buffer): a loop of one
+ * move per row, no walk between them.  A vector of 2-byte blocks paid ~5
+ * ns a block through the general loop below.  Returns the bytes moved (0:
+ * nothing to gain here).
+ */
+static uint64_t dt_walk_rows(struct dt_walk *d, struct dt_walk *s, uint64_t room)
+{
+	uint64_t n, row, dstep, sstep;
+	char *dp = d->at + d->off;
+	const char *sp = s->at + s->off;
+
+	if (d->off == 0 && s->off == 0 && d->row == s->row) {
+		row = d->row;
+		n = d->left_rows < s->left_rows ? d->left_rows : s->left_rows;
+		dstep = d->stride;
+		sstep = s->stride;
+	} else if (d->off == 0 && s->row - s->off >= 2 * d->row) {
+		row = d->row;
+		n = (s->row - s->off) / row;
+		n = n < d->left_rows ? n : d->left_rows;
+		dstep = d->stride;
+		sstep = row;
+	} else if (s->off == 0 && d->row - d->off >= 2 * s->row) {
+		row = s->row;
+		n = (d->row - d->off) / row;
+		n = n < s->left_rows ? n : s->left_rows;
+		dstep = row;
+		sstep = s->stride;
+	} else {
+		return 0;
+	}
+	if (n > room / row)
+		n = room / row;
+	if (n < 2)
+		return 0;
+	for (uint64_t i = 0; i < n; i++, dp += dstep, sp += sstep)
+		copy_piece(dp, sp, row);
+	if (dstep == d->stride && d->off == 0 && row == d->row)
+		dt_walk_rows_on(d, n);
+	else
+		dt_walk_on(d, n * row);
+	if (sstep == s->stride && s->off == 0 && row == s->row)
+		dt_walk_rows_on(s, n);
+	else
+		dt_walk_on(s, n * row);
+	return n * row;
+}
+
 size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void *src,
 		     const struct dt *st, int64_t scount, size_t max)
 {
@@ -495,8 +560,13 @@ size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void 
 		if (max > stotal)
 			max = stotal;
 		while (done < max) {
-			uint64_t k = d.row - d.off < s.row - s.off ? d.row - d.off : s.row - s.off;
+			uint64_t k = dt_walk_rows(&d, &s, max - done);
 
+			if (k) {
+				done += k;
+				continue;
+			}
+			k = d.row - d.off < s.row - s.off ? d.row - d.off : s.row - s.off;
 			if (k > max - done)
 				k = max - done;
 			copy_piece(d.at + d.off, s.at + s.off, k);
