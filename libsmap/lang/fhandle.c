@@ -374,18 +374,14 @@ int PMPI_Status_f082c(const MPI_F08_status *f08, MPI_Status *c)
 
 int PMPI_Status_f082f(const MPI_F08_status *f08, MPI_Fint *f)
 {
-	if (!f08 || !f || f08 == MPI_F08_STATUS_IGNORE)
+	if (f08 == MPI_F08_STATUS_IGNORE)
 		return MPI_ERR_ARG;
-	memcpy(f, f08, sizeof *f08);
-	return MPI_SUCCESS;
+	return PMPI_Status_c2f((const MPI_Status *)(const void *)f08, f);
 }
 
 int PMPI_Status_f2f08(const MPI_Fint *f, MPI_F08_status *f08)
 {
-	if (!f08 || !f || f == smpi_fstatus_ignore_)
-		return MPI_ERR_ARG;
-	memcpy(f08, f, sizeof *f08);
-	return MPI_SUCCESS;
+	return PMPI_Status_f2c(f, (MPI_Status *)(void *)f08);
 }
 
 extern __typeof__(PMPI_Status_c2f) MPI_Status_c2f __attribute__((weak, alias("PMPI_Status_c2f")));
