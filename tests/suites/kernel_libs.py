@@ -27,6 +27,13 @@ def cases():
                           min_tap=mpi.PROGRAMS[prog]))
     out.append(kernel("kernel/mpi/MPI_Abort ends the job with its code", 4, "mpit_abort", rc=7,
                       expect=[r"aborted the job with status 7"]))
+    # MPI 4.0 sessions with no MPI_Init at all; a rank leaving with its
+    # session open fails the job.
+    out.append(kernel("kernel/mpi/mpit_session sessions only on 3 ranks", 3, "mpit_session",
+                      ["only"], tap=True, min_tap=6, expect=[r"ok session_only_never_initialized"]))
+    out.append(kernel("kernel/mpi/a rank leaving with a session open fails the job", 2,
+                      "mpit_session", ["leave"], rc=1,
+                      expect=[r"with an MPI session not finalized: ending the job"]))
     for prog, checks in sorted(shmem.CHECKS.items()):
         env, args = (shmem.HEAP, shmem.HEAP_ARGS) if prog == "shmem_heap" else ((), ())
         out.append(kernel("kernel/shmem/%s on 2 PEs" % prog, 2, prog, args, env, tap=True,
