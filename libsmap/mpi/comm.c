@@ -10,8 +10,6 @@
  * progress, where no member may wait for another - at its first
  * collective (smpi_comm_coll).
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nbc.h"
@@ -853,12 +851,10 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 
 /*
- * Collective over the group's members only: they agree on a context id on
- * comm's library context, with the caller's tag, so that creations on
- * overlapping groups do not mix.
+ * The communicator of group, collective over its members only (every one
+ * in comm): they agree on a context id on comm's library context, with
+ * tag, so that creations on overlapping groups do not mix.
  */
-/* The members of group, every one of which is in comm, agree on a context
- * id over comm with tag and make the communicator of group. */
 static int comm_of_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm,
 			 const char *fn)
 {
@@ -914,22 +910,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
  * tells concurrent calls apart.  Errors before the new communicator exists
  * go to the handler the call names.
  */
-static int comm_group_err(MPI_Errhandler errh, int code, const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int comm_group_err(MPI_Errhandler errh, int code, const char *fn, const char *fmt, ...)
-{
-	char msg[MPI_MAX_ERROR_STRING];
-	MPI_Comm none = MPI_COMM_NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (!errh)
-		return smpi_err(NULL, code, fn, "%s", msg);
-	return smpi_errh_raise(errh, &none, code, fn, msg);
-}
+/* Before the new communicator exists, errors go to the call's handler. */
+#define comm_group_err(errh, ...) smpi_err_on((errh), &(MPI_Comm){ MPI_COMM_NULL }, __VA_ARGS__)
 
 /* 0: the arguments both constructors share are good. */
 static int comm_group_args(MPI_Group group, const char *stringtag, MPI_Errhandler errh,

@@ -504,27 +504,25 @@ static inline void dt_walk_rows_on(struct dt_walk *w, uint64_t n)
  */
 static uint64_t dt_walk_rows(struct dt_walk *d, struct dt_walk *s, uint64_t room)
 {
-	uint64_t n, row, dstep, sstep;
+	/* Which sides step by their own rows (else along one row). */
+	int drows = d->off == 0, srows = s->off == 0;
+	uint64_t n, row;
 	char *dp = d->at + d->off;
 	const char *sp = s->at + s->off;
 
-	if (d->off == 0 && s->off == 0 && d->row == s->row) {
+	if (drows && srows && d->row == s->row) {
 		row = d->row;
 		n = d->left_rows < s->left_rows ? d->left_rows : s->left_rows;
-		dstep = d->stride;
-		sstep = s->stride;
-	} else if (d->off == 0 && s->row - s->off >= 2 * d->row) {
+	} else if (drows && s->row - s->off >= 2 * d->row) {
 		row = d->row;
 		n = (s->row - s->off) / row;
 		n = n < d->left_rows ? n : d->left_rows;
-		dstep = d->stride;
-		sstep = row;
-	} else if (s->off == 0 && d->row - d->off >= 2 * s->row) {
+		srows = 0;
+	} else if (srows && d->row - d->off >= 2 * s->row) {
 		row = s->row;
 		n = (d->row - d->off) / row;
 		n = n < s->left_rows ? n : s->left_rows;
-		dstep = row;
-		sstep = s->stride;
+		drows = 0;
 	} else {
 		return 0;
 	}
@@ -532,13 +530,14 @@ static uint64_t dt_walk_rows(struct dt_walk *d, struct dt_walk *s, uint64_t room
 		n = room / row;
 	if (n < 2)
 		return 0;
-	for (uint64_t i = 0; i < n; i++, dp += dstep, sp += sstep)
+	for (uint64_t i = 0, dstep = drows ? d->stride : row, sstep = srows ? s->stride : row;
+	     i < n; i++, dp += dstep, sp += sstep)
 		copy_piece(dp, sp, row);
-	if (dstep == d->stride && d->off == 0 && row == d->row)
+	if (drows)
 		dt_walk_rows_on(d, n);
 	else
 		dt_walk_on(d, n * row);
-	if (sstep == s->stride && s->off == 0 && row == s->row)
+	if (srows)
 		dt_walk_rows_on(s, n);
 	else
 		dt_walk_on(s, n * row);

@@ -96,36 +96,50 @@ static const char *const err_text[MPI_ERR_LASTCODE + 1] = {
 	[MPI_T_ERR_NOT_SUPPORTED] = "MPI_T: not supported",
 };
 
-int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
+int smpi_verr_on(struct smpi_errh *h, void *obj, int code, const char *fn, const char *fmt,
+		 va_list ap)
 {
-	char msg[MPI_MAX_ERROR_STRING];
-	va_list ap;
-
-	if (!comm)
-		comm = MPI_COMM_WORLD;
-	if (!comm->errh->fatal && !comm->errh->fn)
-		return code;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return smpi_errh_raise(comm->errh, &comm, code, fn, msg);
-}
-
-int smpi_errh_raise(struct smpi_errh *h, void *obj, int code, const char *fn, const char *msg)
-{
-	char text[MPI_MAX_ERROR_STRING];
+	char msg[MPI_MAX_ERROR_STRING], text[MPI_MAX_ERROR_STRING];
+	MPI_Comm world = MPI_COMM_WORLD;
 	int len;
 
+	if (!h) {
+		h = world->errh;
+		obj = &world;
+	}
+	if (!h->fatal && !h->fn)
+		return code;
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	if (h->fn) {
 		((void (*)(void *, int *, ...))(void (*)(void))h->fn)(obj, &code, msg);
 		return code;
 	}
-	if (!h->fatal)
-		return code;
 	if (PMPI_Error_string(code, text, &len) != MPI_SUCCESS)
 		snprintf(text, sizeof text, "bad error code");
 	fprintf(stderr, "%s: %s (%s); rank %d ends the job\n", fn, msg, text, smap_world_rank());
 	smap_abort(code);
+}
+
+int smpi_err_on(struct smpi_errh *h, void *obj, int code, const char *fn, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = smpi_verr_on(h, obj, code, fn, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = smpi_verr_on(comm ? comm->errh : NULL, &comm, code, fn, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 void smpi_fatal(const char *fmt, ...)

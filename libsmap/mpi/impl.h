@@ -9,6 +9,7 @@
 #ifndef SMPI_IMPL_H
 #define SMPI_IMPL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "mpi.h"
@@ -41,16 +42,19 @@ struct smpi_errh {
  */
 int smpi_err(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The same on h, the handler of the object whose handle is at obj (a
+ * window's, a session's, or the one a constructor names; NULL:
+ * MPI_COMM_WORLD's): a handler made for that kind of object gets obj. */
+int smpi_err_on(struct smpi_errh *h, void *obj, int code, const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+int smpi_verr_on(struct smpi_errh *h, void *obj, int code, const char *fn, const char *fmt,
+		 va_list ap);
 /*
  * Handlers are shared by reference between communicators, windows and the
  * program's handles: take a reference (returned for convenience), drop one
  * (a user handler goes with its last), or put h in *slot in place of the
  * handler there.
  */
-/* Raises `code` from `fn` on h, the handler of the object whose handle is
- * at obj (a handler made for that kind of object gets obj, the code and
- * msg): returns code, or ends the job under MPI_ERRORS_ARE_FATAL. */
-int smpi_errh_raise(struct smpi_errh *h, void *obj, int code, const char *fn, const char *msg);
 struct smpi_errh *smpi_errh_ref(struct smpi_errh *h);
 void smpi_errh_release(struct smpi_errh *h);
 void smpi_errh_replace(struct smpi_errh **slot, struct smpi_errh *h);

@@ -31,23 +31,10 @@ static const char *const thread_names[] = {
 	[MPI_THREAD_MULTIPLE] = "MPI_THREAD_MULTIPLE",
 };
 
+/* Errors go to the session's handler; at MPI_Session_init, before there
+ * is one, to the handler the call names. */
 static int session_err(MPI_Session s, int code, const char *fn, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-
-/* Raises code on s's handler; a call without a live session raises it on
- * the handler it names (errh, at MPI_Session_init) or MPI_COMM_WORLD's. */
-static int session_raise(MPI_Session s, struct smpi_errh *errh, int code, const char *fn,
-			 const char *fmt, va_list ap)
-{
-	char msg[MPI_MAX_ERROR_STRING];
-
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (smpi_live(s, SMPI_LIVE_SESSION))
-		errh = s->errh;
-	if (!errh)
-		return smpi_err(NULL, code, fn, "%s", msg);
-	return smpi_errh_raise(errh, &s, code, fn, msg);
-}
 
 static int session_err(MPI_Session s, int code, const char *fn, const char *fmt, ...)
 {
@@ -55,24 +42,13 @@ static int session_err(MPI_Session s, int code, const char *fn, const char *fmt,
 	int err;
 
 	va_start(ap, fmt);
-	err = session_raise(s, NULL, code, fn, fmt, ap);
+	err = smpi_verr_on(smpi_live(s, SMPI_LIVE_SESSION) ? s->errh : NULL, &s, code, fn, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
-static int session_init_err(MPI_Errhandler errh, int code, const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int session_init_err(MPI_Errhandler errh, int code, const char *fn, const char *fmt, ...)
-{
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = session_raise(MPI_SESSION_NULL, errh, code, fn, fmt, ap);
-	va_end(ap);
-	return err;
-}
+#define session_init_err(errh, ...) smpi_err_on((errh), &(MPI_Session){ MPI_SESSION_NULL }, \
+						__VA_ARGS__)
 
 /* MPI_SUCCESS for a live session (and MPI serving calls). */
 static int session_check(MPI_Session s, const char *fn)

@@ -20,16 +20,13 @@
 
 int smpi_win_err(MPI_Win win, int code, const char *fn, const char *fmt, ...)
 {
-	char msg[MPI_MAX_ERROR_STRING];
-	struct smpi_errh *h = win->errh;
 	va_list ap;
+	int err;
 
-	if (!h->fatal && !h->fn)
-		return code;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	err = smpi_verr_on(win->errh, &win, code, fn, fmt, ap);
 	va_end(ap);
-	return smpi_errh_raise(h, &win, code, fn, msg);
+	return err;
 }
 
 int smpi_win_check(MPI_Win win, const char *fn)
