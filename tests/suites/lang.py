@@ -17,9 +17,9 @@ OMP4 = (["-e", "OMP_NUM_THREADS=4"],
          r"libsmap: rank 1: fork\(\) is not supported"])
 PROGRAMS = {
     "lang_cxx": (8, ([], [])),
-    "lang_fmod": (25, ([], [])),
+    "lang_fmod": (26, ([], [])),
     "lang_fh": (4, ([], [])),
-    "lang_f08": (13, ([], [])),
+    "lang_f08": (14, ([], [])),
     "lang_fshmem": (8, ([], [])),
     "lang_c_musl": (2, OMP4),
     "lang_c_glibc": (4, OMP4),

@@ -1,5 +1,6 @@
 ! lang_f08.f90 - Fortran 2008 `use mpi_f08`, built by tools/smapfort: handle
-! types and their comparisons, optional ierror, type(MPI_Status), p2p,
+! types and their comparisons, optional ierror, type(MPI_Status) and its
+! conversions, p2p,
 ! nonblocking, collectives, communicators, strings.  Rank 0 prints one TAP
 ! line per behaviour with the verdicts of all ranks.
 module report08_m
@@ -29,7 +30,8 @@ program lang_f08
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   implicit none
   type(MPI_Comm) :: dup, sub
-  type(MPI_Status) :: status
+  type(MPI_Status) :: status, status2
+  integer :: fstatus(MPI_STATUS_SIZE)
   type(MPI_Request) :: reqs(2)
   type(MPI_Datatype) :: vec
   integer :: ierr, rank, nranks, peer, from, n, i
@@ -60,6 +62,15 @@ program lang_f08
   call MPI_Get_count(status, MPI_INTEGER, n)
   call report('f08_sendrecv_status', iget(10) == from * 100 + 10 .and. &
               status%MPI_SOURCE == from .and. status%MPI_TAG == 3 .and. n == 10)
+
+  ! A status through an INTEGER array and back keeps what it says.
+  call MPI_Status_f082f(status, fstatus)
+  call MPI_Status_f2f08(fstatus, status2, ierr)
+  call MPI_Get_count(status2, MPI_INTEGER, n)
+  call MPI_Status_f082f(MPI_STATUS_IGNORE, fstatus, i)
+  call report('f08_status_f082f_f2f08', fstatus(MPI_SOURCE) == from .and. &
+              fstatus(MPI_TAG) == 3 .and. status2%MPI_SOURCE == from .and. &
+              status2%MPI_TAG == 3 .and. n == 10 .and. ierr == MPI_SUCCESS .and. i /= MPI_SUCCESS)
 
   call MPI_Irecv(iget, 10, MPI_INTEGER, from, 4, MPI_COMM_WORLD, reqs(1))
   call MPI_Isend(ibuf, 10, MPI_INTEGER, peer, 4, MPI_COMM_WORLD, reqs(2))

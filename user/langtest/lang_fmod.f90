@@ -79,6 +79,8 @@ program lang_fmod
   external absmax
   integer :: ierr, rank, nranks, peer, from, i, n, newcomm, sub, subrank, vec, op
   integer :: status(MPI_STATUS_SIZE), reqs(2), stats(MPI_STATUS_SIZE, 2), idx
+  integer :: status2(MPI_STATUS_SIZE)
+  type(MPI_Status) :: f08status
   integer :: ibuf(100), iget(100), counts(4)
   double precision :: d(1000), dsum(1000), t0, t1
   real :: r(10)
@@ -119,6 +121,15 @@ program lang_fmod
   call MPI_Get_count(status, MPI_INTEGER, n, ierr)
   call report('f_send_recv_status', iget(100) == from * 1000 + 100 .and. &
               status(MPI_SOURCE) == from .and. status(MPI_TAG) == 7 .and. n == 100)
+
+  ! module mpi declares type(MPI_Status) for the conversions to mpi_f08's
+  call MPI_Status_f2f08(status, f08status, ierr)
+  status2 = -1
+  call MPI_Status_f082f(f08status, status2, i)
+  call MPI_Get_count(status2, MPI_INTEGER, n, ierr)
+  call report('f_status_f2f08_f082f', f08status%MPI_SOURCE == from .and. &
+              f08status%MPI_TAG == 7 .and. all(status2 == status) .and. n == 100 .and. &
+              i == MPI_SUCCESS)
 
   ! nonblocking with Waitall, reals, then MPI_STATUS_IGNORE
   r = real(rank)
