@@ -27,6 +27,7 @@ def tap(ok, name, why=""):
 class Proc:
     def __init__(self, code):
         self.code = code
+        self.returncode = code
 
     def wait(self):
         return self.code
@@ -36,8 +37,10 @@ class Proc:
 
 
 class Console:
-    def __init__(self, status):
+    def __init__(self, status, rc=0, stopped=False):
         self.status = status
+        self.proc = Proc(rc)
+        self.stopped = stopped
 
     def exit_status(self):
         return self.status
@@ -115,6 +118,10 @@ def main():
                             ([0, 0], 0, "clean nodes end with 0")):
         st = nodes.worst([Console(s) for s in sts])
         tap(st == want, "QEMU nodes: " + what, (sts, st))
+    st = nodes.worst([Console(None, -9), Console(122)])
+    tap(st == 137, "QEMU nodes: a QEMU killed by a signal is 128 + the signal, over EXIT_NET", st)
+    st = nodes.worst([Console(None, 0, stopped=True), Console(3)])
+    tap(st == 3, "QEMU nodes: a node the launcher stopped is no culprit", st)
     return failed
 
 

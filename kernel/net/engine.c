@@ -1561,23 +1561,41 @@ static void chan_fail(struct eng *e, unsigned node)
 		what_num(e, o->w.src);
 		what_add(e, " to rank ");
 		what_num(e, o->w.dst);
+	} else if (__atomic_load_n(&e->watch, __ATOMIC_RELAXED)) {
+		what_add(e, "a hardware barrier");
+	} else if (c->una != c->next_seq || c->waiting || c->qhead != ENG_NONE) {
+		what_add(e, "an acknowledgement");
 	} else {
-		what_add(e, __atomic_load_n(&e->watch, __ATOMIC_RELAXED) ? "a hardware barrier"
-									   : "an acknowledgement");
+		/* watched all the job long, and nothing was owed */
+		what_add(e, "the job");
 	}
 	fail_state(e, node);
 	e->live = false;
 	eng_plat_fail(e, node, e->what);
 }
 
+/* Every other node is watched: in a hardware barrier, or all the job long
+ * where the engine has a CPU of its own (eng_job.watch_all). */
+static bool watching(const struct eng *e)
+{
+	return __atomic_load_n(&e->watch, __ATOMIC_RELAXED) ||
+	       (e->job.watch_all && e->job.dead_us && e->live);
+}
+
 static void timers(struct eng *e, uint64_t now)
 {
-	bool watch = __atomic_load_n(&e->watch, __ATOMIC_RELAXED), was = e->watching;
+	bool watch = watching(e), was = e->watching;
+	bool barrier = __atomic_load_n(&e->watch, __ATOMIC_RELAXED);
 
 	e->watching = watch;
 	for (unsigned n = 0; n < e->job.nnodes; n++) {
 		struct chan *c = &e->ch[n];
 		bool busy = c->una != c->next_seq || c->waiting || c->qhead != ENG_NONE;
+		/* Pings that only prove a quiet node alive go at an eighth of
+		 * the dead time, not every retransmission timeout: a job may
+		 * compute for hours. */
+		uint64_t gap = busy || barrier || c->rto > e->job.dead_us / 8 ? c->rto
+									    : e->job.dead_us / 8;
 
 		if (n == e->job.node)
 			continue;
@@ -1599,7 +1617,7 @@ static void timers(struct eng *e, uint64_t now)
 			c->nak_for = 0;
 			resend(e, n, now);
 		} else if (c->una == c->next_seq && busy &&
-			   now - c->heard > c->rto && now - c->pinged > c->rto) {
+			   now - c->heard > gap && now - c->pinged > gap) {
 			/* waiting on an answer (or watching) with nothing to
 			 * resend: make sure the node is still there */
 			c->pinged = now;

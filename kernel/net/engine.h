@@ -15,6 +15,7 @@
 #ifndef SMAPOS_NET_ENGINE_H
 #define SMAPOS_NET_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,12 @@ struct eng_job {
 	uint32_t nnodes;
 	uint32_t first_rank[ENG_MAX_NODES + 1];
 	uint64_t dead_us;	/* silence from a peer node that declares it dead; 0: never */
+	/* The engine has a CPU of its own (the kernel), so a node's silence
+	 * means it is gone whatever its ranks do: every other node is watched
+	 * for the whole job, as eng_watch does for a barrier.  Host mode's
+	 * engine runs only while a rank is in the library: silence proves
+	 * nothing there. */
+	bool watch_all;
 };
 
 /* ---- platform hooks (exactly one platform per binary) ---- */

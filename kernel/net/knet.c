@@ -304,7 +304,7 @@ static uint64_t lowest_writable(const struct job *j)
 unsigned knet_job_begin(struct job *j, unsigned ncpu)
 {
 	struct eng_job ej = { .id = j->id + 1, .node = (uint32_t)job_node,
-			      .nnodes = (uint32_t)job_nnodes, .dead_us = net_dead_ms * 1000 };
+			      .nnodes = (uint32_t)job_nnodes, .dead_us = net_dead_ms * 1000, .watch_all = true };
 
 	if (job_nnodes < 2 || !knet.eng)
 		return ncpu;

@@ -1,7 +1,16 @@
 """A failing rank ends the whole job, with its status, on every node and in
 host mode, without waiting for --timeout (docs/jobs.md)."""
 
-import harness
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
+ME = os.path.abspath(__file__)
 
 
 def prog(name):
@@ -44,7 +53,7 @@ def cases():
                 reject=[r"(?s)deadlock.*deadlock"]))
     out += [
         harness.Case("fail_lwkrun_status_names_the_culprit_whatever_order_ranks_and_nodes_end_in",
-                     ["python3", "tests/jobstatus_test.py"], tap=True, min_tap=12),
+                     ["python3", "tests/jobstatus_test.py"], tap=True, min_tap=14),
         harness.lwkrun("fail_lwkrun_refuses_more_cpus_than_qemu_starts",
                        ["-c", "300", prog("mpit_exit")], rc=2, timeout=30,
                        expect=[r"^lwkrun: -c 300: QEMU's pc machine starts at most 255 CPUs"]),
@@ -82,6 +91,8 @@ def cases():
                     "readonly"], timeout=90,
             expect=[r"rank 1: MPI_Recv into the program's text: MPI_ERR_BUFFER",
                     r"rank 0: MPI_Send returned 0"]))
+    out.append(harness.Case("fail_nodes_killed_node", ["python3", ME, "killed_node"], rc=0,
+                            timeout=120, tap=True, min_tap=3))
     out.append(harness.lwkrun("fail_nodes_other_node_is_told_the_rank",
                               ["-q", "--nodes", "2", "-n", "2", "--timeout", "60",
                                prog("mpit_exit"), "exit", "5"], rc=5, timeout=90,
@@ -209,3 +220,59 @@ def bad_argument_cases():
                                   tap=True, min_tap=len(BAD_ARGS) + len(BAD_COLLS) + 1 + ROOT_SWEEPS,
                                   timeout=90))
     return out + bad_collective_cases()
+
+
+# -- checks run as a script ------------------------------------------------
+
+def tap(ok, name, why):
+    print("ok %s" % name if ok else "not ok %s - %s" % (name, why), flush=True)
+
+
+def children(pid):
+    """The pids whose parent is pid, with their command lines."""
+    out = []
+    for p in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % p) as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) != pid:
+                    continue
+            with open("/proc/%s/cmdline" % p, "rb") as f:
+                out.append((int(p), f.read().replace(b"\0", b" ").decode()))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def check_killed_node():
+    """Node 1's QEMU is killed while rank 0, on node 0, waits in MPI_Recv
+    for a message from it (nothing owed either way, no barrier): node 0's
+    kernel must find the node gone by itself within its dead time (3 s
+    here), and lwkrun name the killed node and fail the job."""
+    p = subprocess.Popen(["python3", harness.LWKRUN, "--nodes", "2", "-n", "1", "--timeout",
+                          "90", "--append", "net_dead_ms=3000", prog("mpit_exit"), "spin"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines, killed, ended = [], None, None
+    for line in p.stdout:
+        lines.append(line)
+        sys.stdout.write("# " + line)
+        if killed is None and "rank 0 waits for rank 1" in line:
+            node1 = [pid for pid, cmd in children(p.pid) if " node=1 " in cmd]
+            for pid in node1:
+                os.kill(pid, signal.SIGKILL)
+            killed = time.monotonic() if node1 else 0
+        if killed and ended is None and "[n0] net: node 1 stopped answering" in line:
+            ended = time.monotonic()
+    rc = p.wait()
+    out = "".join(lines)
+    tap(killed and ended and ended - killed < 12 and
+        "[n0] net: node 1 stopped answering during the job: ending the job" in out,
+        "killed node: the other node ends by itself within its dead time, naming it",
+        "killed %s, ended %s" % (killed, ended))
+    tap("lwkrun: [n1] QEMU was killed by SIGKILL before the kernel reported a status" in out,
+        "killed node: lwkrun names the killed node", "no line")
+    tap(rc == 128 + signal.SIGKILL, "killed node: the job's status is the signal's",
+        "status %d" % rc)
+
+
+if __name__ == "__main__":
+    {"killed_node": check_killed_node}[sys.argv[1]]()

@@ -38,6 +38,7 @@ static uint8_t *mem[NODES][RANKS];
 static uint64_t now_us;
 static struct frame *wire;
 static unsigned drop_pm, dup_pm, corrupt_pm, jitter_us;
+static bool watch_all;		/* eng_job.watch_all of the jobs job_begin starts */
 static int dead_node = -1;	/* this node neither sends nor receives */
 static int deaf_node = -1;	/* this node's bare acknowledgements are lost */
 static int mute_node = -1;	/* every frame this node sends is lost */
@@ -230,7 +231,8 @@ static void job_begin(uint32_t id, uint64_t dead_us)
 		free(f);
 	}
 	for (unsigned n = 0; n < NODES; n++) {
-		struct eng_job j = { .id = id, .node = n, .nnodes = NODES, .dead_us = dead_us };
+		struct eng_job j = { .id = id, .node = n, .nnodes = NODES, .dead_us = dead_us,
+				     .watch_all = watch_all };
 
 		for (unsigned k = 0; k <= NODES; k++)
 			j.first_rank[k] = k * RANKS;
@@ -989,6 +991,35 @@ static void test_watch(void)
 	      "failed %d", failed_node);
 }
 
+/* The kernel's engine has a CPU of its own: a node that falls silent is
+ * gone whatever this node's ranks do (a rank may wait in a receive from
+ * it), and the pings that prove quiet nodes alive are few. */
+static void test_watch_all(void)
+{
+	unsigned long acks;
+	uint64_t t0;
+
+	watch_all = true;
+	job_begin(19, 400000);
+	acks = bare_acks;
+	for (long i = 0; i < 100000; i++)
+		step();
+	CHECK("watched all the job long, quiet nodes stay alive",
+	      failed_node < 0, "failed %d", failed_node);
+	CHECK("by pings an eighth of the dead time apart (300 ms: at most 8 a pair, answered)",
+	      bare_acks - acks <= 6 * 2 * 8, "%lu bare acknowledgements",
+	      (unsigned long)(bare_acks - acks));
+	dead_node = 2;
+	t0 = now_us;
+	for (long i = 0; i < 400000 && failed_node < 0; i++)
+		step();
+	CHECK("a node that stops answering, nothing owed to or by it, is dead within the dead time",
+	      failed_node == 2 && now_us - t0 <= 400000 + 400000 / 8 + RTO_SLACK,
+	      "failed %d after %lu us", failed_node, (unsigned long)(now_us - t0));
+	CHECK("naming the job", strstr(failed_what, "the job") != NULL, "what: %s", failed_what);
+	watch_all = false;
+}
+
 /* The last acknowledgement a node sends before it leaves can be lost: its
  * BYE carries it again, or the peer would find the node gone with its own
  * operation outstanding and end a job that succeeded. */
@@ -1182,6 +1213,7 @@ int main(void)
 	drop_pm = 0;
 	test_idle_alive();
 	test_watch();
+	test_watch_all();
 	test_leave_acks();
 	test_foreign();
 	test_abort();

@@ -261,6 +261,13 @@ def parse(argv):
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
+def signame(sig):
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return "signal %d" % sig
+
+
 def stop_on_signals(make_exc):
     """SIGINT, SIGTERM and SIGHUP raise make_exc(signum), once: the handler
     ignores all three from then on, so the clean-up that follows is never

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from lwk.cli import stop_on_signals
+from lwk.cli import signame, stop_on_signals
 
 MAX_RANKS = 254
 DEFAULT_REGION = 4 << 30
@@ -62,13 +62,6 @@ class Interrupted(Exception):
     def __init__(self, signum):
         Exception.__init__(self)
         self.signum = signum
-
-
-def signame(sig):
-    try:
-        return signal.Signals(sig).name
-    except ValueError:
-        return "signal %d" % sig
 
 
 def say(msg):

@@ -37,7 +37,10 @@ SWITCH_START = 5.0      # seconds the switch may take to listen
 PORT = 0x378
 HUB_STALL = 2.0         # seconds before the hub names the nodes a barrier waits for
 HUB_START = 5.0         # seconds the hub may take to mount
-GRACE = 15.0            # seconds the other nodes get after one failed
+# Seconds the other nodes get after one failed: beyond the kernel's time
+# to declare a silent node dead (net_dead_ms, 15 s) and a ping's gap, so
+# that they end by themselves, each with its line.
+GRACE = 20.0
 
 
 class Stop(Exception):
@@ -110,11 +113,17 @@ def node_argv(opt, node, nodes, mods, mnt, tmp, io):
 
 def pump(consoles, timeout):
     """Stream until every node ends; after the first failure, stop the
-    rest once GRACE has passed.  Returns False on timeout."""
+    rest once GRACE has passed.  A QEMU that ends without its kernel's
+    status (killed, say) is named at once.  Returns False on timeout."""
     deadline = time.monotonic() + timeout
     failed_at = None
+    named = set()
     while True:
         live = [c for c in consoles if c.proc.returncode is None]
+        for c in consoles:
+            if c.proc.returncode is not None and c.exit_status() is None and c not in named:
+                sys.stderr.write("lwkrun: %s %s\n" % (c.prefix.strip(), c.no_status()))
+                named.add(c)
         if not live:
             return True
         now = time.monotonic()
@@ -127,6 +136,8 @@ def pump(consoles, timeout):
             sys.stderr.write("lwkrun: node%s %s still running %g s after another node failed: "
                              "stopped\n" % ("s" if len(live) > 1 else "",
                                             ",".join(c.prefix.strip("[] ") for c in live), GRACE))
+            for c in live:
+                c.stopped = True
             qemu.stop([c.proc for c in live])
             qemu.stream(live, 5)
             return True
@@ -135,14 +146,15 @@ def pump(consoles, timeout):
 
 def worst(consoles):
     """The worst node status; a node's EXIT_NET only says that it lost a
-    node that failed, so any other failure comes first."""
+    node that failed, so any other failure comes first.  A node without a
+    status was named by pump: killed by a signal, it counts as 128 + the
+    signal; stopped by the launcher or ended otherwise, as 1."""
     statuses = []
     for c in consoles:
         st = c.exit_status()
         if st is None:
-            sys.stderr.write("lwkrun: %s QEMU exited with %s before the kernel reported a status\n"
-                             % (c.prefix.strip(), c.proc.returncode))
-            st = 1
+            rc = c.proc.returncode
+            st = 128 - rc if rc < 0 and not c.stopped else 1
         statuses.append(st)
     return max((st for st in statuses if st != EXIT_NET), default=0) or max(statuses)
 

@@ -17,7 +17,7 @@ import tempfile
 import time
 
 from lwk import boot
-from lwk.cli import UsageError, stop_on_signals
+from lwk.cli import UsageError, signame, stop_on_signals
 
 OVMF = "/usr/share/ovmf/OVMF.fd"
 STATUS_LINE = re.compile(r"^smapos: exit status (\d+)")
@@ -134,6 +134,7 @@ class Console:
         self.buf = b""
         self.status = None
         self.panicked = False
+        self.stopped = False    # stopped by the launcher, not ended by itself
 
     def fileno(self):
         return self.proc.stdout.fileno()
@@ -162,13 +163,21 @@ class Console:
         out.flush()
 
     def exit_status(self):
-        """The kernel's status: its last line, else QEMU's debug-exit code."""
+        """The kernel's status: its last line, else QEMU's debug-exit code
+        (never a signal's negative return code)."""
         rc = self.proc.returncode
         if self.status is not None:
             return self.status
-        if rc is not None and rc % 2 == 1:
+        if rc is not None and rc > 0 and rc % 2 == 1:
             return (rc - 1) // 2
         return None
+
+    def no_status(self):
+        """Why QEMU ended without the kernel's status (the launcher's line)."""
+        rc = self.proc.returncode
+        if rc < 0:
+            return "QEMU was killed by %s before the kernel reported a status" % signame(-rc)
+        return "QEMU exited with %s before the kernel reported a status" % rc
 
 
 def stop(procs):
@@ -266,7 +275,6 @@ def run(opt):
         return TIMEOUT_STATUS
     status = console.exit_status()
     if status is None:
-        sys.stderr.write("lwkrun: QEMU exited with %s before the kernel reported a status\n"
-                         % proc.returncode)
-        return 1
+        sys.stderr.write("lwkrun: %s\n" % console.no_status())
+        return 128 - proc.returncode if proc.returncode < 0 else 1
     return status

@@ -8,6 +8,9 @@
  *   mpit_exit clean      every rank finalizes and exits 0
  *   mpit_exit lonely     rank 0 waits for a message rank 1 never sends;
  *                        rank 1 finalizes (and waits there for rank 0)
+ *   mpit_exit spin       rank 0 waits for a message from rank 1, which
+ *                        computes forever outside the library (the test
+ *                        kills rank 1's node)
  *   mpit_exit barrier    rank 0 calls MPI_Barrier, the others MPI_Finalize
  *   mpit_exit wire       rank 0 calls MPI_Barrier, the others wait for a
  *                        message rank 0 never sends (across nodes of one
@@ -67,6 +70,18 @@ int main(int argc, char **argv)
 		}
 		fflush(stdout);
 		free(buf);
+		MPI_Finalize();
+		return 0;
+	}
+	if (!strcmp(mode, "spin")) {
+		if (rank == 0) {
+			printf("rank 0 waits for rank 1\n");
+			fflush(stdout);
+			MPI_Recv(&status, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else {
+			for (volatile unsigned long i = 0;; i++)
+				;
+		}
 		MPI_Finalize();
 		return 0;
 	}
