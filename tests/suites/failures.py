@@ -93,6 +93,8 @@ def cases():
                     r"rank 0: MPI_Send returned 0"]))
     out.append(harness.Case("fail_nodes_killed_node", ["python3", ME, "killed_node"], rc=0,
                             timeout=120, tap=True, min_tap=3))
+    out.append(harness.Case("fail_kernel_io_server_gone", ["python3", ME, "iosrv_gone"],
+                            rc=0, timeout=120, tap=True, min_tap=2))
     out.append(harness.lwkrun("fail_nodes_other_node_is_told_the_rank",
                               ["-q", "--nodes", "2", "-n", "2", "--timeout", "60",
                                prog("mpit_exit"), "exit", "5"], rc=5, timeout=90,
@@ -243,31 +245,58 @@ def children(pid):
     return out
 
 
+def run_until(argv, marker, act):
+    """Runs lwkrun with argv; act(pid of lwkrun) once a line holds marker.
+    Returns (status, output, seconds from act to the end)."""
+    p = subprocess.Popen(["python3", harness.LWKRUN] + argv, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    lines, acted = [], None
+    for line in p.stdout:
+        lines.append(line)
+        sys.stdout.write("# " + line)
+        if acted is None and marker in line:
+            act(p.pid)
+            acted = time.monotonic()
+    rc = p.wait()
+    return rc, "".join(lines), time.monotonic() - acted if acted else None
+
+
+def check_iosrv_gone():
+    """The I/O server ends under a job whose ranks compute: lwkrun stops
+    QEMU at once with a line, instead of leaving the kernel to wait for
+    it until --timeout."""
+    def kill_server(pid):
+        for child, cmd in children(pid):
+            if "/iosrv " in cmd:
+                os.kill(child, signal.SIGKILL)
+
+    rc, out, after = run_until(["-q", "-n", "2", "--timeout", "90", prog("mpit_exit"), "spin"],
+                               "rank 0 waits for rank 1", kill_server)
+    tap(rc == 1 and "lwkrun: the I/O server ended (status -9): QEMU stopped" in out,
+        "io server gone: lwkrun says so and fails the job", "status %d" % rc)
+    tap(after is not None and after < 10, "io server gone: at once, not at --timeout",
+        "%s s after the kill" % after)
+
+
 def check_killed_node():
     """Node 1's QEMU is killed while rank 0, on node 0, waits in MPI_Recv
     for a message from it (nothing owed either way, no barrier): node 0's
     kernel must find the node gone by itself within its dead time (3 s
     here), and lwkrun name the killed node and fail the job."""
-    p = subprocess.Popen(["python3", harness.LWKRUN, "--nodes", "2", "-n", "1", "--timeout",
-                          "90", "--append", "net_dead_ms=3000", prog("mpit_exit"), "spin"],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines, killed, ended = [], None, None
-    for line in p.stdout:
-        lines.append(line)
-        sys.stdout.write("# " + line)
-        if killed is None and "rank 0 waits for rank 1" in line:
-            node1 = [pid for pid, cmd in children(p.pid) if " node=1 " in cmd]
-            for pid in node1:
-                os.kill(pid, signal.SIGKILL)
-            killed = time.monotonic() if node1 else 0
-        if killed and ended is None and "[n0] net: node 1 stopped answering" in line:
-            ended = time.monotonic()
-    rc = p.wait()
-    out = "".join(lines)
-    tap(killed and ended and ended - killed < 12 and
+    def kill_node1(pid):
+        for child, cmd in children(pid):
+            if " node=1 " in cmd:
+                os.kill(child, signal.SIGKILL)
+
+    rc, out, after = run_until(["--nodes", "2", "-n", "1", "--timeout", "90", "--append",
+                                "net_dead_ms=3000", prog("mpit_exit"), "spin"],
+                               "rank 0 waits for rank 1", kill_node1)
+    # lwkrun waits 20 s for node 0 after node 1 failed: ending well before
+    # that, node 0 ended by itself.
+    tap(after is not None and after < 15 and
         "[n0] net: node 1 stopped answering during the job: ending the job" in out,
         "killed node: the other node ends by itself within its dead time, naming it",
-        "killed %s, ended %s" % (killed, ended))
+        "%s s after the kill" % after)
     tap("lwkrun: [n1] QEMU was killed by SIGKILL before the kernel reported a status" in out,
         "killed node: lwkrun names the killed node", "no line")
     tap(rc == 128 + signal.SIGKILL, "killed node: the job's status is the signal's",
@@ -275,4 +304,4 @@ def check_killed_node():
 
 
 if __name__ == "__main__":
-    {"killed_node": check_killed_node}[sys.argv[1]]()
+    {"killed_node": check_killed_node, "iosrv_gone": check_iosrv_gone}[sys.argv[1]]()

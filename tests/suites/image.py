@@ -262,6 +262,12 @@ def cases():
                                r"console: serial 0x3f8; VGA text 80x25",
                                r"4 ranks x 1000 atomic increments .*: 4000 \(correct\)",
                                r"smapos: exit status 0"]),
+        # OVMF and GRUB write their console to every serial port, the I/O
+        # server's doorbell (COM2) too: it must skip that to the hello.
+        harness.lwkrun("image/lwkrun --uefi: a job with its I/O server under OVMF",
+                       ["-q", "--uefi", "-n", 2, "--timeout", 90,
+                        harness.build("user", "mpit_p2p")],
+                       timeout=120, tap=True, min_tap=17, reject=[r"iosrv: "]),
         mkimage("missing", "a missing program is a one-line error", ["nosuch"], rc=2,
                 expect=[r"^mkimage: nosuch: no such file"]),
         mkimage("exit", "an unknown --exit is refused", ["--exit", "sleep", "demo"], rc=2,

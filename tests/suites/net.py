@@ -49,6 +49,10 @@ def cases():
         # Three kernels on one switch: its learning and flooding, and
         # collectives whose node leaders are more than a pair.
         nodes("net_qemu_coll_3x1", 3, 1, "mpit_coll", tap=True, min_tap=10),
+        # a flashed node boots UEFI: the NIC, discovery and the I/O server
+        # behind OVMF
+        nodes("net_qemu_uefi_p2p_2x1", 2, 1, "mpit_p2p", extra=["--uefi"], tap=True,
+              min_tap=17),
         nodes("net_qemu_part_2x1", 2, 1, "mpit_part", tap=True, min_tap=3),
         # Nonblocking and persistent collectives progressing over the
         # engine while frames are lost.

@@ -842,12 +842,19 @@ static int scan(void)
 	return busy;
 }
 
-static void hello(int conn, const char *line)
+/* A line a node sent before it was identified: 1 if it was the kernel's
+ * hello, 0 if it holds none.  Firmware writes its console to every serial
+ * port (OVMF does, GRUB under UEFI too), so text may come before the
+ * hello, on its line or on lines of its own. */
+static int hello(int conn, const char *text)
 {
+	const char *line = strstr(text, "SMAPIO ");
 	unsigned long node, phys, nslots;
 	struct smapos_fio_ring *ring;
 	struct node *n;
 
+	if (!line)
+		return 0;
 	if (sscanf(line, "SMAPIO %lu %lx %lu", &node, &phys, &nslots) != 3 || node >= (unsigned)nnodes)
 		die("bad hello from a node: %s", line);
 	n = &nodes[node];
@@ -865,9 +872,10 @@ static void hello(int conn, const char *line)
 	 * nothing is left in /dev/shm however lwkrun ends. */
 	for (int k = 0; k < nnodes; k++)
 		if (!nodes[k].ring)
-			return;
+			return 1;
 	for (int k = 0; k < nnodes; k++)
 		unlink(nodes[k].file);
+	return 1;
 }
 
 static void map_ram(struct node *n, const char *spec)
@@ -1002,12 +1010,20 @@ int main(int argc, char **argv)
 
 				if (buf[b] == '\n') {
 					h->line[h->len] = 0;
-					hello(conns[k], h->line);
 					h->len = 0;
-					break;
+					if (hello(conns[k], h->line))
+						break;
+					continue;
 				}
-				if (h->len < sizeof(h->line) - 1)
-					h->line[h->len++] = buf[b];
+				/* a long line of firmware text: keep its tail,
+				 * where a hello would be */
+				if (h->len == sizeof(h->line) - 1) {
+					size_t keep = sizeof(h->line) / 2;
+
+					memmove(h->line, h->line + h->len - keep, keep);
+					h->len = keep;
+				}
+				h->line[h->len++] = buf[b];
 			}
 		}
 		/* Serve, then keep looking for a moment: the next request of a

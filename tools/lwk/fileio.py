@@ -53,6 +53,12 @@ class IOServer:
             self.stop()
             raise UsageError("the I/O server did not start (status %s)" % self.proc.returncode)
 
+    def gone(self):
+        """Why the server is no longer there, or None while it runs."""
+        if self.proc is None or self.proc.poll() is None:
+            return None
+        return "the I/O server ended (status %d)" % self.proc.returncode
+
     def cmdline(self):
         return "serial=%#x iosrv=%#x" % (0x3F8, DOORBELL)
 

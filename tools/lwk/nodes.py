@@ -111,7 +111,7 @@ def node_argv(opt, node, nodes, mods, mnt, tmp, io):
     return qemu.qemu_argv(opt, cmdline, mods, iso, extra=wire + io.qemu_args(node))
 
 
-def pump(consoles, timeout):
+def pump(consoles, timeout, io=None):
     """Stream until every node ends; after the first failure, stop the
     rest once GRACE has passed.  A QEMU that ends without its kernel's
     status (killed, say) is named at once.  Returns False on timeout."""
@@ -141,7 +141,7 @@ def pump(consoles, timeout):
             qemu.stop([c.proc for c in live])
             qemu.stream(live, 5)
             return True
-        qemu.stream(live, min(0.5, deadline - now))
+        qemu.stream(live, min(0.5, deadline - now), io=io)
 
 
 def worst(consoles):
@@ -194,11 +194,14 @@ def run(opt):
             procs.append(qemu.start(argv))
             consoles.append(qemu.Console(procs[-1], "[n%d] " % i))
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
-        if not pump(consoles, opt.timeout):
+        if not pump(consoles, opt.timeout, io):
             sys.stderr.write("lwkrun: timeout after %g s, %d QEMU nodes and the hub stopped\n"
                              % (opt.timeout, nodes))
             return qemu.TIMEOUT_STATUS
         return worst(consoles)
+    except qemu.HelperGone as e:
+        sys.stderr.write("lwkrun: %s: %d QEMU nodes and the hub stopped\n" % (e, nodes))
+        return 1
     except Stop:
         sys.stderr.write("lwkrun: interrupted, %d QEMU nodes and the hub stopped\n" % nodes)
         return 130

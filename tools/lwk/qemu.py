@@ -193,15 +193,22 @@ def stop(procs):
             p.wait()
 
 
-def stream(consoles, timeout, out=sys.stdout):
+class HelperGone(Exception):
+    """A process the nodes need (the I/O server) ended under them."""
+
+
+def stream(consoles, timeout, out=sys.stdout, io=None):
     """Pump every console until all QEMUs exit or the timeout passes.
-    Returns False on timeout."""
+    Returns False on timeout; raises HelperGone when io's server ends
+    while a QEMU runs (its kernel would wait for it for ever)."""
     deadline = time.monotonic() + timeout
     live = list(consoles)
     while live:
         left = deadline - time.monotonic()
         if left <= 0:
             return False
+        if io and io.gone():
+            raise HelperGone(io.gone())
         ready, _, _ = select.select(live, [], [], min(left, 0.5))
         for c in ready:
             data = os.read(c.fileno(), 65536)
@@ -257,10 +264,13 @@ def run(opt):
     proc = start(argv)
     console = Console(proc)
     interrupted = False
+    gone = None
     try:
-        finished = stream([console], opt.timeout)
+        finished = stream([console], opt.timeout, io=io)
     except KeyboardInterrupt:
         finished, interrupted = False, True
+    except HelperGone as e:
+        finished, gone = False, str(e)
     finally:
         stop([proc])
         if io:
@@ -270,6 +280,9 @@ def run(opt):
     if interrupted:
         sys.stderr.write("lwkrun: interrupted, QEMU stopped\n")
         return 130
+    if gone:
+        sys.stderr.write("lwkrun: %s: QEMU stopped\n" % gone)
+        return 1
     if not finished:
         sys.stderr.write("lwkrun: timeout after %g s, QEMU killed\n" % opt.timeout)
         return TIMEOUT_STATUS
