@@ -153,11 +153,13 @@ static void host_layout(struct host_layout *l, uint64_t size)
 	}
 	at = host_linux_heap(l, at);
 	l->image_end = at;
-	guard = l->base + size - HOST_STACK_SIZE - CORE_PAGE;
 	if (l->base + size > (1UL << CORE_SLOT_SHIFT))
 		core_fatal("libsmap: host mode: region of %lu MiB at %#lx does not fit below 512 GiB (PML4 slot 0)",
 			   (unsigned long)(size >> 20), (unsigned long)l->base);
-	if (at + CORE_PAGE > guard)
+	/* at - base + a page of heap, the guard page and the stack, without
+	 * wrapping below the base when the region is smaller than the stack */
+	guard = l->base + size - HOST_STACK_SIZE - CORE_PAGE;
+	if (size < HOST_STACK_SIZE + CORE_PAGE || at + CORE_PAGE > guard)
 		core_fatal("libsmap: host mode: region of %lu MiB too small for the program (%lu MiB) and its 16 MiB stack",
 			   (unsigned long)(size >> 20), (unsigned long)((at - l->base) >> 20));
 	host_add(l, at, guard, PROT_READ | PROT_WRITE, 0);

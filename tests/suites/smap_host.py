@@ -86,6 +86,11 @@ def cases():
         harness.lwkrun("smap_host_region_too_large",
                        ["--host", "--mem", "600G", prog("smaptest_fail")], rc=2,
                        expect=[r"^lwkrun: --mem 614400 MiB: host mode regions must fit below 512 GiB"]),
+        # smaller than the stack alone: the layout must not wrap below the base
+        harness.lwkrun("smap_host_region_smaller_than_its_stack",
+                       ["--host", "--mem", "4M", prog("smaptest_fail"), "exit", "0"], rc=134,
+                       expect=[r"^libsmap: host mode: region of 4 MiB too small for the program "
+                               r"\(\d+ MiB\) and its 16 MiB stack$"]),
         harness.lwkrun("smap_host_not_executable",
                        ["--host", os.path.join(harness.ROOT, "README.md")], rc=2,
                        expect=[r"^lwkrun: .*README.md: cannot execute: "]),
