@@ -21,6 +21,10 @@ def cases():
     return [
         host("net_host_p2p_2x2", 2, 2, "mpit_p2p", tap=True, min_tap=P2P_CHECKS),
         host("net_host_p2p_3x1", 3, 1, "mpit_p2p", tap=True, min_tap=P2P_CHECKS),
+        # heavy loss: slow, never stalled (the retransmission backoff ends
+        # at each advance)
+        host("net_host_p2p_2x2_drop30", 2, 2, "mpit_p2p", ["--drop", "30"], tap=True,
+             min_tap=P2P_CHECKS),
         host("net_host_p2p_2x1_drop2", 2, 1, "mpit_p2p", ["--drop", "2"], tap=True,
              min_tap=P2P_CHECKS),
         host("net_host_shmem_nodes_2x2", 2, 2, "shmem_nodes", [], ["net"], tap=True,
