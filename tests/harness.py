@@ -113,6 +113,12 @@ RANKS = re.compile(r"\b(rank|PE|pe|node)\s+\d+\b")
 TAP = re.compile(r"^(?:\[[^\]]*\]\s*)?(not )?ok\s+([^\n]*?)(?:\s+-\s+([^\n]*))?$", re.M)
 
 
+def tap(ok, name, why=""):
+    """One TAP line, for the checks a suite runs as a script."""
+    print("ok %s" % name if ok else "not ok %s - %s" % (name, why), flush=True)
+    return ok
+
+
 def lwkrun(name, args, **kw):
     """A case that runs tools/lwkrun with args (a list)."""
     kw.setdefault("timeout", 120)

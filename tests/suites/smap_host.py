@@ -108,10 +108,6 @@ def cases():
 
 # -- checks run as a script ------------------------------------------------
 
-def tap(ok, name, why):
-    print("ok %s" % name if ok else "not ok %s - %s" % (name, why), flush=True)
-
-
 def check_cleanup():
     """A crashing rank ends the job: no rank process, no memfd survives."""
     mark = uuid.uuid4().hex
@@ -119,7 +115,7 @@ def check_cleanup():
                           "SMAPTEST_MARK=" + mark, prog("smaptest_fail"), "crash"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     out, _ = p.communicate(timeout=60)
-    tap(p.returncode == 139, "crash: the job ends with the rank's signal status",
+    harness.tap(p.returncode == 139, "crash: the job ends with the rank's signal status",
         "expected 139, got %d: %s" % (p.returncode, out.decode()[-200:]))
     left, fds = [], []
     for pid in os.listdir("/proc"):
@@ -135,8 +131,8 @@ def check_cleanup():
                     fds.append("%s:%s" % (pid, link))
         except OSError:
             continue
-    tap(not left, "crash: no rank process is left", "expected none, got pids %s" % left)
-    tap(not fds, "crash: no region memfd is left open", "expected none, got %s" % fds)
+    harness.tap(not left, "crash: no rank process is left", "expected none, got pids %s" % left)
+    harness.tap(not fds, "crash: no region memfd is left open", "expected none, got %s" % fds)
 
 
 def run(argv, **kw):
@@ -152,27 +148,27 @@ def check_smapcc():
         exe = os.path.join(tmp, "conftest")
         r = run([SMAPCC, "-o", exe, src])
         ok = r.returncode == 0 and run([exe]).returncode == 0
-        tap(ok, "smapcc links and runs a program without any libsmap call",
+        harness.tap(ok, "smapcc links and runs a program without any libsmap call",
             "expected status 0, got %d: %s" % (r.returncode, r.stdout.decode()[-200:]))
 
         r = run(["nm", exe])
         musl = [s for s in ("__malloc_context", "__simple_malloc", "__libc_malloc_impl")
                 if s in r.stdout.decode()]
-        tap(r.returncode == 0 and not musl, "smapcc programs carry libsmap's malloc, not musl's",
+        harness.tap(r.returncode == 0 and not musl, "smapcc programs carry libsmap's malloc, not musl's",
             "expected no musl allocator symbol, got %s" % musl)
 
         r = run(["readelf", "-h", exe])
-        tap(re.search(r"Type:\s+EXEC", r.stdout.decode()) is not None,
+        harness.tap(re.search(r"Type:\s+EXEC", r.stdout.decode()) is not None,
             "smapcc makes static non-PIE executables", "expected ELF type EXEC")
 
         obj = os.path.join(tmp, "conftest.o")
         r = run([SMAPCC, "-c", "-o", obj, src])
-        tap(r.returncode == 0 and os.path.isfile(obj), "smapcc -c compiles only",
+        harness.tap(r.returncode == 0 and os.path.isfile(obj), "smapcc -c compiles only",
             "expected an object file, got status %d" % r.returncode)
 
         r = run([SMAPCC, "-show", "-O2", "app.c", "-o", "app"])
         line = r.stdout.decode().strip()
-        tap(r.returncode == 0 and "-Wl,--wrap=main" in line and "libsmap.a" in line
+        harness.tap(r.returncode == 0 and "-Wl,--wrap=main" in line and "libsmap.a" in line
             and " app.c " in line and not os.path.exists("app"),
             "smapcc -show prints the command instead of running it",
             "expected a musl-gcc line with libsmap.a, got %r" % line)
@@ -182,7 +178,7 @@ def check_smapcc():
         shutil.copy(SMAPCC, fake)
         r = run([os.path.join(fake, "smapcc"), "-o", exe, src])
         msg = r.stdout.decode().strip()
-        tap(r.returncode == 1 and re.match(r"^smapcc: .*libsmap\.a not found", msg)
+        harness.tap(r.returncode == 1 and re.match(r"^smapcc: .*libsmap\.a not found", msg)
             and "\n" not in msg,
             "smapcc without libsmap.a says so in one line",
             "expected status 1 and one line, got %d: %r" % (r.returncode, msg))
