@@ -226,21 +226,23 @@ static void host_fault(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t a = (uintptr_t)si->si_addr, off = a & CORE_SLOT_MASK;
 	unsigned slot = a >> CORE_SLOT_SHIFT, q = slot ? slot - 1 : (unsigned)host_rank;
+	/* world ranks, as lwkrun names them: slot q is this node's rank q */
+	unsigned first = core.ji.node * core.ji.nranks, me = first + (unsigned)host_rank;
 	char line[200];
 	int n;
 
 	(void)uc;
 	if (slot > core.ji.nranks)
-		n = snprintf(line, sizeof line, "libsmap: rank %d: %s at %p: no rank at SMARTMAP slot %u (%u ranks)\n",
-			     host_rank, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, slot,
+		n = snprintf(line, sizeof line, "libsmap: rank %u: %s at %p: no rank at SMARTMAP slot %u (%u ranks on the node)\n",
+			     me, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, slot,
 			     core.ji.nranks);
 	else if (off < core.ji.region_base || off >= core.region_end)
-		n = snprintf(line, sizeof line, "libsmap: rank %d: %s at %p: outside rank %u's region [%#lx, %#lx)\n",
-			     host_rank, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, q,
+		n = snprintf(line, sizeof line, "libsmap: rank %u: %s at %p: outside rank %u's region [%#lx, %#lx)\n",
+			     me, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, first + q,
 			     (unsigned long)core.ji.region_base, (unsigned long)core.region_end);
 	else
-		n = snprintf(line, sizeof line, "libsmap: rank %d: %s at %p: rank %u's %s\n",
-			     host_rank, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, q,
+		n = snprintf(line, sizeof line, "libsmap: rank %u: %s at %p: rank %u's %s\n",
+			     me, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", si->si_addr, first + q,
 			     off >= core.region_end - HOST_STACK_SIZE - CORE_PAGE &&
 			     off < core.region_end - HOST_STACK_SIZE ?
 			     "stack guard page (stack overflow)" : "read-only or code pages");

@@ -67,6 +67,10 @@ def cases():
         host("net_host_rma_sync_2x2", 2, 2, "rmat_sync", tap=True, min_tap=16),
         host("net_host_rma_sync_3x1_drop2", 3, 1, "rmat_sync", ["--drop", "2"], tap=True,
              min_tap=16),
+        # a fault report names world ranks, as lwkrun does
+        host("net_host_fault_names_the_world_rank", 2, 1, "smaptest_fail", pargs=["crash"],
+             rc=139, expect=[r"^libsmap: rank 1: SIGSEGV at 0: outside rank 1's region",
+                             r"^lwkrun: rank 1 killed by SIGSEGV$"]),
         host("net_host_shmem_global_exit_0_ends_both_nodes_with_0", 2, 2, "shmem_fail",
              pargs=["global_exit", "0"], rc=0, expect=[r"PE 3 exits the job"],
              reject=[r"was not stopped"]),

@@ -10,8 +10,9 @@
  *   exit S      the last rank exits with S, the others with 0 (status S)
  *   hang        every rank waits forever (for lwkrun --timeout)
  *
- * Every rank first prints "ok rankR: started", so a case can tell the job
- * really ran.
+ * The last rank is the job's (the last node's last one).  Every rank first
+ * prints "ok rankR: started" (R its world rank), so a case can tell the
+ * job really ran.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 
 int main(int argc, char **argv)
 {
-	int me = smap_rank(), last = smap_size() - 1;
+	int me = smap_world_rank(), last = smap_world_size() - 1;
 	const char *mode = argc > 1 ? argv[1] : "";
 	int status = argc > 2 ? atoi(argv[2]) : 0;
 
