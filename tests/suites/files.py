@@ -80,6 +80,12 @@ def cases():
                tap=True, min_tap=MPIIO_CHECKS),
         harness.lwkrun("files/host: MPI-IO on 4 ranks", ["--host", "-n", 4, MPIT_FILE],
                        cwd=workdir("host-mpiio4"), tap=True, min_tap=MPIIO_CHECKS),
+        # collective I/O whose ranks sit on two nodes, one I/O server
+        kernel("files/kernel: MPI-IO on 2 nodes x 2 ranks", ["--nodes", 2, MPIT_FILE],
+               workdir("kernel-mpiio-nodes"), tap=True, min_tap=MPIIO_CHECKS),
+        harness.lwkrun("files/host: MPI-IO on 2 host nodes x 2 ranks",
+                       ["--host", "--nodes", 2, "-n", 2, MPIT_FILE],
+                       cwd=workdir("host-mpiio-nodes"), tap=True, min_tap=MPIIO_CHECKS),
         failwrite_case("files/kernel: a failing job's file is whole"),
         harness.lwkrun("files/host: MPI_ERRORS_ARE_FATAL on MPI_FILE_NULL ends the job",
                        ["--host", "-n", 2, MPIT_FILE, "fatal"], cwd=workdir("host-fatal"),
