@@ -1584,18 +1584,12 @@ static void chan_fail(struct eng *e, unsigned node)
 	eng_plat_fail(e, node, e->what);
 }
 
-/* Every other node is watched: in a hardware barrier, or all the job long
- * where the engine has a CPU of its own (eng_job.watch_all). */
-static bool watching(const struct eng *e)
-{
-	return __atomic_load_n(&e->watch, __ATOMIC_RELAXED) ||
-	       (e->job.watch_all && e->job.dead_us && e->live);
-}
-
 static void timers(struct eng *e, uint64_t now)
 {
-	bool watch = watching(e), was = e->watching;
-	bool barrier = __atomic_load_n(&e->watch, __ATOMIC_RELAXED);
+	bool barrier = __atomic_load_n(&e->watch, __ATOMIC_RELAXED), was = e->watching;
+	/* Every other node is watched: in a hardware barrier, or all the job
+	 * long where the engine has a CPU of its own (eng_job.watch_all). */
+	bool watch = barrier || (e->job.watch_all && e->job.dead_us && e->live);
 
 	e->watching = watch;
 	for (unsigned n = 0; n < e->job.nnodes; n++) {
