@@ -96,6 +96,8 @@ def cases():
                             timeout=120, tap=True, min_tap=3))
     out.append(harness.Case("fail_kernel_io_server_gone", ["python3", ME, "iosrv_gone"],
                             rc=0, timeout=120, tap=True, min_tap=2))
+    out.append(harness.Case("fail_nodes_switch_gone", ["python3", ME, "switch_gone"],
+                            rc=0, timeout=120, tap=True, min_tap=3))
     out.append(harness.lwkrun("fail_nodes_other_node_is_told_the_rank",
                               ["-q", "--nodes", "2", "-n", "2", "--timeout", "60",
                                prog("mpit_exit"), "exit", "5"], rc=5, timeout=90,
@@ -262,17 +264,35 @@ def check_iosrv_gone():
     """The I/O server ends under a job whose ranks compute: lwkrun stops
     QEMU at once with a line, instead of leaving the kernel to wait for
     it until --timeout."""
-    def kill_server(pid):
-        for child, cmd in children(pid):
-            if "/iosrv " in cmd:
-                os.kill(child, signal.SIGKILL)
-
     rc, out, after = run_until(["-q", "-n", "2", "--timeout", "90", prog("mpit_exit"), "spin"],
-                               "rank 0 waits for rank 1", kill_server)
+                               "rank 0 waits for rank 1", lambda pid: kill_child(pid, "/iosrv "))
     harness.tap(rc == 1 and "lwkrun: the I/O server ended (status -9): QEMU stopped" in out,
         "io server gone: lwkrun says so and fails the job", "status %d" % rc)
     harness.tap(after is not None and after < 10, "io server gone: at once, not at --timeout",
         "%s s after the kill" % after)
+
+
+def kill_child(pid, part):
+    """SIGKILL the children of pid whose command line holds part."""
+    for child, cmd in children(pid):
+        if part in cmd:
+            os.kill(child, signal.SIGKILL)
+
+
+def check_switch_gone():
+    """The switch dies while rank 0 waits for rank 1 and rank 1 computes:
+    each node finds the other silent and ends within its dead time (3 s
+    here), naming it; lwkrun names the switch."""
+    rc, out, after = run_until(["--nodes", "2", "-n", "1", "--timeout", "90", "--append",
+                                "net_dead_ms=3000", prog("mpit_exit"), "spin"],
+                               "rank 0 waits for rank 1", lambda pid: kill_child(pid, "/switch "))
+    harness.tap("lwkrun: the switch ended (killed by SIGKILL): the nodes lose each other" in out,
+                "switch gone: lwkrun says so", "no line")
+    harness.tap(all(re.search(r"^\[n%d\] net: node %d stopped answering during .+: ending the job$"
+                              % (n, 1 - n), out, re.M) for n in (0, 1)),
+                "switch gone: each node ends naming the other", "missing a node's line")
+    harness.tap(rc == 122 and after is not None and after < 15,
+                "switch gone: status 122, within the dead time", "status %d after %s s" % (rc, after))
 
 
 def check_killed_node():
@@ -280,14 +300,9 @@ def check_killed_node():
     for a message from it (nothing owed either way, no barrier): node 0's
     kernel must find the node gone by itself within its dead time (3 s
     here), and lwkrun name the killed node and fail the job."""
-    def kill_node1(pid):
-        for child, cmd in children(pid):
-            if " node=1 " in cmd:
-                os.kill(child, signal.SIGKILL)
-
     rc, out, after = run_until(["--nodes", "2", "-n", "1", "--timeout", "90", "--append",
                                 "net_dead_ms=3000", prog("mpit_exit"), "spin"],
-                               "rank 0 waits for rank 1", kill_node1)
+                               "rank 0 waits for rank 1", lambda pid: kill_child(pid, " node=1 "))
     # lwkrun waits 20 s for node 0 after node 1 failed: ending well before
     # that, node 0 ended by itself ("during the job" when nothing was in
     # flight, else the operation: the acknowledgement of rank 0's last
@@ -303,4 +318,5 @@ def check_killed_node():
 
 
 if __name__ == "__main__":
-    {"killed_node": check_killed_node, "iosrv_gone": check_iosrv_gone}[sys.argv[1]]()
+    {"killed_node": check_killed_node, "iosrv_gone": check_iosrv_gone,
+     "switch_gone": check_switch_gone}[sys.argv[1]]()

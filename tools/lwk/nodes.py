@@ -29,7 +29,7 @@ import time
 
 from lwk import boot, qemu
 from lwk.host import EXIT_NET
-from lwk.cli import ROOT, STOP_SIGNALS, UsageError, stop_on_signals
+from lwk.cli import ROOT, STOP_SIGNALS, UsageError, signame, stop_on_signals
 
 HUB = os.path.join(ROOT, "build", "tools", "barrier-hub")
 SWITCH = os.path.join(ROOT, "build", "tools", "switch")
@@ -111,10 +111,12 @@ def node_argv(opt, node, nodes, mods, mnt, tmp, io):
     return qemu.qemu_argv(opt, cmdline, mods, iso, extra=wire + io.qemu_args(node))
 
 
-def pump(consoles, timeout, io=None):
+def pump(consoles, timeout, io=None, sw=None):
     """Stream until every node ends; after the first failure, stop the
     rest once GRACE has passed.  A QEMU that ends without its kernel's
-    status (killed, say) is named at once.  Returns False on timeout."""
+    status (killed, say), or the switch ending under the nodes (they find
+    each other silent and end by themselves), is named at once.  Returns
+    False on timeout."""
     deadline = time.monotonic() + timeout
     failed_at = None
     named = set()
@@ -124,6 +126,11 @@ def pump(consoles, timeout, io=None):
             if c.proc.returncode is not None and c.exit_status() is None and c not in named:
                 sys.stderr.write("lwkrun: %s %s\n" % (c.prefix.strip(), c.no_status()))
                 named.add(c)
+        if sw and sw.poll() is not None and sw not in named and live:
+            rc = sw.returncode
+            sys.stderr.write("lwkrun: the switch ended (%s): the nodes lose each other\n"
+                             % ("killed by " + signame(-rc) if rc < 0 else "status %d" % rc))
+            named.add(sw)
         if not live:
             return True
         now = time.monotonic()
@@ -194,7 +201,7 @@ def run(opt):
             procs.append(qemu.start(argv))
             consoles.append(qemu.Console(procs[-1], "[n%d] " % i))
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
-        if not pump(consoles, opt.timeout, io):
+        if not pump(consoles, opt.timeout, io, sw):
             sys.stderr.write("lwkrun: timeout after %g s, %d QEMU nodes and the hub stopped\n"
                              % (opt.timeout, nodes))
             return qemu.TIMEOUT_STATUS
