@@ -88,6 +88,10 @@ class Options:
         self.jobs = []
 
 
+# ENG_MAX_NODES (kernel/net/engine.h): node sets are 64-bit masks.
+MAX_NODES = 64
+
+
 def parse_size(text, what):
     """'64M' -> bytes; K, M, G suffixes (powers of two)."""
     mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -176,6 +180,9 @@ def parse_jobs(argv, opt, tool, usage, tool_option, program=lambda a: a):
 def lwkrun_option(opt, a, value):
     if a == "--nodes":
         opt.nodes = parse_int(value(a), a)
+        if opt.nodes > MAX_NODES:
+            raise UsageError("--nodes %d: a job spans at most %d nodes (the network engine's "
+                             "limit, docs/network.md)" % (opt.nodes, MAX_NODES))
     elif a == "--drop":
         v = value(a)
         try:
