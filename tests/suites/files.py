@@ -87,6 +87,14 @@ def cases():
                        ["--host", "--nodes", 2, "-n", 2, MPIT_FILE],
                        cwd=workdir("host-mpiio-nodes"), tap=True, min_tap=MPIIO_CHECKS),
         failwrite_case("files/kernel: a failing job's file is whole"),
+    ] + [
+        harness.lwkrun("files/%s: a missing --files directory is a one-line error" % where,
+                       opts + ["--files", os.path.join(WORK, "no-such-dir"), FILETEST, "basic"],
+                       rc=2, expect=[r"^lwkrun: --files \S+/no-such-dir: no such directory$"])
+        for where, opts in (("kernel", []), ("host", ["--host"]),
+                            ("host nodes", ["--host", "--nodes", "2"]))
+    ] + [
+
         harness.lwkrun("files/host: MPI_ERRORS_ARE_FATAL on MPI_FILE_NULL ends the job",
                        ["--host", "-n", 2, MPIT_FILE, "fatal"], cwd=workdir("host-fatal"),
                        rc=43, expect=[r"MPI_File_open: no such file"], reject=[r"not ok"]),

@@ -211,6 +211,8 @@ def lwkrun_option(opt, a, value):
         opt.tag_output = True
     elif a == "--files":
         opt.files = value(a)
+        if not os.path.isdir(opt.files):
+            raise UsageError("--files %s: no such directory" % opt.files)
     elif a in ("-q", "--quiet"):
         opt.quiet = True
     elif a == "--host":

@@ -24,8 +24,6 @@ class IOServer:
     def __init__(self, opt, nodes, memory):
         if not os.path.isfile(IOSRV):
             raise UsageError("%s not found (run make)" % IOSRV)
-        if opt.files and not os.path.isdir(opt.files):
-            raise UsageError("--files %s: no such directory" % opt.files)
         base = "/dev/shm" if os.path.isdir("/dev/shm") else None
         self.tmp = tempfile.mkdtemp(prefix="lwkrun-io-", dir=base)
         self.sock = os.path.join(self.tmp, "io.sock")
