@@ -267,9 +267,9 @@ def check_iosrv_gone():
     rc, out, after = run_until(["-q", "-n", "2", "--timeout", "90", prog("mpit_exit"), "spin"],
                                "rank 0 waits for rank 1", lambda pid: kill_child(pid, "/iosrv "))
     harness.tap(rc == 1 and "lwkrun: the I/O server ended (status -9): QEMU stopped" in out,
-        "io server gone: lwkrun says so and fails the job", "status %d" % rc)
+                "io server gone: lwkrun says so and fails the job", "status %d" % rc)
     harness.tap(after is not None and after < 10, "io server gone: at once, not at --timeout",
-        "%s s after the kill" % after)
+                "%s s after the kill" % after)
 
 
 def kill_child(pid, part):
@@ -289,7 +289,7 @@ def check_switch_gone():
     harness.tap("lwkrun: the switch ended (killed by SIGKILL): the nodes lose each other" in out,
                 "switch gone: lwkrun says so", "no line")
     harness.tap(all(re.search(r"^\[n%d\] net: node %d stopped answering during .+: ending the job$"
-                              % (n, 1 - n), out, re.M) for n in (0, 1)),
+                % (n, 1 - n), out, re.M) for n in (0, 1)),
                 "switch gone: each node ends naming the other", "missing a node's line")
     harness.tap(rc == 122 and after is not None and after < 15,
                 "switch gone: status 122, within the dead time", "status %d after %s s" % (rc, after))
@@ -308,13 +308,13 @@ def check_killed_node():
     # flight, else the operation: the acknowledgement of rank 0's last
     # message, say).
     harness.tap(after is not None and after < 15 and
-        re.search(r"^\[n0\] net: node 1 stopped answering during .+: ending the job$", out, re.M),
-        "killed node: the other node ends by itself within its dead time, naming it",
-        "%s s after the kill" % after)
+                re.search(r"^\[n0\] net: node 1 stopped answering during .+: ending the job$", out, re.M),
+                "killed node: the other node ends by itself within its dead time, naming it",
+                "%s s after the kill" % after)
     harness.tap("lwkrun: [n1] QEMU was killed by SIGKILL before the kernel reported a status" in out,
-        "killed node: lwkrun names the killed node", "no line")
+                "killed node: lwkrun names the killed node", "no line")
     harness.tap(rc == 128 + signal.SIGKILL, "killed node: the job's status is the signal's",
-        "status %d" % rc)
+                "status %d" % rc)
 
 
 if __name__ == "__main__":

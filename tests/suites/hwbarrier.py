@@ -108,7 +108,7 @@ def check_clean(tmp, what):
     procs, mounts, files = leftovers(tmp)
     harness.tap(not procs, what + "_no_qemu_or_hub_left", "expected none, got pids %s" % procs)
     harness.tap(not mounts and not files, what + "_no_mount_or_files_left",
-        "expected none, got mounts %s, files %s" % (mounts, files))
+                "expected none, got mounts %s, files %s" % (mounts, files))
 
 
 def lwkrun(tmp, args):
@@ -125,7 +125,7 @@ def stuck(tmp, what, cpus, gave_up):
                      "--append", "barrier_timeout=%d" % STUCK_TIMEOUT_MS, HWBTEST, "skip", "1"])
     out = p.communicate(timeout=50)[0].decode(errors="replace")
     harness.tap(p.returncode == 134, what + "_job_fails_with_the_abort_status",
-        "expected 134, got %d" % p.returncode)
+                "expected 134, got %d" % p.returncode)
     # Each waiting node reports its own failure, unless the other waiting
     # node's reached it first over the network (its engine ends the job at
     # once, naming the failed rank).
@@ -133,12 +133,12 @@ def stuck(tmp, what, cpus, gave_up):
     told = ["[n%d] net: rank %d failed on another node" % (k, 2 - k) for k in (0, 2)]
     missing = [t for t, o in zip(timed, told) if t not in out and o not in out]
     harness.tap(any(t in out for t in timed) and not missing, what + "_waiting_nodes_report_it",
-        "expected each of nodes 0 and 2 to give up or be told, missing %r" % missing)
+                "expected each of nodes 0 and 2 to give up or be told, missing %r" % missing)
     # The box lists every node missing when one gave up: node 1 always,
     # node 2 too if it was still booting.
     harness.tap(re.search(r"gave up on barrier 1 .*missing: node (\d+,)*1\b", out) is not None,
-        what + "_box_names_the_missing_node",
-        "expected the hub to name node 1, got: %s" % out[-300:])
+                what + "_box_names_the_missing_node",
+                "expected the hub to name node 1, got: %s" % out[-300:])
     check_clean(tmp, what)
 
 
@@ -171,9 +171,9 @@ def check_interrupt(tmp):
     os.killpg(p.pid, signal.SIGINT)
     rest = p.communicate(timeout=20)[0]
     harness.tap(p.returncode == 130 and b"interrupted" in rest, "interrupt_exits_130",
-        "expected 130 and 'interrupted', got %d: %s" % (p.returncode, rest[-200:]))
+                "expected 130 and 'interrupted', got %d: %s" % (p.returncode, rest[-200:]))
     harness.tap(b"Traceback" not in rest, "interrupt_twice_prints_no_traceback",
-        "got: %s" % rest[-300:])
+                "got: %s" % rest[-300:])
     check_clean(tmp, "interrupt")
 
 
@@ -183,8 +183,8 @@ def check_timeout(tmp):
                      "100000000"])
     out = p.communicate(timeout=30)[0]
     harness.tap(p.returncode == 124 and b"lwkrun: timeout after 3 s, 2 QEMU nodes and the hub stopped"
-        in out, "timeout_exits_124", "expected 124 and the timeout message, got %d: %s"
-        % (p.returncode, out[-200:]))
+                in out, "timeout_exits_124", "expected 124 and the timeout message, got %d: %s"
+                % (p.returncode, out[-200:]))
     check_clean(tmp, "timeout")
 
 

@@ -104,7 +104,7 @@ def cases():
                        ["--host", "-e", "LD_PRELOAD=/usr/libexec/valgrind/vgpreload_core-amd64-linux.so",
                         prog("smaptest_fail"), "exit", "0"], rc=134,
                        expect=[r"^libsmap: host mode cannot run under valgrind"]),
-        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=6),
+        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=7),
     ]
     return c
 
@@ -119,7 +119,7 @@ def check_cleanup():
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     out, _ = p.communicate(timeout=60)
     harness.tap(p.returncode == 139, "crash: the job ends with the rank's signal status",
-        "expected 139, got %d: %s" % (p.returncode, out.decode()[-200:]))
+                "expected 139, got %d: %s" % (p.returncode, out.decode()[-200:]))
     left, fds = [], []
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
@@ -152,29 +152,36 @@ def check_smapcc():
         r = run([SMAPCC, "-o", exe, src])
         ok = r.returncode == 0 and run([exe]).returncode == 0
         harness.tap(ok, "smapcc links and runs a program without any libsmap call",
-            "expected status 0, got %d: %s" % (r.returncode, r.stdout.decode()[-200:]))
+                    "expected status 0, got %d: %s" % (r.returncode, r.stdout.decode()[-200:]))
 
         r = run(["nm", exe])
         musl = [s for s in ("__malloc_context", "__simple_malloc", "__libc_malloc_impl")
                 if s in r.stdout.decode()]
         harness.tap(r.returncode == 0 and not musl, "smapcc programs carry libsmap's malloc, not musl's",
-            "expected no musl allocator symbol, got %s" % musl)
+                    "expected no musl allocator symbol, got %s" % musl)
 
         r = run(["readelf", "-h", exe])
         harness.tap(re.search(r"Type:\s+EXEC", r.stdout.decode()) is not None,
-            "smapcc makes static non-PIE executables", "expected ELF type EXEC")
+                    "smapcc makes static non-PIE executables", "expected ELF type EXEC")
 
         obj = os.path.join(tmp, "conftest.o")
         r = run([SMAPCC, "-c", "-o", obj, src])
         harness.tap(r.returncode == 0 and os.path.isfile(obj), "smapcc -c compiles only",
-            "expected an object file, got status %d" % r.returncode)
+                    "expected an object file, got status %d" % r.returncode)
 
         r = run([SMAPCC, "-show", "-O2", "app.c", "-o", "app"])
         line = r.stdout.decode().strip()
         harness.tap(r.returncode == 0 and "-Wl,--wrap=main" in line and "libsmap.a" in line
-            and " app.c " in line and not os.path.exists("app"),
-            "smapcc -show prints the command instead of running it",
-            "expected a musl-gcc line with libsmap.a, got %r" % line)
+                    and " app.c " in line and not os.path.exists("app"),
+                    "smapcc -show prints the command instead of running it",
+                    "expected a musl-gcc line with libsmap.a, got %r" % line)
+
+        r = run([SMAPCC, "-fopenmp", "-c", "-o", obj, src])
+        msg = r.stdout.decode().strip()
+        harness.tap(r.returncode == 2 and re.match(r"^smapcc: -fopenmp: libgomp is built for glibc: "
+                                                   r"build everything with SMAPCC_LIBC=glibc", msg),
+                    "smapcc -fopenmp against musl points to SMAPCC_LIBC=glibc in one line",
+                    "expected status 2 and one line, got %d: %r" % (r.returncode, msg))
 
         fake = os.path.join(tmp, "tree", "tools")
         os.makedirs(fake)
@@ -182,9 +189,9 @@ def check_smapcc():
         r = run([os.path.join(fake, "smapcc"), "-o", exe, src])
         msg = r.stdout.decode().strip()
         harness.tap(r.returncode == 1 and re.match(r"^smapcc: .*libsmap\.a not found", msg)
-            and "\n" not in msg,
-            "smapcc without libsmap.a says so in one line",
-            "expected status 1 and one line, got %d: %r" % (r.returncode, msg))
+                    and "\n" not in msg,
+                    "smapcc without libsmap.a says so in one line",
+                    "expected status 1 and one line, got %d: %r" % (r.returncode, msg))
     finally:
         shutil.rmtree(tmp)
 
