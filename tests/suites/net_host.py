@@ -3,6 +3,8 @@ same engine as the kernel's (kernel/net/engine.c) over Unix sockets, under
 MPI point-to-point, collectives, RMA and SHMEM; with frames lost on the
 way (--drop); and a node that dies."""
 
+import os
+
 import harness
 
 P2P_CHECKS = 17
@@ -17,8 +19,30 @@ def host(name, nodes, n, prog, extra=(), pargs=(), **kw):
     return harness.lwkrun(name, args + [harness.build("user", prog)] + list(pargs), **kw)
 
 
+MPIEXEC = os.path.join(harness.ROOT, "tools", "mpiexec")
+
+
+def mpiexec(name, args, **kw):
+    kw.setdefault("timeout", 120)
+    return harness.Case(name, ["python3", MPIEXEC] + list(args), **kw)
+
+
 def cases():
     return [
+        # mpiexec's -n counts the job's processes: 4 over 2 nodes is 2 x 2
+        mpiexec("mpiexec_spreads_n_over_the_nodes",
+                ["-n", "6", "--host", "--nodes", "2", "--oversubscribe", "--bind-to", "core",
+                 harness.build("user", "mpit_exit"), "size"],
+                expect=[r"^a world of 6 ranks, 3 on rank 0's node$"]),
+        mpiexec("mpiexec_takes_lwkrun_options_from_SMAPOS_MPIEXEC",
+                ["-np", "2", harness.build("user", "mpit_exit"), "clean"],
+                env={"SMAPOS_MPIEXEC": "--host"}, expect=[r"every rank passed the barrier"]),
+        mpiexec("mpiexec_refuses_n_not_a_multiple_of_the_nodes",
+                ["-n", "3", "--host", "--nodes", "2", harness.build("user", "mpit_exit")],
+                rc=2, expect=[r"^mpiexec: -n 3: not a multiple of --nodes 2"]),
+        mpiexec("mpiexec_refuses_several_programs",
+                ["-n", "1", "a", ":", "-n", "1", "b"], rc=2,
+                expect=[r"^mpiexec: ':': one program per job"]),
         host("net_host_p2p_2x2", 2, 2, "mpit_p2p", tap=True, min_tap=P2P_CHECKS),
         host("net_host_p2p_3x1", 3, 1, "mpit_p2p", tap=True, min_tap=P2P_CHECKS),
         # heavy loss: slow, never stalled (the retransmission backoff ends

@@ -7,6 +7,7 @@ own.  Every mistake is one line on stderr and exit status 2.
 """
 
 import os
+import shlex
 import signal
 import sys
 
@@ -296,6 +297,67 @@ def main(argv):
     except UsageError as e:
         sys.stderr.write("lwkrun: %s\n" % e)
         return 2
+    return run(opt)
+
+
+MPIEXEC_USAGE = """usage: mpiexec -n N [lwkrun options] prog [args...]
+
+The MPI standard's portable start-up (MPI 3.1 section 10.1.1) onto lwkrun:
+N is the job's number of processes; with --nodes K they are spread over K
+nodes, N/K on each (lwkrun's own -n counts ranks per node).  -np N is -n N;
+-wdir DIR runs the job in DIR.  Open MPI's and MPICH's --oversubscribe,
+--allow-run-as-root, --bind-to X and --map-by X are accepted and ignored:
+every rank has a core of its own.  SMAPOS_MPIEXEC holds lwkrun options put
+first (e.g. "--host" to run Linux processes, "--nodes 2 --timeout 600").
+Every other option is lwkrun's (see lwkrun --help, docs/launcher.md).
+"""
+
+# mpiexec's own words; the ignored ones, with how many values follow
+MPIEXEC_IGNORED = {"--oversubscribe": 0, "-oversubscribe": 0, "--allow-run-as-root": 0,
+                   "--bind-to": 1, "-bind-to": 1, "--map-by": 1, "-map-by": 1}
+
+
+def mpiexec_main(argv):
+    args = shlex.split(os.environ.get("SMAPOS_MPIEXEC", "")) + list(argv)
+    out, i = [], 0
+    try:
+        while i < len(args):
+            a = args[i]
+            if a in ("-h", "--help"):
+                sys.stdout.write(MPIEXEC_USAGE)
+                return 0
+            if a in ("-np", "--np"):
+                out.append("-n")
+            elif a in ("-wdir", "--wdir"):
+                if i + 1 == len(args) or not os.path.isdir(args[i + 1]):
+                    raise UsageError("%s: no such directory" % (args[i + 1] if i + 1 < len(args)
+                                                                else a))
+                os.chdir(args[i + 1])
+                i += 2
+                continue
+            elif a in MPIEXEC_IGNORED:
+                i += 1 + MPIEXEC_IGNORED[a]
+                continue
+            elif a == ":":
+                raise UsageError("':': one program per job (lwkrun --next runs jobs one "
+                                 "after another)")
+            else:
+                out.append(a)
+            i += 1
+        opt = parse(out)
+        for j in opt.jobs:
+            if opt.nodes > 1 and j.np != "all":
+                if j.np % opt.nodes:
+                    raise UsageError("-n %d: not a multiple of --nodes %d (every node runs "
+                                     "as many ranks)" % (j.np, opt.nodes))
+                j.np //= opt.nodes
+    except UsageError as e:
+        sys.stderr.write("mpiexec: %s\n" % e)
+        return 2
+    return run(opt)
+
+
+def run(opt):
     if opt.host:
         from lwk import host
         return host.run(opt)

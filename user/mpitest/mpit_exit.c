@@ -8,6 +8,7 @@
  *   mpit_exit clean      every rank finalizes and exits 0
  *   mpit_exit lonely     rank 0 waits for a message rank 1 never sends;
  *                        rank 1 finalizes (and waits there for rank 0)
+ *   mpit_exit size       rank 0 says how many ranks the world and its node have
  *   mpit_exit spin       rank 0 waits for a message from rank 1, which
  *                        computes forever outside the library (the test
  *                        kills rank 1's node)
@@ -70,6 +71,19 @@ int main(int argc, char **argv)
 		}
 		fflush(stdout);
 		free(buf);
+		MPI_Finalize();
+		return 0;
+	}
+	if (!strcmp(mode, "size")) {
+		int np, here;
+		MPI_Comm node;
+
+		MPI_Comm_size(MPI_COMM_WORLD, &np);
+		MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+		MPI_Comm_size(node, &here);
+		if (rank == 0)
+			printf("a world of %d ranks, %d on rank 0's node\n", np, here);
+		MPI_Comm_free(&node);
 		MPI_Finalize();
 		return 0;
 	}
