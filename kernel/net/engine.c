@@ -1553,6 +1553,13 @@ void eng_input_placed(struct eng *e, const void *head, const void *payload, uint
 /* ---- time ---- */
 
 
+/* Something is owed on the channel: frames unacknowledged, an answer
+ * awaited, or operations queued to send. */
+static bool chan_busy(const struct chan *c)
+{
+	return c->una != c->next_seq || c->waiting || c->qhead != ENG_NONE;
+}
+
 static void chan_fail(struct eng *e, unsigned node)
 {
 	struct chan *c = &e->ch[node];
@@ -1573,7 +1580,7 @@ static void chan_fail(struct eng *e, unsigned node)
 		what_num(e, o->w.dst);
 	} else if (__atomic_load_n(&e->watch, __ATOMIC_RELAXED)) {
 		what_add(e, "a hardware barrier");
-	} else if (c->una != c->next_seq || c->waiting || c->qhead != ENG_NONE) {
+	} else if (chan_busy(c)) {
 		what_add(e, "an acknowledgement");
 	} else {
 		/* watched all the job long, and nothing was owed */
@@ -1594,7 +1601,7 @@ static void timers(struct eng *e, uint64_t now)
 	e->watching = watch;
 	for (unsigned n = 0; n < e->job.nnodes; n++) {
 		struct chan *c = &e->ch[n];
-		bool busy = c->una != c->next_seq || c->waiting || c->qhead != ENG_NONE;
+		bool busy = chan_busy(c);
 		/* Pings that only prove a quiet node alive go at an eighth of
 		 * the dead time, not every retransmission timeout: a job may
 		 * compute for hours. */
