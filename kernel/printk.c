@@ -13,6 +13,10 @@ int printk_quiet;
 static uint64_t quiet;
 KPARAM(quiet, PARAM_BOOL, &quiet, "show only the ranks' output, warnings and errors, not the boot log");
 
+/* A quiet boot's first line: whatever came before it on the console
+ * (firmware, GRUB) is not the kernel's, and a launcher may hide it. */
+static const char quiet_mark[] = "smapos: quiet boot, the boot log is off\n";
+
 static char early[8192];
 static size_t early_len;
 static int have_console;
@@ -23,6 +27,8 @@ void printk_console_ready(void)
 
 	have_console = 1;
 	printk_quiet = (int)quiet;
+	if (printk_quiet)
+		console_write_locked(quiet_mark, sizeof(quiet_mark) - 1);
 	console_write_locked(early, early_len);
 	early_len = 0;
 	spin_unlock_irqrestore(&console_lock, f);

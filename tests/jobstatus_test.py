@@ -3,7 +3,9 @@
 ranks or nodes end at once (tools/lwk/host.py for --host, tools/lwk/nodes.py
 for QEMU nodes), as TAP lines.  The order in which ranks that die together
 are reaped is the kernel's to choose, so the orders that a real run gives
-only by chance are played here."""
+only by chance are played here.  Also what a quiet QEMU console shows
+(tools/lwk/qemu.py Console): the firmware's text before the kernel's
+first line is not the job's."""
 
 import io
 import os
@@ -13,7 +15,7 @@ from contextlib import redirect_stderr
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools"))
-from lwk import host, nodes  # noqa: E402
+from lwk import host, nodes, qemu  # noqa: E402
 
 failed = 0
 
@@ -34,6 +36,12 @@ class Proc:
 
     def kill(self):
         pass
+
+
+class Pipe:
+    """A QEMU that has exited: nothing left on its stdout."""
+    returncode = 0
+    stdout = io.BytesIO(b"")
 
 
 class Console:
@@ -122,6 +130,19 @@ def main():
     tap(st == 137, "QEMU nodes: a QEMU killed by a signal is 128 + the signal, over EXIT_NET", st)
     st = nodes.worst([Console(None, 0, stopped=True), Console(3)])
     tap(st == 3, "QEMU nodes: a node the launcher stopped is no culprit", st)
+    for mark, want, what in ((True, "[n0] hi\n[n0] smapos: exit status 0\n",
+                              "a quiet console hides what came before the kernel's first line"),
+                             (False, "[n0] BdsDxe: loading\n[n0] \x1b[2JBooting\n",
+                              "a quiet console whose kernel never started shows the firmware's text")):
+        out = io.StringIO()
+        con = qemu.Console(Pipe(), "[n0] ", quiet=True)
+        con.feed(b"BdsDxe: loading\n\x1b[2JBooting", out)
+        if mark:
+            con.feed(b"\r\n\x1b[0m" + qemu.QUIET_MARK.encode() + b"\nhi\r\n", out)
+            con.feed(b"smapos: exit status 0\n", out)
+        con.finish(out)
+        tap(out.getvalue() == want and con.exit_status() == (0 if mark else None), what,
+            repr(out.getvalue()))
     return failed
 
 

@@ -54,7 +54,7 @@ def cases():
                 reject=[r"(?s)deadlock.*deadlock"]))
     out += [
         harness.Case("fail_lwkrun_status_names_the_culprit_whatever_order_ranks_and_nodes_end_in",
-                     ["python3", "tests/jobstatus_test.py"], tap=True, min_tap=14),
+                     ["python3", "tests/jobstatus_test.py"], tap=True, min_tap=16),
         harness.lwkrun("fail_lwkrun_refuses_more_cpus_than_qemu_starts",
                        ["-c", "300", prog("mpit_exit")], rc=2, timeout=30,
                        expect=[r"^lwkrun: -c 300: QEMU's pc machine starts at most 255 CPUs"]),

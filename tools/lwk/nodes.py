@@ -199,7 +199,7 @@ def run(opt):
             return 2
         for i, argv in enumerate(argvs):
             procs.append(qemu.start(argv))
-            consoles.append(qemu.Console(procs[-1], "[n%d] " % i))
+            consoles.append(qemu.Console(procs[-1], "[n%d] " % i, opt.quiet))
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
         if not pump(consoles, opt.timeout, io, sw):
             sys.stderr.write("lwkrun: timeout after %g s, %d QEMU nodes and the hub stopped\n"

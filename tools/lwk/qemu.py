@@ -21,6 +21,10 @@ from lwk.cli import UsageError, signame, stop_on_signals
 
 OVMF = "/usr/share/ovmf/OVMF.fd"
 STATUS_LINE = re.compile(r"^smapos: exit status (\d+)")
+# A quiet kernel's first line (kernel/printk.c): what came before it on the
+# console is the firmware's and GRUB's.
+QUIET_MARK = "smapos: quiet boot, the boot log is off"
+HELD_LINES = 200
 TIMEOUT_STATUS = 124
 PR_SET_PDEATHSIG = 1
 MiB = 1 << 20
@@ -126,11 +130,14 @@ def qemu_argv(opt, cmdline, mods, iso=None, extra=()):
 
 
 class Console:
-    """Stream a QEMU's serial output line by line, remembering the status."""
+    """Stream a QEMU's serial output line by line, remembering the status.
+    quiet: hold every line up to the kernel's QUIET_MARK and drop them with
+    it; if the kernel never gets that far, they are shown at the end."""
 
-    def __init__(self, proc, prefix=""):
+    def __init__(self, proc, prefix="", quiet=False):
         self.proc = proc
         self.prefix = prefix
+        self.held = [] if quiet else None
         self.buf = b""
         self.status = None
         self.panicked = False
@@ -151,9 +158,20 @@ class Console:
         if self.buf:
             self.emit(self.buf, out)
             self.buf = b""
+        held, self.held = self.held or [], None
+        for text in held:
+            self.show(text, out)
 
     def emit(self, raw, out):
         text = raw.decode("utf-8", "replace").rstrip("\r")
+        if self.held is None:
+            self.show(text, out)
+        elif text.endswith(QUIET_MARK):
+            self.held = None
+        elif len(self.held) < HELD_LINES:
+            self.held.append(text)
+
+    def show(self, text, out):
         m = STATUS_LINE.match(text)
         if m:
             self.status = int(m.group(1))
@@ -262,7 +280,7 @@ def run(opt):
 
     stop_on_signals(lambda signum: KeyboardInterrupt())
     proc = start(argv)
-    console = Console(proc)
+    console = Console(proc, quiet=opt.quiet)
     interrupted = False
     gone = None
     try:
