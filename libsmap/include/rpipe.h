@@ -3,12 +3,13 @@
  * pipes between two ranks, after Wickramasinghe and Lumsdaine's uGNI
  * library, on SMARTMAP (docs/rpipe.md).
  *
- * A pipe joins two ranks of a node.  The end that reads offers a heap in
- * its own memory; the end that writes allocates in that heap with
- * rmalloc() without the reader taking part, fills the allocation with
- * rwrite() (or plain stores through rmem()), and rwrite() raises a
- * notification the reader polls for in rread().  Neither side ever calls
- * a synchronisation routine: the notification is the synchronisation.
+ * A pipe joins two ranks of the job, on one node or two.  The end that
+ * reads offers a heap in its own memory; the end that writes allocates in
+ * that heap with rmalloc() without the reader taking part, fills the
+ * allocation with rwrite() (or, on one node, plain stores through rmem()),
+ * and rwrite() raises a notification the reader polls for in rread().
+ * Neither side ever calls a synchronisation routine: the notification is
+ * the synchronisation.
  *
  * Every function returns a negative errno on failure (rmalloc: RADDR_NULL
  * with errno set) and misuse prints one line naming the call.
@@ -29,7 +30,8 @@ typedef struct rpipe *rpipe_t;
 /*
  * An allocation in a pipe's heap: its address in the SMARTMAP slot of the
  * rank whose memory holds it, so the same number reaches it from either
- * end.  RADDR_NULL is no allocation.
+ * end.  Between nodes, a name: the owner's own address with its world
+ * rank + 1 in bits 48 and up.  RADDR_NULL is no allocation.
  */
 typedef uint64_t raddr_t;
 #define RADDR_NULL	((raddr_t)0)
@@ -45,7 +47,7 @@ typedef uint64_t raddr_t;
 /* Heap offered by a reading end when rpipe() is given 0 bytes. */
 #define RPIPE_HEAP_DEFAULT	(4u << 20)
 
-/* Sets *rank and *nranks (this node's, as remote_address() counts them;
+/* Sets *rank and *nranks (the job's world numbering, what rpipe() takes;
  * either may be NULL).  0. */
 int rinit(int *rank, int *nranks);
 /* Collective over every rank of the job: returns once no rank can touch
@@ -57,8 +59,8 @@ int rfinalize(void);
  * it, one end RPIPE_WRITE and the other RPIPE_READ, or both RPIPE_DUPLEX;
  * heap_bytes is the heap this end offers if it reads.  Pipes between the
  * same two ranks are matched in the order they are made.  0 with *rp set;
- * -EINVAL (bad peer, flags that do not match the peer's), -ENOMEM,
- * -ENOTSUP (peer on another node).
+ * -EINVAL (bad peer, flags that do not match the peer's), -ENOMEM, or
+ * the reason the network is down (peer on another node).
  */
 int rpipe(rpipe_t *rp, int peer, int flags, size_t heap_bytes);
 /* Closes this end without waiting, like close(2): the other end can still
@@ -72,7 +74,9 @@ int rclose(rpipe_t rp);
 raddr_t rmalloc(rpipe_t rp, size_t bytes);
 /* Either end: gives an allocation back to its heap.  0 or -EINVAL. */
 int rfree(rpipe_t rp, raddr_t ra);
-/* Where this rank loads and stores the allocation ra (from either end). */
+/* Where this rank loads and stores the allocation ra (from either end);
+ * NULL with errno EREMOTE for the peer's memory on another node (rwrite
+ * reaches it), NULL with EINVAL if ra is not an allocation. */
 void *rmem(rpipe_t rp, raddr_t ra);
 /* Bytes the allocation ra can hold, 0 if ra is not one of this pipe's. */
 size_t rsize(rpipe_t rp, raddr_t ra);

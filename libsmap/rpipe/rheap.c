@@ -160,6 +160,16 @@ int rheap_free(struct rheap *h, uint64_t off)
 	return 0;
 }
 
+int rheap_forget(struct rheap *h, uint64_t off)
+{
+	struct rheap_blk *b = rheap_used(h, off);
+
+	if (!b)
+		return -1;
+	b->magic = 0;
+	return 0;
+}
+
 uint64_t rheap_capacity(const struct rheap *h, uint64_t off)
 {
 	const struct rheap_blk *b = rheap_used(h, off);

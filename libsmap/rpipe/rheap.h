@@ -51,6 +51,11 @@ uint64_t rheap_alloc(struct rheap *h, uint64_t bytes, enum rheap_policy policy);
 /* Frees the payload at offset off: 0, or -1 if off is not an allocated
  * payload (never allocated, already freed, out of the region). */
 int rheap_free(struct rheap *h, uint64_t off);
+/* The heap's owner where the allocator runs elsewhere, on its own copy of
+ * the headers (rpipe between nodes): the allocation at off is no longer
+ * one here; the allocator frees it in its copy.  0, or -1 if off is not
+ * an allocation. */
+int rheap_forget(struct rheap *h, uint64_t off);
 /* Payload bytes of the allocation at off, or 0 if off is not one. */
 uint64_t rheap_capacity(const struct rheap *h, uint64_t off);
 /* The caller's word of the allocation at off (0 after rheap_alloc), or

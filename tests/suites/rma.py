@@ -7,15 +7,16 @@ accumulates from all ranks that must add up exactly, the window flavours,
 and libsmap's error reports.  They run in host mode on 2, 4 and 8 ranks (4
 and 8 share the 2 cores on purpose: every wait must yield), on the kernel
 with 2 ranks, with each rank's own memory behind shared windows
-(SMAP_WIN_SHARED=noncontig), and across two QEMU nodes, where a window must
-fail naming the call.
+(SMAP_WIN_SHARED=noncontig), and a window over the ranks of several QEMU
+and host nodes.
 
 rpipe: the remote heap's host unit test (the policies' exact choices,
 exhaustion and recovery, a random run against a model), then streams of
 1 B to 16 MiB checked byte for byte, the policies driven to exhaustion and
 recovery across a pipe, the rest of the interface and its misuse, and the
 example program of docs/rpipe.md; on 2, 4 and 8 ranks, the streams on the
-kernel too, and a pipe across two QEMU nodes.
+kernel too, and every program with the two ends of each pipe on different
+nodes: host nodes (with frames lost), and the streams on two QEMU nodes.
 """
 
 import os
@@ -43,7 +44,7 @@ def host(name, n, program, args=(), env=(), **kw):
 
 
 def cases():
-    c = [harness.Case("rpipe_rheap_unit", [prog("rheap_unit")], tap=True, min_tap=22)]
+    c = [harness.Case("rpipe_rheap_unit", [prog("rheap_unit")], tap=True, min_tap=25)]
     for n in (2, 4, 8):
         for p, lines in sorted(list(RMA.items()) + list(RPIPE.items())):
             c.append(host("%s_host_%d" % (p, n), n, p, tap=True, min_tap=lines))
@@ -73,10 +74,22 @@ def cases():
              expect=[r"rank 0 sent 1000 records adding up to (\d+); rank 1 counted \1: right"]),
         harness.lwkrun("rpt_stream_kernel_2", ["-q", "-n", 2, "--timeout", 100, prog("rpt_stream")],
                        tap=True, min_tap=RPIPE["rpt_stream"], timeout=120),
-        harness.lwkrun("rpipe_across_nodes_2x2", ["--nodes", 2, "-n", 2, "-q", "--timeout", 100,
-                                                  prog("rpt_misc"), "nodes"],
-                       tap=True, min_tap=1, timeout=120,
-                       expect=[r"rpipe: rank 2 is on node 1, this rank on node 0: pipes between nodes "
-                               r"are not implemented yet"]),
+        harness.lwkrun("rpt_stream_across_qemu_nodes_2x1",
+                       ["--nodes", 2, "-n", 1, "-q", "--timeout", 150, prog("rpt_stream"),
+                        1 << 20], tap=True, min_tap=RPIPE["rpt_stream"], timeout=180),
+        harness.lwkrun("rpipe_example_across_host_nodes_2x1",
+                       ["--host", "--nodes", 2, "-n", 1, prog("rpt_example")], timeout=60,
+                       expect=[r"rank 0 sent 1000 records adding up to (\d+); rank 1 counted \1: "
+                               r"right"]),
+        # 2 x 2: the pairs on one node, the ring across both.
+        harness.lwkrun("rpt_stream_across_host_nodes_2x2",
+                       ["--host", "--nodes", 2, "-n", 2, prog("rpt_stream")],
+                       tap=True, min_tap=RPIPE["rpt_stream"], timeout=90),
     ]
+    # Each pipe between two nodes, 2% of the frames lost; the streams up to 4 MiB.
+    for p in sorted(RPIPE):
+        args = [prog(p)] + ([1 << 22] if p == "rpt_stream" else [])
+        c.append(harness.lwkrun("%s_across_host_nodes_2x1_drop2" % p,
+                                ["--host", "--nodes", 2, "-n", 1, "--drop", 2] + args,
+                                tap=True, min_tap=RPIPE[p], timeout=90))
     return c

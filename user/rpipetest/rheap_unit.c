@@ -213,6 +213,31 @@ static void test_random_model(void)
 	}
 }
 
+/* rpipe between nodes: the writer allocates in a copy of the reader's
+ * headers and copies each header it hands out into the reader's heap; the
+ * reader forgets what it frees and the writer frees it in its copy. */
+static void test_mirror(void)
+{
+	static uint64_t owner_mem[4096 / 8] __attribute__((aligned(64)));
+	struct rheap *o = (struct rheap *)owner_mem, *w = heap(4096);
+	uint64_t a, b;
+
+	rheap_init(o, 4096);
+	rheap_init(w, 4096);
+	a = rheap_alloc(w, 100, RHEAP_NEXT_FIT);
+	b = rheap_alloc(w, 200, RHEAP_NEXT_FIT);
+	memcpy((char *)o + a - U, (char *)w + a - U, U);
+	memcpy((char *)o + b - U, (char *)w + b - U, U);
+	CHECK("rheap_mirrored_headers_give_the_owner_capacities",
+	      rheap_capacity(o, a) == 128 && rheap_capacity(o, b) == 256, "%lu %lu",
+	      (unsigned long)rheap_capacity(o, a), (unsigned long)rheap_capacity(o, b));
+	CHECK("rheap_forget_once_then_refused",
+	      rheap_forget(o, a) == 0 && rheap_forget(o, a) == -1 && rheap_capacity(o, a) == 0 &&
+	      rheap_capacity(o, b) == 256 && rheap_forget(o, a + U) == -1, "a second forget passed");
+	CHECK("rheap_forgotten_block_freed_in_the_copy",
+	      rheap_free(w, a) == 0 && rheap_alloc(w, 100, RHEAP_BEST_FIT) == a, "not reused");
+}
+
 int main(void)
 {
 	test_init();
@@ -220,5 +245,6 @@ int main(void)
 	test_policies();
 	test_exhaustion_and_recovery();
 	test_random_model();
+	test_mirror();
 	return unit_failed;
 }

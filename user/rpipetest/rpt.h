@@ -1,8 +1,9 @@
 /*
  * rpt.h - reporting for the rpipe test programs: every rank checks its part
- * of a behaviour, posts its verdict into rank 0's memory through SMARTMAP
- * (not through the pipes under test), and after a barrier rank 0 prints one
- * TAP line: "ok NAME" or "not ok NAME - rank R: expected X, got Y".
+ * of a behaviour, posts its verdict into its node's first rank's memory
+ * through SMARTMAP (not through the pipes under test), and after a barrier
+ * that rank prints one TAP line for its node: "ok NAME" or "not ok NAME -
+ * rank R: expected X, got Y" (the harness joins the nodes' lines).
  */
 #ifndef RPT_H
 #define RPT_H
@@ -51,20 +52,21 @@ static inline void rpt_fail(const char *fmt, ...)
 /* Ends one behaviour: every rank calls it. */
 static inline void rpt_report(const char *name)
 {
-	int r;
+	int r, n = smap_size();
 
-	*(struct rpt_verdict *)remote_address(0, &rpt_v[me]) = rpt_mine;
+	*(struct rpt_verdict *)remote_address(0, &rpt_v[smap_rank()]) = rpt_mine;
 	smap_barrier();
-	if (me == 0) {
-		for (r = 0; r < np && !rpt_v[r].bad; r++)
+	if (smap_rank() == 0) {
+		for (r = 0; r < n && !rpt_v[r].bad; r++)
 			;
-		if (r < np)
-			printf("not ok %s - rank %d: %s\n", name, r, rpt_v[r].why);
+		if (r < n)
+			printf("not ok %s - rank %d: %s\n", name, smap_node() * n + r, rpt_v[r].why);
 		else
 			printf("ok %s\n", name);
 		fflush(stdout);
 	}
-	/* Nobody posts the next verdict before rank 0 has read this one. */
+	/* Nobody posts the next verdict before the node's first rank has read
+	 * this one. */
 	smap_barrier();
 	memset(&rpt_mine, 0, sizeof rpt_mine);
 }
