@@ -11,7 +11,8 @@
 
 int printk_quiet;
 static uint64_t quiet;
-KPARAM(quiet, PARAM_BOOL, &quiet, "show only the ranks' output, warnings and errors, not the boot log");
+KPARAM(quiet, PARAM_BOOL, &quiet,
+       "show only the ranks' output, warnings and errors, not the boot log; the console's first line is then `smapos: quiet boot, the boot log is off` (what came before it was the firmware's)");
 
 /* A quiet boot's first line: whatever came before it on the console
  * (firmware, GRUB) is not the kernel's, and a launcher may hide it. */

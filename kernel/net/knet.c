@@ -36,7 +36,7 @@
 
 static uint64_t net_dead_ms = 15000;
 KPARAM(net_dead_ms, PARAM_UINT, &net_dead_ms,
-       "silence from a node, while it owes this one something, that ends the job (ms; 0: never)");
+       "silence from another node of the job (its engine is pinged when quiet) that ends the job (ms; 0: never)");
 
 #define HELLO_US	20000
 /* Idle polls before the engine naps, and the nap: under emulation a CPU
