@@ -13,18 +13,18 @@
  * to have read its condition again after the first ended.
  *
  * Several nodes: a node whose live ranks are all stuck is quiet, and says
- * so to world rank 0 every 1/WAIT_REPORT_DIV s (a network atomic into
- * wait_nodes.report[node]: a stamp of its ranks' waits and a tick).  Node
- * 0's stuck ranks read the reports; when every other node's report has
- * ticked within the last second with one stamp for a second or more, and
- * node 0 is quiet too, no rank anywhere can move: a message still in
- * flight would have landed in the seconds each node waited, and one that
- * wakes a rank changes its node's stamp.  A node whose ranks have all
- * exited cannot report; its network engine says goodbye as its job ends,
- * and node 0 counts a node gone that way as stuck for good (the engine
- * marks it in every rank's area).  If node 0's ranks have all exited,
- * nobody judges: waits on them are left to the network's failure
- * detection and the launcher.
+ * so to the judge every 1/WAIT_REPORT_DIV s (a network atomic into
+ * wait_nodes.report[node] of the judge's first rank: a stamp of its ranks'
+ * waits and a tick).  The judge is the lowest node whose job has not
+ * left: node 0 until its ranks have all exited.  Its stuck ranks read the
+ * reports; when every other node's report has ticked within the last
+ * second with one stamp for a second or more, and the judge's node is
+ * quiet too, no rank anywhere can move: a message still in flight would
+ * have landed in the seconds each node waited, and one that wakes a rank
+ * changes its node's stamp.  A node whose ranks have all exited cannot
+ * report; its network engine says goodbye as its job ends, and the judge
+ * counts a node gone that way as stuck for good (the engine marks it in
+ * every rank's area).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,15 +50,20 @@ static struct {
 #define WAIT_REPORT_QUIET (1ull << 62)	/* a report: quiet bit, stamp << 24, tick */
 
 static struct {
-	_Alignas(64) uint64_t report[ENG_MAX_NODES];	/* world rank 0's: each node's */
-	uint64_t seen[ENG_MAX_NODES];	/* node 0's rank 0: each report as last read */
+	_Alignas(64) uint64_t report[ENG_MAX_NODES];	/* the judge's first rank's: each node's */
+	uint64_t seen[ENG_MAX_NODES];	/* the judge's first rank: each report as last read */
 	uint64_t ticked[ENG_MAX_NODES];	/* when it last changed */
 	uint64_t steady[ENG_MAX_NODES];	/* when its stamp last changed */
 	_Alignas(64) uint64_t sent;	/* each node's rank 0: TSC of its latest report */
 	uint64_t tick;
 } wait_nodes;
+/* The judge as this rank last saw it, and since when. */
+static struct {
+	unsigned node;
+	uint64_t since;
+} wait_judge_seen;
 static int wait_reporting;		/* this rank is sending a report */
-/* This rank's latest; node 0 may finish while a report is on its way. */
+/* This rank's latest; the judge may finish while a report is on its way. */
 static struct net_op wait_report = { .complete = 1, .maylose = 1 };
 static unsigned wait_spins;		/* spin count at this rank's latest look */
 
@@ -92,7 +97,7 @@ void core_wait_init(void)
 }
 
 /* Appends " rank(s) R.. in CALL" for the waiting ranks in `call`, once per
- * call, in rank order of the first rank in each. */
+ * call, in rank order of the first rank in each (the job's numbering). */
 static size_t wait_list(char *buf, size_t len, size_t at, const char *call)
 {
 	unsigned n = 0, first = 1;
@@ -114,17 +119,19 @@ static size_t wait_list(char *buf, size_t len, size_t at, const char *call)
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
 					       n > 1 ? "ranks" : "rank");
 		first = 0;
-		at += (size_t)snprintf(buf + at, len - at, " %u", r);
+		at += (size_t)snprintf(buf + at, len - at, " %u", core.ji.node * core.ji.nranks + r);
 	}
 	if (at < len - 16)
 		at += (size_t)snprintf(buf + at, len - at, " in %s", call ? call : "libsmap");
 	return at < len ? at : len - 1;
 }
 
-/* nodes: the job's, when every other node reported its ranks stuck too. */
+/* nodes: the job's, when every other node reported its ranks stuck too
+ * (or left).  Ranks are named in the job's numbering. */
 static void wait_deadlock(uint64_t hz, uint64_t now, unsigned nodes)
 {
 	char waiting[512] = "", gone[256] = "", others[64] = "";
+	unsigned base = core.ji.node * core.ji.nranks;
 	size_t w = 0, g = 0;
 	uint32_t *reported = remote_address(0, &wait_state.reported), no = 0;
 
@@ -140,7 +147,7 @@ static void wait_deadlock(uint64_t hz, uint64_t now, unsigned nodes)
 
 		if (s->exited) {
 			if (g < sizeof(gone) - 12)
-				g += (size_t)snprintf(gone + g, sizeof(gone) - g, " %u", r);
+				g += (size_t)snprintf(gone + g, sizeof(gone) - g, " %u", base + r);
 			continue;
 		}
 		/* The first waiting rank in each call lists that call's ranks. */
@@ -152,12 +159,15 @@ static void wait_deadlock(uint64_t hz, uint64_t now, unsigned nodes)
 			w = wait_list(waiting, sizeof(waiting), w, c);
 	}
 	if (nodes == 2)
-		snprintf(others, sizeof(others), "; node 1: every rank waits or has exited");
-	else if (nodes > 2)
+		snprintf(others, sizeof(others), "; node %u: every rank waits or has exited",
+			 1 - core.ji.node);
+	else if (nodes > 2 && !core.ji.node)
 		snprintf(others, sizeof(others), "; nodes 1-%u: every rank waits or has exited",
 			 nodes - 1);
+	else if (nodes > 2)
+		snprintf(others, sizeof(others), "; every other node: every rank waits or has exited");
 	core_warn("libsmap: rank %u: deadlock: waiting in libsmap for %lu s with nothing left "
-		  "to wake them: %s%s%s%s: ending the job", core.ji.rank,
+		  "to wake them: %s%s%s%s: ending the job", base + core.ji.rank,
 		  (unsigned long)((now - wait_state.start) / hz), waiting, g ? "; exited:" : "",
 		  gone, others);
 	smap_abort(SMAPOS_EXIT_DEADLOCK);
@@ -206,35 +216,45 @@ static int wait_node_quiet(uint64_t now, uint64_t hz, uint64_t *stamp)
 	return !unsure;
 }
 
-/* This node is quiet: report it to world rank 0 (another node), or judge
- * every node's reports (node 0). */
+/* This node is quiet: report it to the judge (another node), or judge
+ * every node's reports. */
 static void wait_nodes_check(uint64_t now, uint64_t hz, uint64_t stamp)
 {
 	typeof(wait_nodes) *n0 = remote_address(0, &wait_nodes);
-	unsigned nn = core.ji.nnodes, quiet = 1;
+	unsigned nn = core.ji.nnodes, quiet = 1, judge = 0;
 	uint64_t sent, gone = net_gone_nodes();
 
 	if (nn > ENG_MAX_NODES || !net_up())
 		return;
-	if (core.ji.node) {
+	while (gone >> judge & 1)
+		judge++;
+	if (judge != wait_judge_seen.node) {
+		wait_judge_seen.node = judge;
+		wait_judge_seen.since = now;
+	}
+	if (core.ji.node != judge) {
 		sent = __atomic_load_n(&n0->sent, __ATOMIC_RELAXED);
 		if (now - sent < hz / WAIT_REPORT_DIV ||
 		    !__atomic_compare_exchange_n(&n0->sent, &sent, now, 0, __ATOMIC_ACQ_REL,
 						 __ATOMIC_RELAXED))
 			return;
 		wait_reporting = 1;
-		net_cmd(&wait_report, SNOP_AMO, SNAMO_SET, 0, 0, NULL,
+		net_cmd(&wait_report, SNOP_AMO, SNAMO_SET, 0, judge * core.ji.nranks, NULL,
 			(uintptr_t)&wait_nodes.report[core.ji.node], 0,
 			(int64_t)(WAIT_REPORT_QUIET | ((stamp >> 8) & 0xffffffffull) << 24 |
 				  (__atomic_add_fetch(&n0->tick, 1, __ATOMIC_RELAXED) & 0xffffff)), 0);
 		wait_reporting = 0;
 		return;
 	}
-	for (unsigned k = 1; k < nn; k++) {
+	/* Taking over from nodes that left: a node leaves by ending the job
+	 * too (an abort), which takes this one with it within a second. */
+	if (judge && now - wait_judge_seen.since < hz)
+		return;
+	for (unsigned k = 0; k < nn; k++) {
 		uint64_t r = __atomic_load_n(&n0->report[k], __ATOMIC_ACQUIRE);
 
 		/* A node whose job left can never move again. */
-		if (gone >> k & 1)
+		if (k == judge || gone >> k & 1)
 			continue;
 		if (r != n0->seen[k]) {
 			if ((r ^ n0->seen[k]) >> 24)

@@ -318,6 +318,7 @@ int rinit(int *rank, int *nranks)
 
 int rfinalize(void)
 {
+	core_call = "rfinalize";
 	if (rp_used_net)
 		net_quiet();
 	smap_barrier();
@@ -403,6 +404,7 @@ int rpipe(rpipe_t *rp, int peer, int flags, size_t heap_bytes)
 			      peer / rpn, strerror(-err));
 	if (!(p = calloc(1, sizeof *p)))
 		return rp_err(ENOMEM, fn, "no memory for a pipe to rank %d", peer);
+	core_call = fn;
 	p->far = peer / rpn != smap_node();
 	p->peer = p->far ? peer : peer % rpn;
 	p->flags = dir;
@@ -634,6 +636,7 @@ int rwrite(rpipe_t p, raddr_t ra, const void *buf, size_t len)
 		return rp_err(EBADF, fn, "this end of the pipe does not write");
 	if (__atomic_load_n(&p->mine->peer_closed, __ATOMIC_ACQUIRE))
 		return -EPIPE;
+	core_call = fn;
 	off = ra - p->their_base;
 	if (rp_owner(p, ra) != 2 || !(cap = rheap_capacity(p->heap, off)))
 		return rp_err(EINVAL, fn, "0x%llx is not an allocation in the reader's heap",
@@ -675,6 +678,7 @@ ssize_t rread(rpipe_t p, raddr_t *ra, void *buf, size_t len)
 
 	if (!p || !(p->flags & RPIPE_READ))
 		return rp_err(EBADF, "rread", "this end of the pipe does not read");
+	core_call = "rread";
 	taken = p->mine->taken;
 	n = &p->mine->ring[taken % RP_RING];
 	while (__atomic_load_n(&n->seq, __ATOMIC_ACQUIRE) != taken + 1)

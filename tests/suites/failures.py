@@ -83,6 +83,18 @@ def cases():
             rc=123, timeout=90,
             expect=[r"^(\[n0\] )?libsmap: rank \d: deadlock: " + across % (call, gone)],
             reject=[r"(?s)deadlock.*deadlock"]))
+    # Node 0's ranks all gone (returned from main): the lowest node still in
+    # the job judges instead (it used to wait for --timeout).
+    for where, opts in (("host", ["--host"]), ("kernel", ["-q"])):
+        out.append(harness.lwkrun(
+            "fail_nodes_%s_node_0_left_deadlock_ends_the_job_with_123" % where,
+            opts + ["--nodes", "2", "-n", "1", "--timeout", "60",
+                    harness.build("user", "shmem_fail"), "abandoned"],
+            rc=123, timeout=90,
+            expect=[r"^(\[n1\] )?libsmap: rank 1: deadlock: waiting in libsmap for \d+ s with "
+                    r"nothing left to wake them: rank 1 in shmem_int_wait_until; node 0: every "
+                    r"rank waits or has exited: ending the job$"],
+            reject=[r"(?s)deadlock.*deadlock"]))
     # A buffer the engine cannot write fails the receive, and releases the
     # sender that waits for the fetch.
     for where, opts in (("host", ["--host"]), ("kernel", ["-q"])):

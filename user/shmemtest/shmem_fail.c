@@ -14,6 +14,8 @@
  *   before_init	shmem_putmem before shmem_init
  *   bad_root		shmem_long_broadcast from a root outside the team
  *   lonely		PE 0 waits for a flag no PE sets; the others finalize
+ *   abandoned		the last PE waits for a flag no PE sets; the others
+ *			return from main without shmem_finalize
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +78,10 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "lonely")) {
 		if (me == 0)
 			shmem_int_wait_until(&flag, SHMEM_CMP_EQ, 1);
+	} else if (!strcmp(mode, "abandoned")) {
+		if (me < npes - 1)
+			return 0;
+		shmem_int_wait_until(&flag, SHMEM_CMP_EQ, 1);
 	} else if (!strcmp(mode, "bad_root")) {
 		shmem_long_broadcast(SHMEM_TEAM_WORLD, &x, &x, 1, npes);
 	} else {
