@@ -62,7 +62,7 @@ static struct {
 	unsigned node;
 	uint64_t since;
 } wait_judge_seen;
-static int wait_reporting;		/* this rank is sending a report */
+static int wait_reporting;		/* this rank is sending a report (or attaching) */
 /* This rank's latest; the judge may finish while a report is on its way. */
 static struct net_op wait_report = { .complete = 1, .maylose = 1 };
 static unsigned wait_spins;		/* spin count at this rank's latest look */
@@ -216,6 +216,21 @@ static int wait_node_quiet(uint64_t now, uint64_t hz, uint64_t *stamp)
 	return !unsure;
 }
 
+/* Whether this rank is on the network, attaching it if it never used it
+ * (a rank whose barriers take the wire may not have): a quiet node must
+ * report, and the judge read the reports. */
+static int wait_net(void)
+{
+	int r;
+
+	if (net_up())
+		return 1;
+	wait_reporting = 1;	/* the attach's own waits are part of this one */
+	r = net_init();
+	wait_reporting = 0;
+	return !r;
+}
+
 /* This node is quiet: report it to the judge (another node), or judge
  * every node's reports. */
 static void wait_nodes_check(uint64_t now, uint64_t hz, uint64_t stamp)
@@ -224,7 +239,7 @@ static void wait_nodes_check(uint64_t now, uint64_t hz, uint64_t stamp)
 	unsigned nn = core.ji.nnodes, quiet = 1, judge = 0;
 	uint64_t sent, gone = net_gone_nodes();
 
-	if (nn > ENG_MAX_NODES || !net_up())
+	if (nn > ENG_MAX_NODES || !wait_net())
 		return;
 	while (gone >> judge & 1)
 		judge++;

@@ -238,7 +238,7 @@ static void net_post(struct net_op *op, uint8_t flags, uint8_t opc, uint8_t amo,
 			   "the job has one node" : "this node has no network");
 	op->complete = 0;
 	op->bounce = 0;
-	op->parked = opc == SNOP_RTS;
+	op->parked = opc == SNOP_RTS || op->probe;
 	net.parked += op->parked;
 	while (net.cmd_n - net.done >= SNET_NCMD) {
 		if (core.host)
@@ -338,17 +338,22 @@ void net_cmd_rows(struct net_op *op, uint8_t opc, uint8_t amo, uint32_t dst, con
 		 len, (int64_t)row, (int64_t)stride);
 }
 
-int net_wait(struct net_op *op)
+int net_wait_spins(struct net_op *op, unsigned *spins)
 {
-	unsigned spins = 0;
-
 	while (!__atomic_load_n(&op->complete, __ATOMIC_ACQUIRE)) {
 		net_progress();
 		if (op->complete)
 			break;
-		core_spin(&spins);
+		core_spin(spins);
 	}
 	return op->status;
+}
+
+int net_wait(struct net_op *op)
+{
+	unsigned spins = 0;
+
+	return net_wait_spins(op, &spins);
 }
 
 const char *net_strerror(int status)

@@ -30,7 +30,10 @@ struct net_op {
 	uint32_t bounce;	/* 1 + index of its bounce buffer, or 0 */
 	uint8_t maylose;	/* the caller's: the target's node may have left
 				 * (then status -ESRCH, not the job's end) */
-	uint8_t parked;		/* an RTS: it waits for its receiver's fetch */
+	uint8_t probe;		/* the caller's: a look at a peer's state that the
+				 * caller repeats until it changes (a poll) */
+	uint8_t parked;		/* moves nothing its rank waits for: an RTS (it
+				 * waits for its receiver's fetch) or a probe */
 };
 
 /* Attaches this rank to its node's engine (once; every user calls it).
@@ -66,6 +69,9 @@ void net_cmd_local_rows(struct net_op *op, uint8_t opc, uint32_t ctx, uint32_t d
 void net_progress(void);
 /* Progress until op completes; returns its status. */
 int net_wait(struct net_op *op);
+/* The same, counting on the caller's spins: a poll of probes that spans
+ * many commands is one wait (core_wait_check). */
+int net_wait_spins(struct net_op *op, unsigned *spins);
 /* What a failed command's status means, for a one-line message. */
 const char *net_strerror(int status);
 /* Progress until every command of this rank has completed. */
@@ -75,7 +81,7 @@ uint64_t net_gone_nodes(void);
 /* Commands of this rank in flight (issued, no event posted for them yet:
  * progress need not have run), `op` left out; *op_busy: whether op is.
  * An RTS is not in flight: it moves nothing until its receiver fetches,
- * and a fetch is in flight at the receiver. */
+ * and a fetch is in flight at the receiver; nor is a probe. */
 unsigned net_in_flight(const struct net_op *op, int *op_busy);
 
 /* Who gets the inbox: MPI's matching (messages and rendezvous announces).

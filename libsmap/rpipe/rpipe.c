@@ -127,12 +127,15 @@ static int rp_err(int err, const char *fn, const char *fmt, ...)
 
 /* ---- the peer's memory: loads and stores on a node, the engine off it ---- */
 
-static void rp_net(const struct rpipe *p, uint8_t opc, void *local, const void *remote, size_t n)
+/* spins: NULL, or the count of a poll the operation is a probe of. */
+static void rp_net(const struct rpipe *p, uint8_t opc, void *local, const void *remote, size_t n,
+		   unsigned *spins)
 {
-	struct net_op op = { 0 };
+	struct net_op op = { .probe = spins != NULL };
+	unsigned mine = 0;
 
 	net_cmd(&op, opc, 0, 0, (uint32_t)p->peer, local, (uintptr_t)remote, n, 0, 0);
-	if (net_wait(&op) < 0)
+	if (net_wait_spins(&op, spins ? spins : &mine) < 0)
 		core_fatal("rpipe: rank %d: %s %zu bytes of rank %d on node %d: %s",
 			   smap_world_rank(), opc == SNOP_PUT ? "writing" : "reading", n, p->peer,
 			   p->peer / smap_size(), net_strerror(op.status));
@@ -144,7 +147,7 @@ static uint64_t rp_get64(const struct rpipe *p, const uint64_t *at)
 
 	if (!p->far)
 		return __atomic_load_n(at, __ATOMIC_ACQUIRE);
-	rp_net(p, SNOP_GETREQ, &v, at, sizeof v);
+	rp_net(p, SNOP_GETREQ, &v, at, sizeof v, NULL);
 	return v;
 }
 
@@ -167,7 +170,7 @@ static void rp_put(const struct rpipe *p, void *at, const void *src, size_t n)
 		net_cmd_async(SNOP_PUT, 0, 0, (uint32_t)p->peer, src, (uintptr_t)at, n, 0, 0,
 			      "rpipe");
 	else
-		rp_net(p, SNOP_PUT, (void *)src, at, n);
+		rp_net(p, SNOP_PUT, (void *)src, at, n, NULL);
 }
 
 /* How many of our notifications the peer has taken: on a node its count;
@@ -249,7 +252,7 @@ static void rp_exchange_far(const struct rpipe *p, const uint64_t *out, uint64_t
 	memcpy(o->w, out, sizeof o->w);
 	__atomic_store_n(&o->to, (uint64_t)p->peer + 1, __ATOMIC_RELEASE);
 	for (;;) {
-		rp_net(p, SNOP_GETREQ, rp_table, rp_offers, sizeof rp_table);
+		rp_net(p, SNOP_GETREQ, rp_table, rp_offers, sizeof rp_table, &spins);
 		for (i = 0; i < RP_OFFERS; i++)
 			if (rp_table[i].to == me && rp_table[i].n == n)
 				break;
@@ -257,10 +260,15 @@ static void rp_exchange_far(const struct rpipe *p, const uint64_t *out, uint64_t
 		 * after the owner stored `to`; a read after one that saw the
 		 * store sees everything written before it. */
 		if (i < RP_OFFERS) {
-			rp_net(p, SNOP_GETREQ, &got, &rp_offers[i], sizeof got);
+			rp_net(p, SNOP_GETREQ, &got, &rp_offers[i], sizeof got, &spins);
 			if (got.to == me && got.n == n)
 				break;
 		}
+		/* A look of the wait check after every probe: it looks every
+		 * CORE_WAIT_LOOK spins and takes half a second without a
+		 * look for a new wait, and a probe's round trip may last
+		 * milliseconds (under emulation). */
+		spins = (spins + CORE_WAIT_LOOK) & ~(CORE_WAIT_LOOK - 1);
 		core_spin(&spins);
 	}
 	memcpy(in, got.w, sizeof got.w);
@@ -504,7 +512,7 @@ static int rp_take_frees(struct rpipe *p)
 		k = freed - p->pulled;
 		k = k < nfree - i ? k : nfree - i;
 		k = k < 64 ? k : 64;
-		rp_net(p, SNOP_GETREQ, offs, (uint64_t *)(uintptr_t)p->peer_frees + i, k * 8);
+		rp_net(p, SNOP_GETREQ, offs, (uint64_t *)(uintptr_t)p->peer_frees + i, k * 8, NULL);
 		/* The peer checked each against its copy of the header; one the
 		 * shadow does not hold is ignored. */
 		for (j = 0; j < k; j++)

@@ -86,6 +86,18 @@ def cases():
                        ["--host", "--nodes", 2, "-n", 2, prog("rpt_stream")],
                        tap=True, min_tap=RPIPE["rpt_stream"], timeout=90),
     ]
+    # A rendezvous nobody answers is a deadlock, on a node and between
+    # nodes (where the rank polls the peer's offers; on QEMU nodes the peer
+    # never used the network, its barriers take the wire, so it attaches
+    # to report: both used to wait for --timeout).
+    for where, opts in (("one_node", ["--host", "-n", 2]),
+                        ("host_nodes", ["--host", "--nodes", 2, "-n", 1]),
+                        ("qemu_nodes", ["-q", "--nodes", 2, "-n", 1])):
+        c.append(harness.lwkrun("rpipe_unmatched_%s_is_a_deadlock" % where,
+                                opts + ["--timeout", 30, prog("rpt_misc"), "unmatched"],
+                                rc=123, timeout=60,
+                                expect=[r"deadlock: waiting in libsmap for \d+ s with nothing "
+                                        r"left to wake them: rank 0 in rpipe"]))
     # Each pipe between two nodes, 2% of the frames lost; the streams up to 4 MiB.
     for p in sorted(RPIPE):
         args = [prog(p)] + ([1 << 22] if p == "rpt_stream" else [])

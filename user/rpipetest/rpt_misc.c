@@ -4,6 +4,10 @@
  * EPIPE once the peer closed (while what it wrote can still be read), and
  * every error return (each also prints a line naming the call).  Ranks 2k
  * and 2k+1 form the pairs, on one node or (lwkrun --nodes N -n 1) two.
+ *
+ *   rpt_misc            the checks, one TAP line each
+ *   rpt_misc unmatched  rank 0 makes a pipe to rank 1, which never does:
+ *                       the job must end as a deadlock naming rpipe
  */
 #include <errno.h>
 #include "rpt.h"
@@ -117,9 +121,17 @@ static void test_errors(void)
 	rpt_report("rpipe_misuse_is_reported");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	rpipe_t rp;
+
 	rpt_init();
+	if (argc > 1 && !strcmp(argv[1], "unmatched")) {
+		if (me == 0)
+			rpipe(&rp, 1, RPIPE_WRITE, 0);
+		rfinalize();
+		return 0;
+	}
 	test_interface();
 	test_epipe();
 	test_errors();
