@@ -43,7 +43,8 @@ enum {
 	SYS_readv = 19, SYS_writev = 20, SYS_sched_yield = 24, SYS_madvise = 28,
 	SYS_rt_sigreturn = 15, SYS_rt_sigpending = 127, SYS_pause = 34,
 	SYS_nanosleep = 35, SYS_getpid = 39, SYS_exit = 60, SYS_kill = 62,
-	SYS_uname = 63, SYS_gettimeofday = 96, SYS_getrlimit = 97, SYS_getuid = 102,
+	SYS_uname = 63, SYS_gettimeofday = 96, SYS_getrlimit = 97, SYS_getrusage = 98,
+	SYS_times = 100, SYS_getuid = 102,
 	SYS_getgid = 104, SYS_geteuid = 107, SYS_getegid = 108, SYS_getppid = 110,
 	SYS_sigaltstack = 131, SYS_arch_prctl = 158, SYS_gettid = 186, SYS_tkill = 200,
 	SYS_time = 201, SYS_futex = 202, SYS_sched_getaffinity = 204,
@@ -247,6 +248,39 @@ static long sys_gettimeofday(struct proc *p, const uint64_t *a)
 	if (a[1] && copy_to_user(p, a[1], utc, sizeof(utc)) < 0)
 		return -EFAULT;
 	return 0;
+}
+
+/* A rank owns its CPU from its first instruction: all of that is user
+ * time, nothing is the system's, and it has no children.  Its whole region
+ * is resident from the start, so that is its peak resident set. */
+static long sys_getrusage(struct proc *p, const uint64_t *a)
+{
+	int64_t ru[18] = { 0 };	/* struct rusage: two timevals, then 14 longs */
+	uint64_t ns;
+	int ok;
+
+	if ((int64_t)a[0] == -1)	/* RUSAGE_CHILDREN */
+		return copy_to_user(p, a[1], ru, sizeof(ru));
+	if (a[0] > 1)			/* not RUSAGE_SELF or RUSAGE_THREAD */
+		return -EINVAL;
+	ns = clock_ns(2, &ok);
+	ru[0] = (int64_t)(ns / 1000000000u);
+	ru[1] = (int64_t)(ns % 1000000000u / 1000u);
+	ru[4] = (int64_t)((p->end - p->base) >> 10);	/* ru_maxrss, KiB */
+	return copy_to_user(p, a[1], ru, sizeof(ru));
+}
+
+/* times(2): clock ticks of 1/100 s (sysconf(_SC_CLK_TCK) in glibc and
+ * musl), the return value counted from boot. */
+static long sys_times(struct proc *p, const uint64_t *a)
+{
+	int64_t t[4] = { 0 };	/* utime, stime, cutime, cstime */
+	int ok;
+
+	t[0] = (int64_t)(clock_ns(2, &ok) / 10000000u);
+	if (a[0] && copy_to_user(p, a[0], t, sizeof(t)) < 0)
+		return -EFAULT;
+	return (long)(clock_ns(1, &ok) / 10000000u);
 }
 
 static long sys_time(struct proc *p, const uint64_t *a)
@@ -790,6 +824,8 @@ static const syscall_fn linux_calls[] = {
 	[SYS_uname] = sys_uname,
 	[SYS_gettimeofday] = sys_gettimeofday,
 	[SYS_getrlimit] = sys_getrlimit,
+	[SYS_getrusage] = sys_getrusage,
+	[SYS_times] = sys_times,
 	[SYS_getuid] = sys_zero,
 	[SYS_getgid] = sys_zero,
 	[SYS_geteuid] = sys_zero,

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/times.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -134,6 +135,35 @@ static double ts(struct timespec t)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* Benchmark timers (HPL, NPB) read CPU time with getrusage or times. */
+static void test_cpu_time(void)
+{
+	struct rusage ru, kids;
+	struct timespec cpu;
+	struct tms t;
+	clock_t r;
+	double u;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+	CHECK("getrusage(RUSAGE_SELF) counts this rank's time as user time",
+	      getrusage(RUSAGE_SELF, &ru) == 0 &&
+	      (u = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6) >= ts(cpu) - 1e-6 &&
+	      u < ts(cpu) + 1.0 && ru.ru_stime.tv_sec == 0 && ru.ru_stime.tv_usec == 0,
+	      "utime %ld.%06ld stime %ld.%06ld, cpu %.6f", (long)ru.ru_utime.tv_sec,
+	      (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, ts(cpu));
+	CHECK("getrusage: the peak resident set is the whole region (400 MiB)",
+	      ru.ru_maxrss == 400 * 1024, "%ld KiB", ru.ru_maxrss);
+	CHECK("getrusage(RUSAGE_CHILDREN) is zero; a bad who is EINVAL",
+	      getrusage(RUSAGE_CHILDREN, &kids) == 0 && kids.ru_utime.tv_sec == 0 &&
+	      kids.ru_maxrss == 0 && syscall(SYS_getrusage, 7, &ru) == -1 && errno == EINVAL,
+	      "errno %d", errno);
+	r = times(&t);
+	CHECK("times() gives user ticks and a clock that runs",
+	      r != (clock_t)-1 && r > 0 && t.tms_stime == 0 && t.tms_cutime == 0 &&
+	      t.tms_utime <= (clock_t)(ts(cpu) * sysconf(_SC_CLK_TCK)) + 100 &&
+	      times(NULL) >= r, "r %ld utime %ld", (long)r, (long)t.tms_utime);
+}
+
 static void test_time(void)
 {
 	struct timespec a, b, res, nap = { 0, 20 * 1000 * 1000 };
@@ -173,6 +203,7 @@ static void test_time(void)
 	CHECK("clock_nanosleep to an absolute time returns 0 after it",
 	      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &b, NULL) == 0 &&
 	      (clock_gettime(CLOCK_MONOTONIC, &a), ts(a) >= ts(b)), "woke early");
+	test_cpu_time();
 }
 
 static void test_system(void)
