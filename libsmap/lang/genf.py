@@ -1052,9 +1052,19 @@ def gen_module(c):
 
 # ---------------------------------------------------------------- mpi_f08
 
-def f08_type(a, htypes, mpi1=False):
+def f08_logical(n, dim=""):
+    """A LOGICAL argument of a bind(C) interface in mpi_f08.  A default
+    LOGICAL is not interoperable (gfortran accepts it only as an extension,
+    an error under -std=f2008 or f2018), and the C side reads the C int a
+    Fortran LOGICAL is; assumed type passes the caller's LOGICAL by address
+    as it is."""
+    return "type(*)%s :: %s" % (", dimension(*)" if dim else "", n)
+
+
+def f08_type(a, htypes, mpi1=False, bindc=True):
     """The Fortran declaration of C argument a in mpi_f08, or None (mpi1:
-    of an MPI1_INT_AINT routine)."""
+    of an MPI1_INT_AINT routine; bindc: of a bind(C) interface, not of a
+    Fortran wrapper)."""
     n, dim = a.name, ""
     if a.arr == 2:
         dim = "(3,*)"
@@ -1071,7 +1081,9 @@ def f08_type(a, htypes, mpi1=False):
                                               "MPI_Count": "MPI_COUNT_KIND",
                                               "MPI_Offset": "MPI_OFFSET_KIND"}[a.base], n, dim)
     if a.base in ("int", "MPI_Fint"):
-        return "%s :: %s%s" % ("logical" if n in LOGICAL else "integer", n, dim)
+        if n in LOGICAL:
+            return f08_logical(n, dim) if bindc else "logical :: %s%s" % (n, dim)
+        return "integer :: %s%s" % (n, dim)
     if a.base == "void" and a.ptr == 1:
         if n in ADDRESS_OUT:
             # mpi_f08 hands addresses out as TYPE(C_PTR) (MPI 3.1 17.1.2)
@@ -1139,7 +1151,7 @@ def gen_f08(apis, handles, c, idx, skipped):
         h = "MPI_Datatype" if obj == "Type" else "MPI_" + obj
         specials[obj + "_get_attr"] = ["type(%s) :: %s" % (h, obj.lower()), "integer :: keyval",
                                        "integer(kind=MPI_ADDRESS_KIND) :: attribute_val",
-                                       "logical :: flag", "integer, optional :: ierror"]
+                                       f08_logical("flag"), "integer, optional :: ierror"]
         specials[obj + "_set_attr"] = ["type(%s) :: %s" % (h, obj.lower()), "integer :: keyval",
                                        "integer(kind=MPI_ADDRESS_KIND) :: attribute_val",
                                        "integer, optional :: ierror"]
@@ -1217,6 +1229,8 @@ def gen_f08(apis, handles, c, idx, skipped):
         if any(a.base == "char" for a in api.args):
             if any(a.base in htypes and a.ptr + a.arr and a.arr for a in api.args):
                 continue
+            decls = [f08_type(a, set(htypes), api.name in MPI1_INT_AINT, False)
+                     for a in api.args]
             call = []
             for a in api.args:
                 call.append("%s%%MPI_VAL" % a.name if a.base in htypes else a.name)

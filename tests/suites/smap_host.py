@@ -105,7 +105,7 @@ def cases():
                        ["--host", "-e", "LD_PRELOAD=/usr/libexec/valgrind/vgpreload_core-amd64-linux.so",
                         prog("smaptest_fail"), "exit", "0"], rc=134,
                        expect=[r"^libsmap: host mode cannot run under valgrind"]),
-        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=9),
+        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=10),
     ]
     return c
 
@@ -205,6 +205,23 @@ def check_smapcc():
         harness.tap(r.returncode == 0 and b"closed" in r.stdout,
                     "smapfort -fopenmp: a Fortran CLOSE works in a static OpenMP program",
                     "status %d: %s" % (r.returncode, r.stdout.decode()[-200:]))
+
+        # mpi_f08 under a strict standard: its bind(C) interfaces had
+        # default LOGICAL arguments, a GNU extension (PRK builds -std=f2018).
+        fsrc = os.path.join(tmp, "strict.f90")
+        with open(fsrc, "w") as f:
+            f.write("program s\n  use mpi_f08\n  logical :: flag, periods(1)\n"
+                    "  type(MPI_Comm) :: cart\n  type(MPI_Status) :: st\n  periods = .true.\n"
+                    "  call MPI_Init()\n  call MPI_Cart_create(MPI_COMM_WORLD, 1, [1], periods, "
+                    ".false., cart)\n  call MPI_Iprobe(0, 0, MPI_COMM_WORLD, flag, st)\n"
+                    "  call MPI_Finalize()\nend program\n")
+        bad = []
+        for std in ("f2008", "f2018"):
+            r = run([SMAPFORT, "-std=" + std, "-c", "-o", obj, fsrc])
+            if r.returncode:
+                bad.append("%s: %s" % (std, r.stdout.decode()[-200:]))
+        harness.tap(not bad, "smapfort -std=f2008 and -std=f2018 compile a use mpi_f08 program "
+                    "with LOGICAL arguments", "; ".join(bad))
 
         fake = os.path.join(tmp, "tree", "tools")
         os.makedirs(fake)
