@@ -54,6 +54,11 @@ def process_cases():
     out = [
         lwkrun("kernel/proc/libc: a static musl program gets what Linux would give it",
                ["-q"] + libc, tap=True, min_tap=30, timeout=180),
+        # Two 1536 MiB regions cannot both lie below QEMU's PCI hole: lwkrun
+        # sizes -m so that one fits whole above 4 GiB.
+        lwkrun("kernel/proc/lwkrun sizes the node for 2 ranks x 1536M across the PCI hole",
+               ["-q", "-n", 2, "--mem", "1536M", U("ktest_libc"), "exit", 0],
+               expect=[r"status 0 \(ranks: 0 0\)"]),
         lwkrun("kernel/proc/exit code of the rank is the job's status",
                ["-q", "-n", 2, U("ktest_libc"), "exit", 42], rc=42,
                expect=[r"status 42 \(ranks: (42 (42|killed)|killed 42)\)"]),

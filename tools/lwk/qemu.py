@@ -25,6 +25,10 @@ STATUS_LINE = re.compile(r"^smapos: exit status (\d+)")
 # console is the firmware's and GRUB's.
 QUIET_MARK = "smapos: quiet boot, the boot log is off"
 HELD_LINES = 200
+# QEMU's pc machine: with -m past PC_BELOW_HOLE_MAX, RAM below 4 GiB
+# stops at PC_BELOW_HOLE and the rest starts at 4 GiB.
+PC_BELOW_HOLE = 3072 << 20
+PC_BELOW_HOLE_MAX = 3584 << 20
 TIMEOUT_STATUS = 124
 PR_SET_PDEATHSIG = 1
 MiB = 1 << 20
@@ -32,12 +36,19 @@ MiB = 1 << 20
 
 def default_memory(opt):
     """Enough RAM for the largest job: its ranks' regions plus the kernel's
-    share; QEMU only backs what the guest touches, so be generous."""
+    share; QEMU only backs what the guest touches, so be generous.  Past
+    3.5 GiB the pc machine puts all RAM beyond 3 GiB above 4 GiB, and a
+    region is physically contiguous: what does not fit below the hole
+    must fit above it whole (2 ranks x 1536M failed on the default -m)."""
     need = 0
     for j in opt.jobs:
         per_rank = j.mem if j.mem else 64 * MiB
-        need = max(need, (cpus_for(opt) if j.np == "all" else j.np) * per_rank)
-    need = need * 9 // 8 + 160 * MiB
+        np = cpus_for(opt) if j.np == "all" else j.np
+        total = np * per_rank * 9 // 8 + 160 * MiB
+        if total > PC_BELOW_HOLE_MAX:
+            below = max(0, (PC_BELOW_HOLE - 160 * MiB) // per_rank)
+            total = max(total, PC_BELOW_HOLE + max(0, np - below) * per_rank + 64 * MiB)
+        need = max(need, total)
     return max(1024 * MiB, (need + 64 * MiB - 1) // (64 * MiB) * (64 * MiB))
 
 
