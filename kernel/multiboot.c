@@ -76,9 +76,13 @@ static int add_module(struct bootinfo *bi, uint64_t start, uint64_t end, const c
 		pr_err("bootinfo: module '%s' ends before it starts\n", cmdline);
 		return -1;
 	}
+	/* Past the table the boot still works: a job naming a program that
+	 * was left out fails on its own, with a line naming it. */
 	if (bi->nmods == BOOT_MOD_MAX) {
-		pr_err("bootinfo: more than %d modules\n", BOOT_MOD_MAX);
-		return -1;
+		if (!bi->mods_dropped++)
+			pr_err("bootinfo: more than %d modules: '%s' and the ones after it are ignored\n",
+			       BOOT_MOD_MAX, cmdline);
+		return 0;
 	}
 	bi->mods[bi->nmods++] = (struct boot_module){ start, end, cmdline };
 	return 0;

@@ -56,6 +56,7 @@ struct bootinfo {
 	unsigned nmem;
 	struct mem_range mem[BOOT_MEM_MAX];
 	unsigned nmods;
+	unsigned mods_dropped;		/* past BOOT_MOD_MAX: ignored */
 	struct boot_module mods[BOOT_MOD_MAX];
 	const void *rsdp;		/* copy of the ACPI RSDP, or NULL */
 	uint64_t rsdp_phys;		/* where the loader found it, if known */

@@ -19,6 +19,8 @@ import tempfile
 from lwk.cli import ROOT, UsageError
 
 MODULE_NAME_MAX = 63
+# The kernel's JOB_MAX (kernel/include/cmdline.h): jobs in one boot.
+JOBS_MAX = 32
 SPACE = " \t\n\r"
 ESCAPED = "\\\"'"
 
@@ -71,6 +73,9 @@ def grub_quote(word):
 
 def modules(opt):
     """[(name, path)] of the distinct programs of the jobs, in job order."""
+    if len(opt.jobs) > JOBS_MAX:
+        raise UsageError("%d jobs: one boot runs at most %d (--next); split them over "
+                         "several lwkrun calls" % (len(opt.jobs), JOBS_MAX))
     seen = {}
     for j in opt.jobs:
         name = os.path.basename(j.prog)
