@@ -84,6 +84,10 @@ def cases():
         harness.lwkrun("lwkrun_refuses_more_nodes_than_the_engine_takes",
                        ["--host", "--nodes", "65", prog("smaptest_fail")], rc=2,
                        expect=[r"^lwkrun: --nodes 65: a job spans at most 64 nodes"]),
+        harness.lwkrun("lwkrun_refuses_more_jobs_than_a_boot_runs",
+                       ["-n", "1", prog("smaptest_fail")] +
+                       ["--next", "-n", "1", prog("smaptest_fail")] * 32, rc=2,
+                       expect=[r"^lwkrun: 33 jobs: one boot runs at most 32 \(--next\)"]),
         harness.lwkrun("lwkrun_drop_needs_nodes",
                        ["--host", "--drop", "2", prog("smaptest_fail")], rc=2,
                        expect=[r"^lwkrun: --drop: frames are lost between nodes"]),
