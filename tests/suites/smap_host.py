@@ -147,6 +147,15 @@ def run(argv, **kw):
     return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kw)
 
 
+def run_steps(*argvs):
+    """Runs the commands in turn; the first that fails, else the last."""
+    for argv in argvs:
+        r = run(argv)
+        if r.returncode:
+            break
+    return r
+
+
 def check_smapcc():
     tmp = tempfile.mkdtemp(prefix="smapcc-test-")
     try:
@@ -190,11 +199,9 @@ def check_smapcc():
 
         # HPCC archives every object, main's too, and links the archive.
         lib = os.path.join(tmp, "libapp.a")
-        r = run([SMAPCC, "-c", "-o", obj, src])
-        r = run(["ar", "rc", lib, obj]) if r.returncode == 0 else r
-        r = run([SMAPCC, "-o", exe, lib]) if r.returncode == 0 else r
-        harness.tap(r.returncode == 0 and run([exe]).returncode == 0,
-                    "smapcc links a program whose main is in an archive",
+        r = run_steps([SMAPCC, "-c", "-o", obj, src], ["ar", "rc", lib, obj],
+                      [SMAPCC, "-o", exe, lib], [exe])
+        harness.tap(r.returncode == 0, "smapcc links a program whose main is in an archive",
                     "status %d: %s" % (r.returncode, r.stdout.decode()[-200:]))
 
         # Static libgfortran + libgomp: a CLOSE called pthread_mutex_destroy
@@ -204,8 +211,7 @@ def check_smapcc():
             f.write("program c\n  integer :: n\n  n = 0\n  !$omp parallel\n  n = 1\n"
                     "  !$omp end parallel\n  open(10, file='%s')\n  write(10, *) n\n"
                     "  close(10)\n  print *, 'closed'\nend program\n" % os.path.join(tmp, "out"))
-        r = run([SMAPFORT, "-fopenmp", "-o", exe, fsrc])
-        r = run([exe]) if r.returncode == 0 else r
+        r = run_steps([SMAPFORT, "-fopenmp", "-o", exe, fsrc], [exe])
         harness.tap(r.returncode == 0 and b"closed" in r.stdout,
                     "smapfort -fopenmp: a Fortran CLOSE works in a static OpenMP program",
                     "status %d: %s" % (r.returncode, r.stdout.decode()[-200:]))
