@@ -69,7 +69,8 @@ enum rp_word {
 };
 
 struct rp_note {
-	uint64_t seq;		/* n + 1 for the writer's n-th notification */
+	uint64_t seq;		/* n + 1 for the writer's n-th notification;
+				 * between nodes the packed word (rp_word) */
 	raddr_t ra;
 	uint64_t len;
 	uint64_t pad;
@@ -618,10 +619,42 @@ void *rmem(rpipe_t p, raddr_t ra)
 	return NULL;
 }
 
+/*
+ * Between nodes a notification is one word, stored by one posted atomic
+ * (a put of ra and len, then the number, cost one operation more): the
+ * lap of the ring it belongs to in bit 63 (a slot holds the last lap's
+ * word until the new one lands: the writer never laps the reader), the
+ * allocation's offset in the reader's heap in units above bit 32, and its
+ * length below.  Offset 0 (no allocation has it) says the two did not fit
+ * the word: ra and len are in the slot, put before the word.
+ */
+#define RP_WORD_LAP	(1ull << 63)
+#define RP_WORD_UNITS	0x7fffffffull
+
+static uint64_t rp_lap(uint64_t n)
+{
+	return ((n - 1) / RP_RING) & 1 ? 0 : RP_WORD_LAP;
+}
+
+/* Whether the slot holds notification n, and (if so) its ra and length. */
+static int rp_note_ready(const struct rpipe *p, const struct rp_note *slot, uint64_t n,
+			 raddr_t *ra, uint64_t *len)
+{
+	uint64_t w = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE), units;
+
+	if (!p->far ? w != n : (w & RP_WORD_LAP) != rp_lap(n))
+		return 0;
+	units = p->far ? w >> 32 & RP_WORD_UNITS : 0;
+	*ra = units ? p->my_base + units * RHEAP_UNIT : slot->ra;
+	*len = units ? (uint32_t)w : slot->len;
+	return 1;
+}
+
 /* Posts a notification, waiting while the reader's ring is full. */
 static void rp_post(struct rpipe *p, raddr_t ra, uint64_t len)
 {
 	struct rp_note *n, note = { .ra = ra, .len = len };
+	uint64_t units = (ra - p->their_base) / RHEAP_UNIT, w;
 	unsigned spins = 0;
 
 	while (p->sent - p->seen >= RP_RING) {
@@ -630,8 +663,13 @@ static void rp_post(struct rpipe *p, raddr_t ra, uint64_t len)
 			core_spin(&spins);
 	}
 	n = &p->theirs->ring[p->sent % RP_RING];
-	rp_put(p, &n->ra, &note.ra, 2 * sizeof(uint64_t));
-	rp_set64(p, &n->seq, ++p->sent);
+	if (p->far && units <= RP_WORD_UNITS && len <= UINT32_MAX) {
+		w = rp_lap(++p->sent) | units << 32 | len;
+	} else {
+		rp_put(p, &n->ra, &note.ra, 2 * sizeof(uint64_t));
+		w = p->far ? rp_lap(++p->sent) : ++p->sent;
+	}
+	rp_set64(p, &n->seq, w);
 }
 
 int rwrite(rpipe_t p, raddr_t ra, const void *buf, size_t len)
@@ -678,10 +716,9 @@ ssize_t rread(rpipe_t p, raddr_t *ra, void *buf, size_t len)
 {
 	struct rp_note *n;
 	unsigned spins = 0;
-	uint64_t taken;
+	uint64_t taken, got;
 	const void *at;
 	raddr_t a;
-	size_t got;
 	int inside;
 
 	if (!p || !(p->flags & RPIPE_READ))
@@ -689,10 +726,8 @@ ssize_t rread(rpipe_t p, raddr_t *ra, void *buf, size_t len)
 	core_call = "rread";
 	taken = p->mine->taken;
 	n = &p->mine->ring[taken % RP_RING];
-	while (__atomic_load_n(&n->seq, __ATOMIC_ACQUIRE) != taken + 1)
+	while (!rp_note_ready(p, n, taken + 1, &a, &got))
 		core_spin(&spins);
-	a = n->ra;
-	got = n->len;
 	/* the peer wrote the notice: its range must be in our own memory */
 	if (p->far)
 		inside = rp_owner(p, a) == 1 && got <= p->my_size - (a - p->my_base);
@@ -716,6 +751,8 @@ ssize_t rread(rpipe_t p, raddr_t *ra, void *buf, size_t len)
 
 int rpoll(rpipe_t p)
 {
+	uint64_t len;
+	raddr_t ra;
 	int ready;
 
 	if (!p || !(p->flags & RPIPE_READ))
@@ -723,8 +760,8 @@ int rpoll(rpipe_t p)
 	/* In host mode the engine runs in the ranks that call the library. */
 	if (p->far && core_progress)
 		core_progress();
-	ready = __atomic_load_n(&p->mine->ring[p->mine->taken % RP_RING].seq, __ATOMIC_ACQUIRE) ==
-		p->mine->taken + 1;
+	ready = rp_note_ready(p, &p->mine->ring[p->mine->taken % RP_RING], p->mine->taken + 1,
+			      &ra, &len);
 	core_poll(ready);
 	return ready;
 }
