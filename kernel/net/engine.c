@@ -126,6 +126,7 @@ struct chan {
 	uint16_t full_rank;	/* 1 + the local rank whose full inbox refused it */
 	uint32_t full_need;	/* bytes that frame's record needed there */
 	uint64_t heard;		/* last valid frame from the node */
+	bool joined;		/* a frame of this job came from the node */
 	uint64_t rto;
 	uint64_t srtt, rttvar;	/* us, RFC 6298 */
 	uint64_t retx_at;	/* when the oldest unacknowledged frame times out */
@@ -1445,6 +1446,7 @@ static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_
 	now = eng_plat_now(e);
 	c = &e->ch[h.src];
 	c->heard = now;
+	c->joined = true;
 	if (h.kind == SNET_BYE) {
 		if (h.flags & SNET_F_ACKS)
 			take_ack(e, h.src, h.ack, now);
@@ -1591,6 +1593,14 @@ static void chan_fail(struct eng *e, unsigned node)
 	eng_plat_fail(e, node, e->what);
 }
 
+/* A node not heard from in this job yet may still be booting or starting
+ * it (nodes are powered on by hand, firmware takes its time): its silence
+ * ends the job after join_us instead. */
+static uint64_t dead_after(const struct eng *e, const struct chan *c)
+{
+	return c->joined || e->job.dead_us >= e->job.join_us ? e->job.dead_us : e->job.join_us;
+}
+
 static void timers(struct eng *e, uint64_t now)
 {
 	bool barrier = __atomic_load_n(&e->watch, __ATOMIC_RELAXED), was = e->watching;
@@ -1619,7 +1629,7 @@ static void timers(struct eng *e, uint64_t now)
 		}
 		if (!busy)
 			c->heard = now;
-		else if (e->job.dead_us && now - c->heard > e->job.dead_us && e->live) {
+		else if (e->job.dead_us && now - c->heard > dead_after(e, c) && e->live) {
 			chan_fail(e, n);
 			return;
 		}

@@ -38,6 +38,8 @@ struct eng_job {
 	uint32_t nnodes;
 	uint32_t first_rank[ENG_MAX_NODES + 1];
 	uint64_t dead_us;	/* silence from a peer node that declares it dead; 0: never */
+	uint64_t join_us;	/* the same for a node not heard from in this job yet
+				 * (when longer than dead_us) */
 	/* The engine has a CPU of its own (the kernel), so a node's silence
 	 * means it is gone whatever its ranks do: every other node is watched
 	 * for the whole job, as eng_watch does for a barrier.  Host mode's

@@ -37,6 +37,9 @@
 static uint64_t net_dead_ms = 15000;
 KPARAM(net_dead_ms, PARAM_UINT, &net_dead_ms,
        "silence from another node of the job (its engine is pinged when quiet) that ends the job (ms; 0: never)");
+static uint64_t net_join_ms = 60000;
+KPARAM(net_join_ms, PARAM_UINT, &net_join_ms,
+       "silence from a node not heard from in this job yet (still booting or starting it) that ends the job, if longer than net_dead_ms (ms)");
 
 #define HELLO_US	20000
 /* Idle polls before the engine naps, and the nap: under emulation a CPU
@@ -304,7 +307,8 @@ static uint64_t lowest_writable(const struct job *j)
 unsigned knet_job_begin(struct job *j, unsigned ncpu)
 {
 	struct eng_job ej = { .id = j->id + 1, .node = (uint32_t)job_node,
-			      .nnodes = (uint32_t)job_nnodes, .dead_us = net_dead_ms * 1000, .watch_all = true };
+			      .nnodes = (uint32_t)job_nnodes, .dead_us = net_dead_ms * 1000,
+			      .join_us = net_join_ms * 1000, .watch_all = true };
 
 	if (job_nnodes < 2 || !knet.eng)
 		return ncpu;

@@ -68,7 +68,8 @@ def cases():
         # Not quiet: the boot log must name the NIC and what discovery found.
         harness.lwkrun("net_qemu_dead_wire_ends_the_job_naming_the_operation",
                        ["--nodes", "2", "-n", "1", "--drop", "100", "--append",
-                        "net_dead_ms=3000", "--timeout", "90", prog("mpit_p2p")],
+                        "net_dead_ms=3000 net_join_ms=3000", "--timeout", "90",
+                        prog("mpit_p2p")],
                        rc=122, timeout=100,
                        expect=[r"\[n0\] pci: \d+ functions: .*8086:100e",
                                r"\[n0\] nic: 82540EM \(e1000\) at 00:\d\d\.0, MAC "

@@ -232,6 +232,7 @@ static void job_begin(uint32_t id, uint64_t dead_us)
 	}
 	for (unsigned n = 0; n < NODES; n++) {
 		struct eng_job j = { .id = id, .node = n, .nnodes = NODES, .dead_us = dead_us,
+				     .join_us = 60000000,
 				     .watch_all = watch_all };
 
 		for (unsigned k = 0; k <= NODES; k++)
@@ -855,9 +856,23 @@ static void test_flow(void)
 
 static void test_dead(void)
 {
+	struct snet_ev *ev;
 	uint64_t t0;
 
+	/* A node silent from the job's start may still be starting it. */
+	job_begin(8, 200000);
+	dead_node = 1;
+	post(0, 0, SNOP_GETREQ, 0, world(1, 0), uaddr(DATA), uaddr(DATA2), 4096, 0, 0, 1);
+	for (long i = 0; i < 200000 && failed_node < 0; i++)
+		step();
+	CHECK("a node not heard from in this job yet is not dead after twice the dead time",
+	      failed_node < 0, "failed %d after %lu us", failed_node, (unsigned long)now_us);
+	dead_node = -1;
+
 	job_begin(9, 200000);
+	post(0, 0, SNOP_AMO, SNAMO_SET, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 2);
+	ev = event(0, 0, 100000);
+	CHECK("a node that answered has joined the job", ev && ev->status == 0, "no answer");
 	post(0, 0, SNOP_GETREQ, 0, world(1, 0), uaddr(DATA), uaddr(DATA2), 4096, 0, 0, 1);
 	dead_node = 1;
 	t0 = now_us;
