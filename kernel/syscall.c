@@ -256,12 +256,12 @@ static long sys_gettimeofday(struct proc *p, const uint64_t *a)
 static long sys_getrusage(struct proc *p, const uint64_t *a)
 {
 	int64_t ru[18] = { 0 };	/* struct rusage: two timevals, then 14 longs */
+	int who = (int)a[0], ok;	/* an int in Linux's ABI */
 	uint64_t ns;
-	int ok;
 
-	if ((int64_t)a[0] == -1)	/* RUSAGE_CHILDREN */
+	if (who == -1)			/* RUSAGE_CHILDREN */
 		return copy_to_user(p, a[1], ru, sizeof(ru));
-	if (a[0] > 1)			/* not RUSAGE_SELF or RUSAGE_THREAD */
+	if (who != 0 && who != 1)	/* not RUSAGE_SELF or RUSAGE_THREAD */
 		return -EINVAL;
 	ns = clock_ns(2, &ok);
 	ru[0] = (int64_t)(ns / 1000000000u);

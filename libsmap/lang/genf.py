@@ -1214,7 +1214,10 @@ def gen_f08(apis, handles, c, idx, skipped):
             ifaces += ["    subroutine MPI_%s(%s) bind(C, name=\"pmpi_%s_\")" % (n, ", ".join(dummies), low),
                        "      import"] + ["      " + d for d in decls] + ["    end subroutine"]
             continue
-        decls = [f08_type(a, set(htypes), api.name in MPI1_INT_AINT) for a in api.args]
+        # Routines with strings get a Fortran wrapper, not a bind(C) interface.
+        wrapped = any(a.base == "char" for a in api.args)
+        decls = [f08_type(a, set(htypes), api.name in MPI1_INT_AINT, not wrapped)
+                 for a in api.args]
         if any(d is None for d in decls):
             continue
         dummies = [a.name for a in api.args]
@@ -1226,11 +1229,9 @@ def gen_f08(apis, handles, c, idx, skipped):
                            % (pre, n, ", ".join(dummies), low), "      import"] + \
                           ["      " + d for d in decls] + ["      %s :: r" % rt, "    end function"]
             continue
-        if any(a.base == "char" for a in api.args):
+        if wrapped:
             if any(a.base in htypes and a.ptr + a.arr and a.arr for a in api.args):
                 continue
-            decls = [f08_type(a, set(htypes), api.name in MPI1_INT_AINT, False)
-                     for a in api.args]
             call = []
             for a in api.args:
                 call.append("%s%%MPI_VAL" % a.name if a.base in htypes else a.name)

@@ -21,7 +21,7 @@
  * heap lock is the only lock: both ends may rmalloc/rfree in one heap.
  *
  * Between nodes the same protocol runs through the peer's memory with
- * gets, puts and atomic stores (rp_get64, rp_put, rp_set64: the engine
+ * gets, puts and atomic stores (rp_net, rp_put, rp_set64: the engine
  * keeps one rank's operations to a node in order, so a notification lands
  * after its data).  The headers a writer walks cannot be loaded across
  * the wire, so the writer allocates in a copy of the reader's heap of its
@@ -140,16 +140,6 @@ static void rp_net(const struct rpipe *p, uint8_t opc, void *local, const void *
 		core_fatal("rpipe: rank %d: %s %zu bytes of rank %d on node %d: %s",
 			   smap_world_rank(), opc == SNOP_PUT ? "writing" : "reading", n, p->peer,
 			   p->peer / smap_size(), net_strerror(op.status));
-}
-
-static uint64_t rp_get64(const struct rpipe *p, const uint64_t *at)
-{
-	uint64_t v;
-
-	if (!p->far)
-		return __atomic_load_n(at, __ATOMIC_ACQUIRE);
-	rp_net(p, SNOP_GETREQ, &v, at, sizeof v, NULL);
-	return v;
 }
 
 /* A release store: everything put before it lands first. */
@@ -505,8 +495,9 @@ static void rp_mirror(const struct rpipe *p, uint64_t off)
  * shadow.  Whether there were any. */
 static int rp_take_frees(struct rpipe *p)
 {
-	uint64_t freed = rp_get64(p, &p->theirs->freed), nfree = rp_nfree(p->their_size);
-	uint64_t offs[64], i, k, j, from = p->pulled;
+	uint64_t freed, nfree = rp_nfree(p->their_size), offs[64], i, k, j, from = p->pulled;
+
+	rp_net(p, SNOP_GETREQ, &freed, &p->theirs->freed, sizeof freed, NULL);
 
 	while (p->pulled < freed) {
 		i = p->pulled % nfree;
