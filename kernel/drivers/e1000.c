@@ -2,11 +2,16 @@
  * e1000.c - Intel 8254x/82574 ("e1000", "e1000e") Ethernet: QEMU's
  * -device e1000 (82540EM) and -device e1000e (82574L), and the real chips.
  *
+ * Also the 82544GC and 82545EM (QEMU's e1000-82544gc and e1000-82545em,
+ * VMware's default NIC): the same registers for all this driver uses.
+ *
  * Legacy descriptors, polled: the network engine's CPU is the only user
  * of the data path and takes no interrupts (IMC masks all).  Receive
- * buffers are 16 KiB with long packets enabled, so a frame carries up to
- * 16 KiB (QEMU's e1000 limit for long packets is 16384 bytes; the real
- * 82540EM's is 16128, the 82574L's 9018: nic_max_frame says which).
+ * buffers are 16 KiB with long packets enabled; the largest frame is the
+ * chip's (16128 bytes with the FCS on the 8254x, 9018 on the 82574L,
+ * what Linux's e1000 and Intel's datasheets give; QEMU takes up to
+ * 16384), nic_max_frame without the FCS.  What the wire between the
+ * nodes carries is another matter: the kernel's net_mtu (knet.c).
  * Transmit takes a copied head and a payload the NIC reads by DMA from
  * rank memory, which is physically contiguous: no bounce buffer.
  */
@@ -181,8 +186,10 @@ static int e1000_setup(const struct pci_dev *d)
 void nic_init(void)
 {
 	static const struct { uint16_t id; const char *model; uint32_t max_frame; } ids[] = {
-		{ 0x100e, "82540EM (e1000)", 16384 },
-		{ 0x10d3, "82574L (e1000e)", 9018 },
+		{ 0x100e, "82540EM (e1000)", 16128 - 4 },
+		{ 0x100f, "82545EM (e1000)", 16128 - 4 },
+		{ 0x100c, "82544GC (e1000)", 16128 - 4 },
+		{ 0x10d3, "82574L (e1000e)", 9018 - 4 },
 	};
 
 	for (unsigned i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {

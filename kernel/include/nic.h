@@ -17,7 +17,8 @@ void nic_init(void);
 bool nic_present(void);
 const uint8_t *nic_mac(void);
 bool nic_link_up(void);
-/* Largest frame, Ethernet header included. */
+/* Largest frame the NIC sends and takes, Ethernet header included, its
+ * FCS (which the NIC adds and strips) not. */
 uint32_t nic_max_frame(void);
 
 /* One frame: head (copied, at most NIC_HEAD_MAX bytes) then payload

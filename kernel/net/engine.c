@@ -5,7 +5,9 @@
  * Two layers in one file:
  *   - a reliable channel per peer node: go-back-N over sequence numbers,
  *     cumulative acknowledgements piggybacked on data, NAK on a gap,
- *     retransmission on an RFC 6298 timer, silence-only death;
+ *     retransmission on an RFC 6298 timer; a node is dead when silent, or
+ *     when it answers but takes none of our frames (a wire that loses
+ *     every frame above some size);
  *   - operations: commands taken from the ranks' areas and the answers
  *     they need, each an entry of one table, queued per destination node
  *     in FIFO order (so a signal put after a data put lands after it).
@@ -126,6 +128,7 @@ struct chan {
 	uint16_t full_rank;	/* 1 + the local rank whose full inbox refused it */
 	uint32_t full_need;	/* bytes that frame's record needed there */
 	uint64_t heard;		/* last valid frame from the node */
+	uint64_t moved;		/* our frames last got through: acknowledged or refused */
 	bool joined;		/* a frame of this job came from the node */
 	uint64_t rto;
 	uint64_t srtt, rttvar;	/* us, RFC 6298 */
@@ -471,8 +474,10 @@ static bool send_data(struct eng *e, unsigned node, const struct snet_op *w, con
 	s->at = now;
 	if (xmit(e, node, SNET_DATA, 0, c->next_seq, w, body, blen) != 0)
 		return false;
-	if (c->next_seq == c->una)
+	if (c->next_seq == c->una) {
 		c->retx_at = now + c->rto;
+		c->moved = now;
+	}
 	c->next_seq++;
 	if (o)
 		o->inflight++;
@@ -542,6 +547,7 @@ static void take_ack(struct eng *e, unsigned node, uint32_t ack, uint64_t now)
 		c->una++;
 		frame_acked(e, s);
 	}
+	c->moved = now;
 	/* Progress on retransmitted frames gives no RTT sample (Karn), and
 	 * with the window full of them no new frame gives one either: any
 	 * advance ends the backoff instead, or a lossy wire keeps the timeout
@@ -822,7 +828,7 @@ static void op_fatal(struct eng *e, unsigned node, const char *name, uint32_t sr
 	what_add(e, why);
 	fail_state(e, node);
 	e->live = false;
-	eng_plat_fail(e, node, e->what);
+	eng_plat_fail(e, node, ENG_FAIL_SILENT, e->what);
 }
 
 /* ---- commands from ranks ---- */
@@ -1464,6 +1470,9 @@ static void input(struct eng *e, struct snet_hdr h, const uint8_t *body, uint32_
 		return;
 	}
 	c->peer_window = h.window ? h.window : 1;
+	/* A closed window or a NAK says our frames reach the node. */
+	if (!h.window || (h.flags & SNET_F_NAK))
+		c->moved = now;
 	take_ack(e, h.src, h.ack, now);
 	if (h.kind == SNET_ACK) {
 		if ((h.flags & SNET_F_NAK) && c->una != c->next_seq)
@@ -1562,7 +1571,7 @@ static bool chan_busy(const struct chan *c)
 	return c->una != c->next_seq || c->waiting || c->qhead != ENG_NONE;
 }
 
-static void chan_fail(struct eng *e, unsigned node)
+static void chan_fail(struct eng *e, unsigned node, enum eng_fail why)
 {
 	struct chan *c = &e->ch[node];
 	const struct eop *o = NULL;
@@ -1588,9 +1597,19 @@ static void chan_fail(struct eng *e, unsigned node)
 		/* watched all the job long, and nothing was owed */
 		what_add(e, "the job");
 	}
+	if (why == ENG_FAIL_LOST) {
+		uint32_t most = 0;
+
+		for (uint32_t q = c->una; q != c->next_seq; q++)
+			if (c->tx[q % ENG_WINDOW].blen > most)
+				most = c->tx[q % ENG_WINDOW].blen;
+		what_add(e, ", in frames of up to ");
+		what_num(e, sizeof(struct snet_hdr) + sizeof(struct snet_op) + most);
+		what_add(e, " bytes");
+	}
 	fail_state(e, node);
 	e->live = false;
-	eng_plat_fail(e, node, e->what);
+	eng_plat_fail(e, node, why, e->what);
 }
 
 /* A node not heard from in this job yet may still be booting or starting
@@ -1630,7 +1649,16 @@ static void timers(struct eng *e, uint64_t now)
 		if (!busy)
 			c->heard = now;
 		else if (e->job.dead_us && now - c->heard > dead_after(e, c) && e->live) {
-			chan_fail(e, n);
+			chan_fail(e, n, ENG_FAIL_SILENT);
+			return;
+		}
+		/* It still answers (pings a watching node sends), yet for as
+		 * long none of our frames got through: the wire loses them
+		 * (frames larger than it carries, say); waiting on would be
+		 * waiting for ever. */
+		if (e->job.dead_us && e->live && c->una != c->next_seq &&
+		    now - c->moved > dead_after(e, c) && now - c->heard < e->job.dead_us / 2) {
+			chan_fail(e, n, ENG_FAIL_LOST);
 			return;
 		}
 		if (c->una != c->next_seq && (int64_t)(now - c->retx_at) >= 0) {
@@ -1861,7 +1889,7 @@ void eng_node_gone(struct eng *e, unsigned node)
 		const struct eop *o = &e->op[i];
 
 		if (o->state != OS_FREE && o->node == node && o->issuer && !o->maylose) {
-			chan_fail(e, node);
+			chan_fail(e, node, ENG_FAIL_SILENT);
 			return;
 		}
 	}

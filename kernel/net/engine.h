@@ -62,9 +62,14 @@ int eng_plat_tx(struct eng *e, unsigned node, const struct eng_frag *f, unsigned
  * not wholly inside that rank's memory (write: and writable). */
 void *eng_plat_rank_mem(struct eng *e, unsigned lrank, uint64_t uaddr, uint64_t len, int write);
 uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n);
-/* node stopped answering (or sent garbage it cannot stop sending) while
- * `what` was outstanding: the job must end everywhere. */
-void eng_plat_fail(struct eng *e, unsigned node, const char *what);
+/* Why a node is given up. */
+enum eng_fail {
+	ENG_FAIL_SILENT,	/* it stopped answering */
+	ENG_FAIL_LOST,		/* it answers, but acknowledges none of our frames */
+};
+/* node failed (why) while `what` was outstanding: the job must end
+ * everywhere. */
+void eng_plat_fail(struct eng *e, unsigned node, enum eng_fail why, const char *what);
 /* Another node reports that world rank `rank` failed with `status`. */
 void eng_plat_abort(struct eng *e, unsigned rank, int status);
 

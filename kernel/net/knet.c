@@ -36,10 +36,20 @@
 
 static uint64_t net_dead_ms = 15000;
 KPARAM(net_dead_ms, PARAM_UINT, &net_dead_ms,
-       "silence from another node of the job (its engine is pinged when quiet) that ends the job (ms; 0: never)");
+       "silence from another node of the job (its engine is pinged when quiet), or as long with none of our frames to it acknowledged, that ends the job (ms; 0: never)");
 static uint64_t net_join_ms = 60000;
 KPARAM(net_join_ms, PARAM_UINT, &net_join_ms,
        "silence from a node not heard from in this job yet (still booting or starting it) that ends the job, if longer than net_dead_ms (ms)");
+
+/* The wire decides how large a frame may be, not the NIC: a switch
+ * without jumbo frames loses every frame above 1500 bytes of payload
+ * (the engine then ends the job saying so).  1500 fits every switch;
+ * where every port takes jumbo frames, net_mtu=9000 moves large messages
+ * in a sixth of the frames. */
+static uint64_t net_mtu = 1500;
+KPARAM(net_mtu, PARAM_UINT, &net_mtu,
+       "bytes a frame carries after its Ethernet header, the wire's MTU: 1500 for any switch, 9000 where every port takes jumbo frames, 0 for the largest the NIC sends (lwkrun's emulated switch); the same on every node");
+#define MTU_MIN		576
 
 #define HELLO_US	20000
 /* Idle polls before the engine naps, and the nap: under emulation a CPU
@@ -73,16 +83,24 @@ static const uint8_t broadcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 void knet_init(void)
 {
+	uint32_t most, mtu;
+
 	if (!nic_present())
 		return;
-	knet.eng = kpages_alloc((eng_size(nic_max_frame() - SNET_ETH_HLEN) + 4095) / 4096);
+	most = nic_max_frame() - SNET_ETH_HLEN;
+	mtu = net_mtu == 0 || net_mtu > most ? most : net_mtu < MTU_MIN ? MTU_MIN : (uint32_t)net_mtu;
+	if (net_mtu && mtu != net_mtu)
+		pr_info("net: net_mtu=%lu is outside %u..%u (this NIC): %u\n", net_mtu, MTU_MIN, most,
+			mtu);
+	knet.eng = kpages_alloc((eng_size(mtu) + 4095) / 4096);
 	if (!knet.eng) {
 		pr_err("net: no memory for the network engine\n");
 		return;
 	}
 	knet.hw_crc = arch_has_crc32c();
 	crc32c_init();
-	eng_init(knet.eng, nic_max_frame() - SNET_ETH_HLEN, 0);
+	eng_init(knet.eng, mtu, 0);
+	pr_info("net: frames of up to %u bytes after the Ethernet header (net_mtu)\n", mtu);
 }
 
 /* ---- platform hooks ---- */
@@ -141,10 +159,14 @@ void *eng_plat_rank_mem(struct eng *e, unsigned lrank, uint64_t a, uint64_t n, i
 	return phys_to_virt(p->phys + (a - p->base));
 }
 
-void eng_plat_fail(struct eng *e, unsigned node, const char *what)
+void eng_plat_fail(struct eng *e, unsigned node, enum eng_fail why, const char *what)
 {
 	(void)e;
-	pr_err("net: node %u stopped answering during %s: ending the job\n", node, what);
+	if (why == ENG_FAIL_LOST)
+		pr_err("net: node %u answers, but none of our frames reach it (%s; more than the "
+		       "wire carries? see net_mtu): ending the job\n", node, what);
+	else
+		pr_err("net: node %u stopped answering during %s: ending the job\n", node, what);
 	if (knet.job)
 		job_fail(knet.job, SMAPOS_EXIT_NET);
 }

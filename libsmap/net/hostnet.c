@@ -296,11 +296,15 @@ uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n)
 	return crc32c_hw(crc, p, n);
 }
 
-void eng_plat_fail(struct eng *e, unsigned node, const char *what)
+void eng_plat_fail(struct eng *e, unsigned node, enum eng_fail why, const char *what)
 {
 	(void)e;
-	core_warn("libsmap: node %u: node %u left or stopped answering during %s: ending the job",
-		  core.ji.node, node, what);
+	if (why == ENG_FAIL_LOST)
+		core_warn("libsmap: node %u: node %u answers, but none of our frames reach it (%s): "
+			  "ending the job", core.ji.node, node, what);
+	else
+		core_warn("libsmap: node %u: node %u left or stopped answering during %s: ending the job",
+			  core.ji.node, node, what);
 	host_abort(SMAPOS_EXIT_NET);
 }
 

@@ -21,14 +21,29 @@ def nodes(name, k, n, program, args=(), extra=(), **kw):
 def cases():
     return [
         nodes("net_qemu_p2p_2x2", 2, 2, "mpit_p2p", tap=True, min_tap=17),
-        nodes("net_qemu_p2p_2x2_drop2", 2, 2, "mpit_p2p", extra=["--drop", "2"], tap=True,
-              min_tap=16),
-        # The 82574L (QEMU's e1000e) through the same driver, 9018-byte frames.
+        # A switch without jumbo frames, as flashed nodes have by default:
+        # every message size in 1500-byte frames, some of them lost.
+        harness.lwkrun("net_qemu_p2p_2x2_wire_mtu_1500_drop2",
+                       ["--nodes", "2", "-n", "2", "--wire-mtu", "1500", "--drop", "2",
+                        "--timeout", "190", prog("mpit_p2p")], tap=True, min_tap=16, timeout=200,
+                       expect=[r"\[n1\] net: frames of up to 1500 bytes after the Ethernet "
+                               r"header"]),
+        # Jumbo frames the switch loses: the node answers pings, so only
+        # the acknowledgements that never come can end the job.
+        harness.lwkrun("net_qemu_frames_larger_than_the_wire_end_the_job",
+                       ["--nodes", "2", "-n", "1", "-q", "--wire-mtu", "1500", "--append",
+                        "net_mtu=0 net_dead_ms=3000", "--timeout", "90", prog("mpit_p2p")],
+                       rc=122, timeout=100,
+                       expect=[r"\[n\d\] net: node \d answers, but none of our frames reach it "
+                               r"\(.+, in frames of up to \d+ bytes; more than the wire carries\? "
+                               r"see net_mtu\): ending the job"]),
+        # The 82574L (QEMU's e1000e) through the same driver, 9014-byte frames.
         harness.lwkrun("net_qemu_e1000e_p2p_2x2_drop2",
                        ["--nodes", "2", "-n", "2", "--nic", "e1000e", "--drop", "2",
                         "--timeout", "190", prog("mpit_p2p")], tap=True, min_tap=17, timeout=200,
                        expect=[r"\[n0\] nic: 82574L \(e1000e\) at 00:\d\d\.0, MAC "
-                               r"52:54:00:5a:00:00, link up, frames up to 9018 bytes"]),
+                               r"52:54:00:5a:00:00, link up, frames up to 9014 bytes",
+                               r"\[n0\] net: frames of up to 9000 bytes after the Ethernet header"]),
         nodes("net_qemu_shmem_rma_2x2", 2, 2, "shmem_rma", tap=True, min_tap=2 * 21),
         nodes("net_qemu_shmem_nodes_2x2_drop2", 2, 2, "shmem_nodes", ["net"],
               extra=["--drop", "2"], tap=True, min_tap=2 * 5),
@@ -53,7 +68,11 @@ def cases():
         # behind OVMF
         nodes("net_qemu_uefi_p2p_2x1", 2, 1, "mpit_p2p", extra=["--uefi"], tap=True,
               min_tap=17),
-        nodes("net_qemu_part_2x1", 2, 1, "mpit_part", tap=True, min_tap=3),
+        # VMware's NIC, the 82545EM
+        harness.lwkrun("net_qemu_part_2x1", ["--nodes", "2", "-n", "1", "--nic", "e1000-82545em",
+                                             "--timeout", "190", prog("mpit_part")],
+                       tap=True, min_tap=3, timeout=200,
+                       expect=[r"\[n1\] nic: 82545EM \(e1000\) at 00:\d\d\.0"]),
         # Nonblocking and persistent collectives progressing over the
         # engine while frames are lost.
         nodes("net_qemu_nbc_2x2_drop2", 2, 2, "mpit_nbc", extra=["--drop", "2"], tap=True,
@@ -91,7 +110,11 @@ def cases():
                        expect=[r"nic: none \(jobs of several nodes need an Intel e1000/e1000e\)"]),
         harness.lwkrun("net_lwkrun_refuses_an_unknown_nic",
                        ["--nodes", "2", "--nic", "virtio", prog("mpit_p2p")], rc=2, timeout=30,
-                       expect=[r"^lwkrun: --nic: e1000 or e1000e, got 'virtio'$"]),
+                       expect=[r"^lwkrun: --nic: e1000, e1000-82545em, e1000-82544gc, e1000e, "
+                               r"got 'virtio'$"]),
+        harness.lwkrun("net_lwkrun_refuses_a_wire_mtu_below_576",
+                       ["--nodes", "2", "--wire-mtu", "500", prog("mpit_p2p")], rc=2, timeout=30,
+                       expect=[r"^lwkrun: --wire-mtu: from 576 to 65535 bytes$"]),
         harness.Case("net_switch_refuses_a_bad_command_line",
                      [harness.build("tools", "switch"), "--ports", "2"], rc=2,
                      expect=[r"^usage: switch --sock PATH --ports K"]),

@@ -44,6 +44,8 @@ static int deaf_node = -1;	/* this node's bare acknowledgements are lost */
 static int mute_node = -1;	/* every frame this node sends is lost */
 static unsigned long frames_sent, frames_lost, frames_headcrc, bare_acks, amo_replies;
 static int failed_node = -1, failed_by = -1, aborted_rank = -1, aborted_status;
+static enum eng_fail failed_why;
+static size_t lose_above;	/* frames longer than this are lost (0: none) */
 static char failed_what[128];
 
 static unsigned node_of_eng(struct eng *e)
@@ -100,7 +102,7 @@ int eng_plat_tx(struct eng *e, unsigned node, const struct eng_frag *f, unsigned
 		amo_replies++;
 	if ((int)node_of_eng(e) == dead_node || (int)node == dead_node ||
 	    ((int)node_of_eng(e) == deaf_node && ((const struct snet_hdr *)buf)->kind == SNET_ACK) ||
-	    (int)node_of_eng(e) == mute_node ||
+	    (int)node_of_eng(e) == mute_node || (lose_above && len > lose_above) ||
 	    (drop_pm && rnd(1000) < drop_pm)) {
 		frames_lost++;
 		return 0;
@@ -135,8 +137,9 @@ uint32_t eng_plat_crc32c(uint32_t crc, const void *p, size_t n)
 	return ~crc;
 }
 
-void eng_plat_fail(struct eng *e, unsigned node, const char *what)
+void eng_plat_fail(struct eng *e, unsigned node, enum eng_fail why, const char *what)
 {
+	failed_why = why;
 	failed_by = (int)node_of_eng(e);
 	failed_node = (int)node;
 	snprintf(failed_what, sizeof(failed_what), "%s", what);
@@ -1073,6 +1076,67 @@ static void test_watch_all(void)
 	watch_all = false;
 }
 
+/* A wire that carries small frames but loses every large one (a switch
+ * without jumbo frames under nodes that send them) leaves the node
+ * answering pings while none of our data gets through: the job ends
+ * within the dead time, saying so, instead of retransmitting for ever.
+ * A receiver that refuses our frames (its inbox full) proves they reach
+ * it, however long it takes to read them. */
+static void test_lost_frames(void)
+{
+	struct snet_ev *ev;
+	unsigned got = 0;
+	uint64_t t0;
+	int ok = 1;
+
+	watch_all = true;
+	job_begin(23, 200000);
+	post(0, 0, SNOP_AMO, SNAMO_SET, world(1, 0), 0, uaddr(DATA), 0, 1, 0, 1);
+	ev = event(0, 0, 100000);
+	CHECK("small frames cross a wire that loses large ones", ev && ev->status == 0,
+	      "no answer");
+	lose_above = 2000;
+	fill(at(0, 0, DATA), 4096, 5);
+	post(0, 0, SNOP_PUT, 0, world(1, 0), uaddr(DATA), uaddr(DATA2), 4096, 0, 0, 2);
+	t0 = now_us;
+	for (long i = 0; i < 400000 && failed_node < 0; i++)
+		step();
+	CHECK("a node that answers but takes none of our frames ends the job",
+	      failed_node == 1 && failed_by == 0 && failed_why == ENG_FAIL_LOST,
+	      "failed %d by %d (why %d)", failed_node, failed_by, (int)failed_why);
+	CHECK("within the dead time and a retransmission of it",
+	      failed_node == 1 && now_us - t0 <= 200000 + RTO_SLACK, "after %lu us",
+	      (unsigned long)(now_us - t0));
+	CHECK("naming the operation and the frames' size",
+	      strstr(failed_what, "put from rank 0 to rank 2, in frames of up to 4192 bytes"),
+	      "what: %s", failed_what);
+	lose_above = 0;
+
+	job_begin(24, 200000);
+	for (unsigned i = 0; i < 40; i++) {
+		fill(at(1, 0, DATA + 4096 * i), 4000, i);
+		post(1, 0, SNOP_MSG, 0, world(0, 0), uaddr(DATA + 4096 * i), 0, 4000, i, 0, i);
+	}
+	for (long i = 0; i < 300000 && failed_node < 0; i++)	/* 900 ms, the inbox full */
+		step();
+	CHECK("a receiver that reads nothing for 4 dead times is not dead", failed_node < 0,
+	      "failed %d by %d (why %d)", failed_node, failed_by, (int)failed_why);
+	for (long i = 0; i < 2000000 && got < 40; i++) {
+		struct snet_inrec *rec = inbox_peek(0, 0, 0);
+
+		if (rec) {
+			if (rec->tag != got || !same((uint8_t *)(rec + 1), 4000, got))
+				ok = 0;
+			inbox_pop(0, 0);
+			got++;
+		}
+		step();
+	}
+	CHECK("and then gets every message, in order", ok && got == 40 && failed_node < 0,
+	      "got %u, failed %d", got, failed_node);
+	watch_all = false;
+}
+
 /* The last acknowledgement a node sends before it leaves can be lost: its
  * BYE carries it again, or the peer would find the node gone with its own
  * operation outstanding and end a job that succeeded. */
@@ -1267,6 +1331,7 @@ int main(void)
 	test_idle_alive();
 	test_watch();
 	test_watch_all();
+	test_lost_frames();
 	test_heavy_loss();
 	test_leave_acks();
 	test_foreign();

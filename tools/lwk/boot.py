@@ -99,7 +99,8 @@ def kernel_cmdline(opt, node=0, nnodes=1, extra=""):
     if opt.tag_output:
         words.append("tag")
     if nnodes > 1:
-        words += ["node=%d" % node, "nnodes=%d" % nnodes]
+        # lwkrun's switch takes any frame the NIC sends, unless --wire-mtu
+        words += ["node=%d" % node, "nnodes=%d" % nnodes, "net_mtu=%d" % opt.wire_mtu]
     if opt.append:
         words.append(opt.append)
     if extra:

@@ -30,8 +30,12 @@ options:
                       switch, or with --host K groups of processes joined by
                       sockets; ranks are node-major
   --drop P            the wire between nodes loses P percent of frames
-  --nic MODEL         the QEMU nodes' NIC: e1000 (82540EM, default) or
-                      e1000e (82574L)
+  --nic MODEL         the QEMU nodes' NIC: e1000 (82540EM, default),
+                      e1000-82545em, e1000-82544gc or e1000e (82574L)
+  --wire-mtu N        the QEMU nodes' switch loses frames of more than N bytes
+                      after the Ethernet header, as a switch without jumbo
+                      frames does (1500), and the kernels send frames of N
+                      (net_mtu=N); default: as large as the NIC sends
   -c, --cpus N        CPUs per QEMU node (default: the largest -n, at least 1)
   -m, --memory SIZE   RAM per QEMU node (default: enough for the jobs)
   --timeout S         kill everything after S seconds, exit 124 (default 300)
@@ -49,6 +53,11 @@ options:
   --append OPTS       extra kernel command-line options
   -h, --help          show this help
 """
+
+# QEMU's e1000-family models the kernel's driver knows (kernel/drivers/e1000.c).
+NICS = ("e1000", "e1000-82545em", "e1000-82544gc", "e1000e")
+# The smallest net_mtu the kernel takes (kernel/net/knet.c).
+MTU_MIN = 576
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -73,6 +82,7 @@ class Options:
         self.nodes = 1
         self.drop = 0.0         # percent of frames the wire loses (--drop)
         self.nic = "e1000"      # QEMU's model of the nodes' NIC (--nic)
+        self.wire_mtu = 0       # the switch's MTU, 0: none (--wire-mtu)
         self.cpus = None
         self.memory = None
         self.timeout = 300.0
@@ -194,8 +204,12 @@ def lwkrun_option(opt, a, value):
             raise UsageError("--drop: a percentage from 0 to 100")
     elif a == "--nic":
         opt.nic = value(a)
-        if opt.nic not in ("e1000", "e1000e"):
-            raise UsageError("--nic: e1000 or e1000e, got '%s'" % opt.nic)
+        if opt.nic not in NICS:
+            raise UsageError("--nic: %s, got '%s'" % (", ".join(NICS), opt.nic))
+    elif a == "--wire-mtu":
+        opt.wire_mtu = parse_int(value(a), a)
+        if not MTU_MIN <= opt.wire_mtu <= 65535:
+            raise UsageError("--wire-mtu: from %d to 65535 bytes" % MTU_MIN)
     elif a in ("-c", "--cpus"):
         opt.cpus = parse_int(value(a), a)
     elif a in ("-m", "--memory"):
@@ -256,6 +270,9 @@ def parse(argv):
                          "--iso do not apply")
     if opt.nic != "e1000" and (opt.nodes < 2 or opt.host):
         raise UsageError("--nic: only QEMU nodes have NICs; give --nodes 2 or more, without --host")
+    if opt.wire_mtu and (opt.nodes < 2 or opt.host):
+        raise UsageError("--wire-mtu: only QEMU nodes have a switch; give --nodes 2 or more, "
+                         "without --host")
     if opt.drop and opt.nodes < 2:
         raise UsageError("--drop: frames are lost between nodes; give --nodes 2 or more")
     if opt.icount and opt.kvm:

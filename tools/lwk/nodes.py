@@ -72,6 +72,8 @@ def start_switch(opt, nodes, sock):
     argv = [SWITCH, "--sock", sock, "--ports", str(nodes)]
     if opt.drop:
         argv += ["--drop", str(opt.drop)]
+    if opt.wire_mtu:
+        argv += ["--mtu", str(opt.wire_mtu)]
     sw = subprocess.Popen(argv, stdin=subprocess.DEVNULL, start_new_session=True,
                           stdout=subprocess.DEVNULL,
                           stderr=None if not opt.quiet else subprocess.DEVNULL,

@@ -8,11 +8,13 @@
  * frames to their port and floods broadcasts and unknown destinations.
  * It is also the fault injector: --drop P loses P percent of the frames
  * it would forward (every direction, every node), --dup and --corrupt
- * duplicate or flip a byte of some, all from --seed.  Nothing here uses
- * an IP address: only the Unix socket lwkrun gives.
+ * duplicate or flip a byte of some, all from --seed.  --mtu N makes it a
+ * switch without jumbo frames (N = 1500): a frame of more than N bytes
+ * after its Ethernet header is lost, as such a switch loses it.  Nothing
+ * here uses an IP address: only the Unix socket lwkrun gives.
  *
  * usage: switch --sock PATH --ports K [--drop P] [--dup P] [--corrupt P]
- *               [--seed N]
+ *               [--mtu N] [--seed N]
  * On SIGTERM/SIGINT it prints its counters on stderr and exits 0.
  */
 #include <errno.h>
@@ -41,7 +43,8 @@ static unsigned nports, want_ports;
 static struct { uint8_t mac[6]; int port; } macs[MACS];
 static unsigned nmacs;
 static double drop_p, dup_p, corrupt_p;
-static unsigned long long n_in, n_out, n_drop, n_dup, n_corrupt, n_flood;
+static unsigned long mtu = MAX_FRAME;
+static unsigned long long n_in, n_out, n_drop, n_dup, n_corrupt, n_flood, n_big;
 static volatile sig_atomic_t stop;
 
 static void on_stop(int sig)
@@ -118,6 +121,10 @@ static void forward(unsigned from, uint8_t *rec, size_t len)
 	n_in++;
 	if (len < 4 + 14)
 		return;
+	if (len - 4 - 14 > mtu) {
+		n_big++;
+		return;
+	}
 	learn(frame + 6, (int)from);
 	to = (frame[0] & 1) ? -1 : mac_port(frame);
 	if (to >= 0) {
@@ -190,6 +197,8 @@ int main(int argc, char **argv)
 			dup_p = pct_arg(argv[i], v);
 		else if (!strcmp(argv[i], "--corrupt"))
 			corrupt_p = pct_arg(argv[i], v);
+		else if (!strcmp(argv[i], "--mtu"))
+			mtu = strtoul(v, NULL, 0);
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoul(v, NULL, 0);
 		else {
@@ -199,9 +208,9 @@ int main(int argc, char **argv)
 		i++;
 	}
 	if (!path || want_ports < 1 || want_ports > MAX_PORTS ||
-	    strlen(path) >= sizeof(sa.sun_path)) {
+	    strlen(path) >= sizeof(sa.sun_path) || mtu < 64) {
 		fprintf(stderr, "usage: switch --sock PATH --ports K (1..%d) [--drop P] [--dup P] "
-				"[--corrupt P] [--seed N]\n", MAX_PORTS);
+				"[--corrupt P] [--mtu N (64 or more)] [--seed N]\n", MAX_PORTS);
 		return 2;
 	}
 	srandom((unsigned)seed);
@@ -243,8 +252,8 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "switch: %llu frames in, %llu out, %llu flooded, %llu dropped, "
-			"%llu duplicated, %llu corrupted\n", n_in, n_out, n_flood, n_drop, n_dup,
-		n_corrupt);
+			"%llu duplicated, %llu corrupted, %llu over the MTU\n", n_in, n_out, n_flood,
+		n_drop, n_dup, n_corrupt, n_big);
 	unlink(path);
 	return 0;
 }
