@@ -27,6 +27,7 @@
 
 #define REG_CTRL	0x0000
 #define REG_STATUS	0x0008
+#define REG_EECD	0x0010
 #define REG_IMC		0x00d8
 #define REG_RCTL	0x0100
 #define REG_TCTL	0x0400
@@ -49,6 +50,7 @@
 #define CTRL_SLU	(1u << 6)
 #define CTRL_RST	(1u << 26)
 #define STATUS_LU	(1u << 1)
+#define EECD_AUTO_RD	(1u << 9)
 #define RCTL_EN		(1u << 1)
 #define RCTL_LPE	(1u << 5)
 #define RCTL_BAM	(1u << 15)
@@ -129,7 +131,10 @@ uint32_t nic_max_frame(void)
 	return e.max_frame;
 }
 
-static int e1000_setup(const struct pci_dev *d)
+/* nvm_done: the chip says when it has read its NVM (the MAC address
+ * among it) after a reset, in EECD; the 8254x do not, and get the 5 ms
+ * Linux's e1000 gives them. */
+static int e1000_setup(const struct pci_dev *d, bool nvm_done)
 {
 	uint32_t ral, rah;
 	uint64_t t;
@@ -148,6 +153,11 @@ static int e1000_setup(const struct pci_dev *d)
 	wr(REG_CTRL, rd(REG_CTRL) | CTRL_RST);
 	for (t = 0; t < 1000 && (rd(REG_CTRL) & CTRL_RST); t++)
 		udelay(10);
+	if (nvm_done)
+		for (t = 0; t < 1000 && !(rd(REG_EECD) & EECD_AUTO_RD); t++)
+			udelay(10);
+	else
+		udelay(5000);
 	wr(REG_IMC, ~0u);
 	wr(REG_CTRL, rd(REG_CTRL) | CTRL_SLU | CTRL_ASDE);
 	ral = rd(REG_RAL0);
@@ -156,6 +166,10 @@ static int e1000_setup(const struct pci_dev *d)
 		e.mac[i] = (uint8_t)(ral >> (8 * i));
 	e.mac[4] = (uint8_t)rah;
 	e.mac[5] = (uint8_t)(rah >> 8);
+	if ((e.mac[0] & 1) || !(ral | (rah & 0xffff))) {
+		e.mmio = NULL;
+		return -ENODEV;		/* no address from the NVM: not a usable port */
+	}
 	wr(REG_RAH0, rah | 1u << 31);	/* address valid */
 	for (unsigned i = 0; i < 128; i++)
 		wr(REG_MTA + 4 * i, 0);
@@ -185,11 +199,16 @@ static int e1000_setup(const struct pci_dev *d)
 
 void nic_init(void)
 {
-	static const struct { uint16_t id; const char *model; uint32_t max_frame; } ids[] = {
-		{ 0x100e, "82540EM (e1000)", 16128 - 4 },
-		{ 0x100f, "82545EM (e1000)", 16128 - 4 },
-		{ 0x100c, "82544GC (e1000)", 16128 - 4 },
-		{ 0x10d3, "82574L (e1000e)", 9018 - 4 },
+	static const struct {
+		uint16_t id;
+		const char *model;
+		uint32_t max_frame;
+		bool nvm_done;
+	} ids[] = {
+		{ 0x100e, "82540EM (e1000)", 16128 - 4, false },
+		{ 0x100f, "82545EM (e1000)", 16128 - 4, false },
+		{ 0x100c, "82544GC (e1000)", 16128 - 4, false },
+		{ 0x10d3, "82574L (e1000e)", 9018 - 4, true },
 	};
 
 	for (unsigned i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
@@ -205,10 +224,12 @@ void nic_init(void)
 		}
 		e.model = ids[i].model;
 		e.max_frame = ids[i].max_frame;
-		r = e1000_setup(d);
+		r = e1000_setup(d, ids[i].nvm_done);
 		if (r) {
-			pr_err("nic: %s: cannot set up (error %d)\n", e.model, -r);
-			return;
+			pr_err("nic: %s at %02x:%02x.%x: %s: not used\n", e.model, d->bus, d->dev,
+			       d->fn, r == -ENODEV ? "no valid MAC address in its NVM"
+						  : "no memory for its rings");
+			continue;
 		}
 		pr_info("nic: %s at %02x:%02x.%x, MAC %02x:%02x:%02x:%02x:%02x:%02x, link %s, "
 			"frames up to %u bytes\n", e.model, d->bus, d->dev, d->fn, e.mac[0], e.mac[1],
