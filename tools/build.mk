@@ -4,7 +4,7 @@
 #
 #   make image APP=prog [NP=N] [ARGS="a 'b c'"] [MEM=SIZE] [EXIT=halt]
 #              [APPEND="kernel options"] [SELFTEST_ARGS="--cpus 64"]
-#              [TIMEOUT=S] [IMAGE=path.iso] [NETDIR=dir]
+#              [TIMEOUT=S] [IMAGE=path.iso] [NETDIR=dir] [NODES=K]
 #
 # writes a flashable image for real nodes (docs/flashing.md).  APP is a
 # path or the name of a program in $(B)/user/ (built first); ARGS are shell
@@ -33,7 +33,8 @@ image: $(MKIMAGE_DEPS) $(IMAGE_APP) | $(B)/.deps-image
 		$(if $(EXIT),--exit $(EXIT)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
 		$(if $(APPEND),--append "$(APPEND)") \
 		$(if $(SELFTEST_ARGS),--selftest-args "$(SELFTEST_ARGS)") \
-		$(if $(NETDIR),--netdir $(NETDIR)) $(IMAGE_APP) $(ARGS)
+		$(if $(NETDIR),--netdir $(NETDIR)) $(if $(NODES),--nodes $(NODES)) \
+		$(IMAGE_APP) $(ARGS)
 
 ALL += $(SMAPOS_ISO)
 TEST_DEPS += $(SMAPOS_ISO)

@@ -72,6 +72,7 @@ static struct {
 	volatile int detached;		/* the engine no longer touches rank memory */
 	volatile int abort_pending;
 	int hello_due;			/* a node is still discovering: answer it */
+	int twin_said;			/* another node with our node id was named */
 	int abort_status;
 	uint32_t abort_rank;		/* world rank that failed */
 	uint8_t mac[ENG_MAX_NODES][6];
@@ -217,6 +218,13 @@ static void hello_take(const uint8_t *frame, uint32_t len)
 	if (h.version != SNET_VERSION || h.len != sizeof(body) ||
 	    eng_plat_crc32c(eng_plat_crc32c(0, &body, sizeof(body)), &h, sizeof(h)) != crc)
 		return;
+	if (body.node == job_node && memcmp(body.mac, nic_mac(), 6) && !knet.twin_said) {
+		/* two nodes booted the same entry of a cluster image */
+		pr_err("net: %02x:%02x:%02x:%02x:%02x:%02x also says it is node %lu: every node needs "
+		       "its own node=I\n", body.mac[0], body.mac[1], body.mac[2], body.mac[3],
+		       body.mac[4], body.mac[5], job_node);
+		knet.twin_said = 1;
+	}
 	if (body.nnodes != job_nnodes || body.node >= job_nnodes || body.node == job_node ||
 	    body.node >= ENG_MAX_NODES)
 		return;

@@ -222,7 +222,32 @@ def same_argv():
         "GRUB %r, -kernel %r" % (lines["GRUB"], lines["-kernel"]))
 
 
+def cluster():
+    """mkimage --nodes K: one image for K nodes, the job entries once per
+    node with node=I nnodes=K; the self-test belongs to no node."""
+    netdir = image_path("cluster-net")
+    r = subprocess.run([sys.executable, MKIMAGE, "-o", image_path("cluster.iso"), "--timeout",
+                        "0", "--nodes", "3", "--netdir", netdir, "-n", "2", "mpit_p2p"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if not tap(r.returncode == 0, "mkimage --nodes 3 writes the image", r.stdout.decode()):
+        return
+    with open(os.path.join(netdir, "boot", "grub", "grub.cfg")) as f:
+        cfg = f.read()
+    entries = re.findall(r"^menuentry '([^']*)' \{\n\s*multiboot2 \S+ ([^\n]*)", cfg, re.M)
+    want = ["node 0 of 3: mpit_p2p -n 2", "node 1 of 3: mpit_p2p -n 2",
+            "node 2 of 3: mpit_p2p -n 2", "self-test on all CPUs"]
+    titles = [t[len("smapos: "):] for t, _ in entries]
+    tap(titles[:4] == want and len(entries) == 7,
+        "an entry per node first (node 0 the default), then the self-test", "%r" % titles)
+    # entries 0-2: nodes 0-2; 3: the self-test; 4-6: nodes 0-2 on serial
+    nodes = [(i if i < 3 else i - 4, c) for i, (_, c) in enumerate(entries) if i != 3]
+    tap(all(c.startswith("node=%d nnodes=3 " % n) for n, c in nodes)
+        and "node=" not in entries[3][1],
+        "each job entry names its node and the node count", "%r" % [c for _, c in entries])
+
+
 CHECKS = {
+    "cluster": cluster,
     "job": boot_job,
     "selftest": selftest,
     "serial": serial_entry,
@@ -255,6 +280,8 @@ def cases():
                "serial", min_tap=3),
         script("pxe", "the same boot files over the network (PXE, TFTP)", "pxe", min_tap=4),
         script("args", "-kernel and GRUB give the job identical arguments", "args", min_tap=4),
+        script("cluster", "one image for a cluster: an entry per node", "cluster", min_tap=3,
+               timeout=60),
         harness.lwkrun("image/make run: smapos.iso shows all 4 CPUs and the memory map, "
                        "runs the demo and exits 0",
                        ["--iso", harness.build("smapos.iso"), "-c", 4, "--timeout", 90],

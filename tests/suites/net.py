@@ -99,6 +99,15 @@ def cases():
                                r"\[n0\] net: node 1 stopped answering during (an? \w+ from rank 0 "
                                r"to rank 1|a hardware barrier|the job): ending the job",
                                r"switch: \d+ frames in, 0 out, \d+ flooded, \d+ dropped"]),
+        # Two nodes that booted the same entry of a cluster image each
+        # name the other, and the job ends when the missing node never joins.
+        harness.lwkrun("net_qemu_two_nodes_of_one_id_say_so",
+                       ["--nodes", "2", "-n", "1", "--append",
+                        "node=0 net_join_ms=3000 net_dead_ms=3000", "--timeout", "90",
+                        prog("mpit_p2p")], rc=122, timeout=100,
+                       expect=[r"\[n0\] net: 52:54:00:5a:00:01 also says it is node 0: every "
+                               r"node needs its own node=I",
+                               r"\[n1\] net: 52:54:00:5a:00:00 also says it is node 0"]),
         harness.lwkrun("net_qemu_discovery_and_a_node_without_nic",
                        ["--nodes", "2", "-n", "1", "--timeout", "90", prog("mpit_p2p")],
                        timeout=100, tap=True, min_tap=16,

@@ -99,8 +99,11 @@ def kernel_cmdline(opt, node=0, nnodes=1, extra=""):
     if opt.tag_output:
         words.append("tag")
     if nnodes > 1:
-        # lwkrun's switch takes any frame the NIC sends, unless --wire-mtu
-        words += ["node=%d" % node, "nnodes=%d" % nnodes, "net_mtu=%d" % opt.wire_mtu]
+        words += ["node=%d" % node, "nnodes=%d" % nnodes]
+    if nnodes > 1 and opt.wire_mtu is not None:
+        # lwkrun's switch takes any frame the NIC sends, unless --wire-mtu;
+        # a real one decides for flashed nodes (the kernel's default)
+        words.append("net_mtu=%d" % opt.wire_mtu)
     if opt.append:
         words.append(opt.append)
     if extra:

@@ -3,6 +3,9 @@
 One hybrid ISO boots under BIOS and UEFI, from a CD or, written whole, from
 a USB stick.  Its GRUB menu holds the jobs given (the default entry), the
 self-test over all CPUs, and the jobs again with the serial console only.
+With --nodes K the jobs span K nodes and every job entry comes once per
+node (node=I nnodes=K): one image for the whole cluster, each node booting
+its own entry.
 --netdir writes the same boot files plus GRUB's network images for PXE.
 Every mistake is one line on stderr and exit status 2."""
 
@@ -11,7 +14,7 @@ import shlex
 import sys
 
 from lwk import boot
-from lwk.cli import ROOT, Job, UsageError, parse_int, parse_jobs
+from lwk.cli import MAX_NODES, ROOT, Job, UsageError, parse_int, parse_jobs
 
 USAGE = """\
 usage: mkimage [options] [-n N] prog [args...] [--next [-n N] prog [args...]]...
@@ -29,6 +32,7 @@ options:
   --tag-output          prefix every output line with [rank]
   -q, --quiet           kernel prints only the ranks' output and errors
   --append OPTS         more kernel options for every entry (docs/hardware.md)
+  --nodes K             the jobs span K nodes: an entry per node (default 1)
   --exit MODE           after the jobs: poweroff (default), halt or reboot
   --timeout S           seconds the GRUB menu waits (default 5)
   --selftest-args ARGS  options of the self-test entry, e.g. "--cpus 64 --mem 250G"
@@ -57,6 +61,7 @@ class Options:
         self.kernel = boot.default_kernel()
         self.selftest = os.path.join(ROOT, "build", "user", "selftest")
         self.selftest_args = []
+        self.nodes = 1
         self.jobs = []
 
 
@@ -84,6 +89,10 @@ def mkimage_option(opt, a, value):
                              % (", ".join(EXIT_MODES), opt.exit))
     elif a == "--timeout":
         opt.timeout = parse_int(value(a), a, lo=0)
+    elif a == "--nodes":
+        opt.nodes = parse_int(value(a), a)
+        if opt.nodes > MAX_NODES:
+            raise UsageError("--nodes %d: a job spans at most %d nodes" % (opt.nodes, MAX_NODES))
     elif a == "--selftest-args":
         opt.selftest_args = shlex.split(value(a))
     else:
@@ -115,11 +124,13 @@ class Boot:
         self.quiet = opt.quiet
         self.tag_output = tag_output
         self.append = opt.append
+        self.wire_mtu = None    # the kernel's default: the real switch decides
         self.jobs = jobs
 
 
 def menu(opt):
-    """[(title, kernel command line)]: jobs, self-test, jobs on serial only."""
+    """[(title, kernel command line)]: jobs, self-test, jobs on serial only;
+    the job entries once per node when the jobs span nodes."""
     selftest = Job()
     selftest.prog, selftest.np, selftest.args = opt.selftest, "all", opt.selftest_args
     jobs = Boot(opt, opt.jobs, opt.tag_output)
@@ -129,10 +140,14 @@ def menu(opt):
     if len(title) > TITLE_MAX:
         title = title[:TITLE_MAX - 3] + "..."
     end = "exit=" + opt.exit
-    return ([("smapos: " + title, boot.kernel_cmdline(jobs, extra=end)),
-             ("smapos: self-test on all CPUs", boot.kernel_cmdline(check, extra=end)),
-             ("smapos: %s (serial console only)" % title,
-              boot.kernel_cmdline(jobs, extra="console=serial " + end))],
+    nodes = [(n, "node %d of %d: " % (n, opt.nodes) if opt.nodes > 1 else "")
+             for n in range(opt.nodes)]
+    return ([("smapos: %s%s" % (where, title),
+              boot.kernel_cmdline(jobs, n, opt.nodes, extra=end)) for n, where in nodes]
+            + [("smapos: self-test on all CPUs", boot.kernel_cmdline(check, extra=end))]
+            + [("smapos: %s%s (serial console only)" % (where, title),
+                boot.kernel_cmdline(jobs, n, opt.nodes, extra="console=serial " + end))
+               for n, where in nodes],
             boot.modules(Boot(opt, opt.jobs + [selftest], False)))
 
 
