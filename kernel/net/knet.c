@@ -51,6 +51,14 @@ KPARAM(net_mtu, PARAM_UINT, &net_mtu,
        "bytes a frame carries after its Ethernet header, the wire's MTU: 1500 for any switch, 9000 where every port takes jumbo frames, 0 for the largest the NIC sends (lwkrun's emulated switch); the same on every node");
 #define MTU_MIN		576
 
+/* Clusters sharing an Ethernet segment must not take each other's frames:
+ * HELLOs carry the number and every frame's job id holds it (the low
+ * 8 bits are the boot's job index + 1, JOB_MAX being far below 256). */
+static uint64_t net_cluster;
+KPARAM(net_cluster, PARAM_UINT, &net_cluster,
+       "tells this cluster's nodes from another's on the same Ethernet segment: the same number on every node of a job, below 2^24 (make image NODES=K writes a random one)");
+#define CLUSTER_BITS	24
+
 #define HELLO_US	20000
 /* Idle polls before the engine naps, and the nap: under emulation a CPU
  * that spins takes the host CPU the NIC's emulation and the other nodes
@@ -73,6 +81,7 @@ static struct {
 	volatile int abort_pending;
 	int hello_due;			/* a node is still discovering: answer it */
 	int twin_said;			/* another node with our node id was named */
+	int stranger_said;		/* a node of another cluster was named */
 	int abort_status;
 	uint32_t abort_rank;		/* world rank that failed */
 	uint8_t mac[ENG_MAX_NODES][6];
@@ -88,6 +97,11 @@ void knet_init(void)
 
 	if (!nic_present())
 		return;
+	if (net_cluster >> CLUSTER_BITS) {
+		pr_err("net: net_cluster=%lu is 2^%d or more: %lu\n", net_cluster, CLUSTER_BITS,
+		       net_cluster & ((1ul << CLUSTER_BITS) - 1));
+		net_cluster &= (1ul << CLUSTER_BITS) - 1;
+	}
 	most = nic_max_frame() - SNET_ETH_HLEN;
 	mtu = net_mtu == 0 || net_mtu > most ? most : net_mtu < MTU_MIN ? MTU_MIN : (uint32_t)net_mtu;
 	if (net_mtu && mtu != net_mtu)
@@ -194,6 +208,7 @@ static void hello_send(void)
 	body.nnodes = (uint32_t)job_nnodes;
 	memcpy(body.mac, nic_mac(), 6);
 	body.known = knet.known | 1ull << job_node;
+	body.cluster = (uint32_t)net_cluster;
 	h.version = SNET_VERSION;
 	h.kind = SNET_HELLO;
 	h.src = (uint16_t)job_node;
@@ -218,6 +233,15 @@ static void hello_take(const uint8_t *frame, uint32_t len)
 	if (h.version != SNET_VERSION || h.len != sizeof(body) ||
 	    eng_plat_crc32c(eng_plat_crc32c(0, &body, sizeof(body)), &h, sizeof(h)) != crc)
 		return;
+	if (body.cluster != net_cluster) {
+		if (!knet.stranger_said)
+			pr_info("net: %02x:%02x:%02x:%02x:%02x:%02x is a node of another cluster (its "
+				"net_cluster %u, ours %lu): ignored\n", body.mac[0], body.mac[1],
+				body.mac[2], body.mac[3], body.mac[4], body.mac[5], body.cluster,
+				net_cluster);
+		knet.stranger_said = 1;
+		return;
+	}
 	if (body.node == job_node && memcmp(body.mac, nic_mac(), 6) && !knet.twin_said) {
 		/* two nodes booted the same entry of a cluster image */
 		pr_err("net: %02x:%02x:%02x:%02x:%02x:%02x also says it is node %lu: every node needs "
@@ -336,9 +360,10 @@ static uint64_t lowest_writable(const struct job *j)
 
 unsigned knet_job_begin(struct job *j, unsigned ncpu)
 {
-	struct eng_job ej = { .id = j->id + 1, .node = (uint32_t)job_node,
-			      .nnodes = (uint32_t)job_nnodes, .dead_us = net_dead_ms * 1000,
-			      .join_us = net_join_ms * 1000, .watch_all = true };
+	struct eng_job ej = { .id = (uint32_t)net_cluster << 8 | (j->id + 1),
+			      .node = (uint32_t)job_node, .nnodes = (uint32_t)job_nnodes,
+			      .dead_us = net_dead_ms * 1000, .join_us = net_join_ms * 1000,
+			      .watch_all = true };
 
 	if (job_nnodes < 2 || !knet.eng)
 		return ncpu;

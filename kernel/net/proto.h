@@ -147,6 +147,8 @@ struct snet_hello {
 	uint8_t mac[6];
 	uint16_t reserved;
 	uint64_t known;		/* bit n: the sender has node n's MAC */
+	uint32_t cluster;	/* the sender's net_cluster: other clusters' are ignored */
+	uint32_t reserved2;
 };
 
 struct snet_abort {

@@ -244,6 +244,10 @@ def cluster():
     tap(all(c.startswith("node=%d nnodes=3 " % n) for n, c in nodes)
         and "node=" not in entries[3][1],
         "each job entry names its node and the node count", "%r" % [c for _, c in entries])
+    clusters = {m.group(1) for _, c in nodes for m in [re.search(r"net_cluster=(\d+) ", c)] if m}
+    tap(len(clusters) == 1 and len([c for _, c in nodes if "net_cluster=" in c]) == 6
+        and "net_cluster" not in entries[3][1],
+        "every node's entries carry the image's one net_cluster", "%r" % clusters)
 
 
 CHECKS = {
@@ -280,7 +284,7 @@ def cases():
                "serial", min_tap=3),
         script("pxe", "the same boot files over the network (PXE, TFTP)", "pxe", min_tap=4),
         script("args", "-kernel and GRUB give the job identical arguments", "args", min_tap=4),
-        script("cluster", "one image for a cluster: an entry per node", "cluster", min_tap=3,
+        script("cluster", "one image for a cluster: an entry per node", "cluster", min_tap=4,
                timeout=60),
         harness.lwkrun("image/make run: smapos.iso shows all 4 CPUs and the memory map, "
                        "runs the demo and exits 0",

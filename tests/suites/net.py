@@ -70,6 +70,7 @@ def cases():
               min_tap=17),
         # VMware's NIC, the 82545EM
         harness.lwkrun("net_qemu_part_2x1", ["--nodes", "2", "-n", "1", "--nic", "e1000-82545em",
+                                             "--append", "net_cluster=16777215",
                                              "--timeout", "190", prog("mpit_part")],
                        tap=True, min_tap=3, timeout=200,
                        expect=[r"\[n1\] nic: 82545EM \(e1000\) at 00:\d\d\.0"]),
@@ -102,12 +103,23 @@ def cases():
         # Two nodes that booted the same entry of a cluster image each
         # name the other, and the job ends when the missing node never joins.
         harness.lwkrun("net_qemu_two_nodes_of_one_id_say_so",
-                       ["--nodes", "2", "-n", "1", "--append",
-                        "node=0 net_join_ms=3000 net_dead_ms=3000", "--timeout", "90",
-                        prog("mpit_p2p")], rc=122, timeout=100,
+                       ["--nodes", "2", "-n", "1", "--append", "net_join_ms=3000 net_dead_ms=3000",
+                        "--append-node", "1:node=0", "--timeout", "90", prog("mpit_p2p")],
+                       rc=122, timeout=100,
                        expect=[r"\[n0\] net: 52:54:00:5a:00:01 also says it is node 0: every "
                                r"node needs its own node=I",
                                r"\[n1\] net: 52:54:00:5a:00:00 also says it is node 0"]),
+        # Another cluster's node on the same wire (its own net_cluster) is
+        # no node of this job: ignored, named once.
+        harness.lwkrun("net_qemu_a_node_of_another_cluster_is_ignored",
+                       ["--nodes", "2", "-n", "1", "--append",
+                        "net_cluster=7 net_join_ms=3000 net_dead_ms=3000",
+                        "--append-node", "1:net_cluster=8", "--timeout", "90", prog("mpit_p2p")],
+                       rc=122, timeout=100,
+                       expect=[r"\[n0\] net: 52:54:00:5a:00:01 is a node of another cluster "
+                               r"\(its net_cluster 8, ours 7\): ignored",
+                               r"\[n1\] net: 52:54:00:5a:00:00 is a node of another cluster"],
+                       reject=[r"net: node \d is 52:54"]),
         harness.lwkrun("net_qemu_discovery_and_a_node_without_nic",
                        ["--nodes", "2", "-n", "1", "--timeout", "90", prog("mpit_p2p")],
                        timeout=100, tap=True, min_tap=16,
@@ -121,6 +133,11 @@ def cases():
                        ["--nodes", "2", "--nic", "virtio", prog("mpit_p2p")], rc=2, timeout=30,
                        expect=[r"^lwkrun: --nic: e1000, e1000-82545em, e1000-82544gc, e1000e, "
                                r"got 'virtio'$"]),
+        harness.lwkrun("net_lwkrun_refuses_an_append_node_past_the_nodes",
+                       ["--nodes", "2", "--append-node", "2:quiet", prog("mpit_p2p")], rc=2,
+                       timeout=30,
+                       expect=[r"^lwkrun: --append-node: a QEMU node from 0 to 1 "
+                               r"\(--nodes, without --host\)$"]),
         harness.lwkrun("net_lwkrun_refuses_a_wire_mtu_below_576",
                        ["--nodes", "2", "--wire-mtu", "500", prog("mpit_p2p")], rc=2, timeout=30,
                        expect=[r"^lwkrun: --wire-mtu: from 576 to 65535 bytes$"]),

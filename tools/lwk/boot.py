@@ -104,6 +104,8 @@ def kernel_cmdline(opt, node=0, nnodes=1, extra=""):
         # lwkrun's switch takes any frame the NIC sends, unless --wire-mtu;
         # a real one decides for flashed nodes (the kernel's default)
         words.append("net_mtu=%d" % opt.wire_mtu)
+    if nnodes > 1 and opt.cluster is not None:
+        words.append("net_cluster=%d" % opt.cluster)
     if opt.append:
         words.append(opt.append)
     if extra:

@@ -51,6 +51,8 @@ options:
   --iso PATH          boot this GRUB ISO (its grub.cfg names the jobs)
   --kernel PATH       kernel ELF to boot (default build/kernel/smapos.elf)
   --append OPTS       extra kernel command-line options
+  --append-node I:OPTS  extra kernel options for QEMU node I only, after
+                      --append's (repeatable)
   -h, --help          show this help
 """
 
@@ -83,6 +85,8 @@ class Options:
         self.drop = 0.0         # percent of frames the wire loses (--drop)
         self.nic = "e1000"      # QEMU's model of the nodes' NIC (--nic)
         self.wire_mtu = 0       # the switch's MTU, 0: none (--wire-mtu)
+        self.cluster = None     # net_cluster: lwkrun's nodes have a switch of their own
+        self.node_append = {}   # node -> its own kernel options (--append-node)
         self.cpus = None
         self.memory = None
         self.timeout = 300.0
@@ -244,6 +248,11 @@ def lwkrun_option(opt, a, value):
         opt.kernel = value(a)
     elif a == "--append":
         opt.append = value(a)
+    elif a == "--append-node":
+        node, sep, opts = value(a).partition(":")
+        if not sep or not node.isdigit():
+            raise UsageError("--append-node: expected NODE:OPTIONS, got '%s'" % (node + sep + opts))
+        opt.node_append[int(node)] = (opt.node_append.get(int(node), "") + " " + opts).strip()
     else:
         return False
     return True
@@ -270,6 +279,9 @@ def parse(argv):
                          "--iso do not apply")
     if opt.nic != "e1000" and (opt.nodes < 2 or opt.host):
         raise UsageError("--nic: only QEMU nodes have NICs; give --nodes 2 or more, without --host")
+    if any(n >= opt.nodes for n in opt.node_append) or (opt.node_append and opt.host):
+        raise UsageError("--append-node: a QEMU node from 0 to %d (--nodes, without --host)"
+                         % (opt.nodes - 1))
     if opt.wire_mtu and (opt.nodes < 2 or opt.host):
         raise UsageError("--wire-mtu: only QEMU nodes have a switch; give --nodes 2 or more, "
                          "without --host")

@@ -5,7 +5,8 @@ a USB stick.  Its GRUB menu holds the jobs given (the default entry), the
 self-test over all CPUs, and the jobs again with the serial console only.
 With --nodes K the jobs span K nodes and every job entry comes once per
 node (node=I nnodes=K): one image for the whole cluster, each node booting
-its own entry.
+its own entry; a random net_cluster in every entry keeps its nodes apart
+from another cluster's on the same Ethernet segment.
 --netdir writes the same boot files plus GRUB's network images for PXE.
 Every mistake is one line on stderr and exit status 2."""
 
@@ -62,6 +63,7 @@ class Options:
         self.selftest = os.path.join(ROOT, "build", "user", "selftest")
         self.selftest_args = []
         self.nodes = 1
+        self.cluster = None
         self.jobs = []
 
 
@@ -106,6 +108,9 @@ def parse(argv):
                program)
     if not opt.jobs:
         raise UsageError("no program given (see mkimage --help)")
+    if opt.nodes > 1:
+        # this image's nodes ignore another cluster's on the same segment
+        opt.cluster = int.from_bytes(os.urandom(3), "little")
     for j in opt.jobs:
         if j.np is None:
             j.np = "all"
@@ -125,6 +130,7 @@ class Boot:
         self.tag_output = tag_output
         self.append = opt.append
         self.wire_mtu = None    # the kernel's default: the real switch decides
+        self.cluster = opt.cluster
         self.jobs = jobs
 
 

@@ -96,8 +96,15 @@ def stop_hub(hub, mnt):
                        stderr=subprocess.DEVNULL)
 
 
+def words(*parts):
+    """Kernel options: the non-empty parts, space-separated."""
+    return " ".join(p for p in parts if p)
+
+
 def node_argv(opt, node, nodes, mods, mnt, tmp, io):
-    cmdline = boot.kernel_cmdline(opt, node, nodes, extra="console=serial " + io.cmdline())
+    own = opt.node_append.get(node, "")
+    cmdline = boot.kernel_cmdline(opt, node, nodes, extra=words(own, "console=serial",
+                                                                io.cmdline()))
     path = os.path.join(mnt, "node%d" % node).replace(",", ",,")
     sock = os.path.join(tmp, "switch.sock").replace(",", ",,")
     wire = ["-chardev", "parallel,id=barrier,path=" + path,
@@ -107,9 +114,8 @@ def node_argv(opt, node, nodes, mods, mnt, tmp, io):
     iso = None
     if opt.uefi:
         iso = os.path.join(tmp, "node%d.iso" % node)
-        boot.build_iso(iso, opt.kernel, mods, [("smapos node %d" % node,
-                                                boot.kernel_cmdline(opt, node, nodes,
-                                                                    extra=io.cmdline()))])
+        entry = boot.kernel_cmdline(opt, node, nodes, extra=words(own, io.cmdline()))
+        boot.build_iso(iso, opt.kernel, mods, [("smapos node %d" % node, entry)])
     return qemu.qemu_argv(opt, cmdline, mods, iso, extra=wire + io.qemu_args(node))
 
 
