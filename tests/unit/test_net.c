@@ -819,6 +819,20 @@ static void test_order(void)
 
 /* The receiver's inbox holds a few messages only: the sender must wait,
  * nothing may be lost. */
+/* Node 0 rank 0 reads the next message of its inbox, if any: the
+ * got-th of 4000 bytes (ok = 0 if it is not). */
+static void read_next(unsigned *got, int *ok)
+{
+	struct snet_inrec *rec = inbox_peek(0, 0, 0);
+
+	if (!rec)
+		return;
+	if (rec->tag != *got || !same((uint8_t *)(rec + 1), 4000, *got))
+		*ok = 0;
+	inbox_pop(0, 0);
+	(*got)++;
+}
+
 static void test_flow(void)
 {
 	unsigned n = 400, got = 0, next_post = 0, done = 0;
@@ -836,16 +850,8 @@ static void test_flow(void)
 		}
 		while (event(1, 0, 0))
 			done++;
-		if (i % 50 == 0) {	/* a slow receiver */
-			struct snet_inrec *rec = inbox_peek(0, 0, 0);
-
-			if (rec) {
-				if (rec->tag != got || !same((uint8_t *)(rec + 1), 4000, got))
-					ok = 0;
-				inbox_pop(0, 0);
-				got++;
-			}
-		}
+		if (i % 50 == 0)	/* a slow receiver */
+			read_next(&got, &ok);
 		step();
 	}
 	CHECK("a slow receiver gets 400 messages in order, none lost", ok && got == n,
@@ -1122,14 +1128,7 @@ static void test_lost_frames(void)
 	CHECK("a receiver that reads nothing for 4 dead times is not dead", failed_node < 0,
 	      "failed %d by %d (why %d)", failed_node, failed_by, (int)failed_why);
 	for (long i = 0; i < 2000000 && got < 40; i++) {
-		struct snet_inrec *rec = inbox_peek(0, 0, 0);
-
-		if (rec) {
-			if (rec->tag != got || !same((uint8_t *)(rec + 1), 4000, got))
-				ok = 0;
-			inbox_pop(0, 0);
-			got++;
-		}
+		read_next(&got, &ok);
 		step();
 	}
 	CHECK("and then gets every message, in order", ok && got == 40 && failed_node < 0,
