@@ -1293,8 +1293,12 @@ static void take_getdata(struct eng *e, unsigned node, const struct snet_op *w, 
 		if (p && p != body)
 			memcpy(p, body, blen);
 	}
-	if (w->flags & SNOP_F_LAST)
+	if (w->flags & SNOP_F_LAST) {
 		op_complete(e, o, 0, 0, w->len);
+		/* The server's rendezvous ends when this frame is acknowledged,
+		 * and its sender waits for that: no acknowledgement delay. */
+		e->ch[node].ack_now = true;
+	}
 }
 
 static void take_answer(struct eng *e, unsigned node, const struct snet_op *w)

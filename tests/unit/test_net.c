@@ -426,6 +426,7 @@ static void test_rendezvous(const char *name, size_t len)
 	char nm[96];
 	struct snet_ev *ev;
 	struct snet_inrec *rec;
+	uint64_t t0;
 
 	fill(at(1, 0, DATA), len, 3);
 	post(1, 0, SNOP_RTS, 0, world(0, 1), uaddr(DATA), 0, len, 5, 0, 77);
@@ -442,9 +443,16 @@ static void test_rendezvous(const char *name, size_t len)
 	snprintf(nm, sizeof(nm), "%s: receiver's get of %zu bytes lands intact", name, len);
 	CHECK(nm, ev && ev->status == 0 && ev->id == 78 && ev->len == len &&
 		  same(at(0, 1, DATA2), len, 3), "get failed: %d", ev ? ev->status : 999);
+	t0 = now_us;
 	ev = event(1, 0, 400000);
 	snprintf(nm, sizeof(nm), "%s: the sender's rendezvous completes after the fetch", name);
 	CHECK(nm, ev && ev->status == 0 && ev->id == 77 && ev->len == len, "no completion");
+	if (!drop_pm && !jitter_us) {
+		/* Its sender waits for it: the last frame is acknowledged at
+		 * once, not an acknowledgement delay (50 us) later. */
+		snprintf(nm, sizeof(nm), "%s: ... one wire crossing after the data lands", name);
+		CHECK(nm, now_us - t0 <= 15, "%lu us", (unsigned long)(now_us - t0));
+	}
 }
 
 static void test_put_get(void)
