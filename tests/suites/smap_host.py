@@ -109,7 +109,7 @@ def cases():
                        ["--host", "-e", "LD_PRELOAD=/usr/libexec/valgrind/vgpreload_core-amd64-linux.so",
                         prog("smaptest_fail"), "exit", "0"], rc=134,
                        expect=[r"^libsmap: host mode cannot run under valgrind"]),
-        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=10),
+        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=11),
     ]
     return c
 
@@ -196,6 +196,16 @@ def check_smapcc():
                                                    r"build everything with SMAPCC_LIBC=glibc", msg),
                     "smapcc -fopenmp against musl points to SMAPCC_LIBC=glibc in one line",
                     "expected status 2 and one line, got %d: %r" % (r.returncode, msg))
+
+        # IOR seeds with srandom() and draws with rand(): glibc's one state.
+        rsrc = os.path.join(tmp, "rand.c")
+        with open(rsrc, "w") as f:
+            f.write("#include <stdlib.h>\nint main(void) { int a, b, c;\n"
+                    "  rand(); srandom(7); a = rand(); srandom(7); b = rand();\n"
+                    "  srand(7); c = (int)random(); return !(a == b && b == c); }\n")
+        r = run_steps([SMAPCC, "-o", exe, rsrc], [exe])
+        harness.tap(r.returncode == 0, "rand() draws from srandom()'s generator, as in glibc",
+                    "status %d: %s" % (r.returncode, r.stdout.decode()[-200:]))
 
         # HPCC archives every object, main's too, and links the archive.
         lib = os.path.join(tmp, "libapp.a")
