@@ -77,8 +77,9 @@ _Noreturn void proc_end(struct proc *p, int status, int culprit)
 	p->culprit = culprit;
 	p->t_end = rdtsc();
 	/* A rank that ends with a failure ends its job: peers may be
-	 * waiting for it (docs/jobs.md). */
-	if (culprit || status)
+	 * waiting for it (docs/jobs.md); once it has finished communicating
+	 * none can be, and its status waits for the job's end. */
+	if (culprit || (status && !p->comm_done))
 		job_fail(j, status);
 	/* Leave the address space before the boot CPU may free it. */
 	paging_switch(paging_kernel_pml4());

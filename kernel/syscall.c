@@ -713,6 +713,14 @@ static long sys_job_abort(struct proc *p, const uint64_t *a)
 	proc_end(p, (int)(a[0] & 0xFF), 1);
 }
 
+static long sys_comm_done(struct proc *p, const uint64_t *a)
+{
+	if (a[0] > 1)
+		return -EINVAL;
+	p->comm_done = (int)a[0];
+	return 0;
+}
+
 /*
  * readlink("/proc/self/exe"), which glibc's static start-up asks: the
  * module the job runs, as an absolute path like Linux's answer.  Other
@@ -861,6 +869,7 @@ static const syscall_fn lwk_calls[] = {
 	LWK(SMAPOS_SYS_JOB_ABORT) = sys_job_abort,
 	LWK(SMAPOS_SYS_NODEINFO) = sys_nodeinfo,
 	LWK(SMAPOS_SYS_HWBARRIER_INFO) = sys_hwbarrier_info,
+	LWK(SMAPOS_SYS_COMM_DONE) = sys_comm_done,
 	LWK(SMAPOS_SYS_NET_ATTACH) = knet_sys_attach,
 };
 

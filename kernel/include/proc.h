@@ -42,6 +42,7 @@ struct proc {
 	volatile int done;
 	int status;			/* exit code, or 128 + signal */
 	int culprit;			/* ended by its own fault, abort or job_abort */
+	int comm_done;			/* SMAPOS_SYS_COMM_DONE: no peer can wait for it */
 	uint64_t tid_address;
 	uint64_t t_user;		/* TSC at the first user instruction */
 	uint64_t t_end;

@@ -35,6 +35,11 @@
 /* long hwbarrier_info(struct smapos_hwbarrier *out, unsigned long size):
  * the node's barrier port and its counters, like jobinfo. */
 #define SMAPOS_SYS_HWBARRIER_INFO	1028
+/* long comm_done(unsigned long done): 1 once the rank has finished every
+ * communication library it started (MPI_Finalize, shmem_finalize): no peer
+ * can wait for it any more, so a failing exit status no longer stops the
+ * others (it still fails the job); 0 when one starts again.  0, -EINVAL. */
+#define SMAPOS_SYS_COMM_DONE	1029
 
 /* long net_attach(struct snet_area *area): hands the node's network engine
  * the calling rank's area (uapi/smapos_net.h).  0, -ENODEV (no network on

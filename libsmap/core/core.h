@@ -63,6 +63,11 @@ static inline int core_range_in(unsigned rank, uintptr_t addr, size_t len)
 	return a >= core.ji.region_base && a <= core.region_end && len <= core.region_end - a;
 }
 
+/* A communication library starts (MPI, SHMEM) and finishes: the rank's
+ * exit ends the job only while one is open. */
+void core_lib_open(void);
+void core_lib_close(void);
+
 /* "libsmap: <message>" on stderr, then the job fails with SIGABRT. */
 _Noreturn void core_fatal(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));

@@ -114,6 +114,34 @@ void *smap_lookup(unsigned rank, unsigned key)
 	return p ? remote_address(rank, p) : NULL;
 }
 
+/* Communication libraries (MPI, SHMEM) this rank has started and not
+ * finished.  While one is open the rank's exit ends the job, since a peer
+ * may wait for it; once the last is finished the kernel or the launcher
+ * knows, and a failing status waits for the job's end (docs/jobs.md). */
+static int core_libs, core_closed;
+
+static void core_comm_done(int done)
+{
+	if (core.host)
+		host_comm_done(done);
+	else
+		syscall(SMAPOS_SYS_COMM_DONE, done);
+}
+
+void core_lib_open(void)
+{
+	if (core_libs++ == 0 && core_closed)
+		core_comm_done(0);
+}
+
+void core_lib_close(void)
+{
+	if (core_libs > 0 && --core_libs == 0) {
+		core_closed = 1;
+		core_comm_done(1);
+	}
+}
+
 void smap_abort(int status)
 {
 	core_ready();

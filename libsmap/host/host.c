@@ -400,6 +400,13 @@ void host_abort(int status)
 	_exit(status & 255);
 }
 
+void host_comm_done(int done)
+{
+	/* The launcher reads it when the rank exits (tools/lwk/host.py). */
+	__atomic_store_n((uint8_t *)host_job + HOST_JOB_DONE_OFFSET + host_rank, (uint8_t)done,
+			 __ATOMIC_RELEASE);
+}
+
 /* Calls fn(argc, argv, envp) on the stack whose top is `top`, then returns. */
 int host_call_on_stack(int (*fn)(int, char **, char **), int argc, char **argv,
 		       char **envp, void *top);

@@ -18,8 +18,12 @@
  * The launcher passes "SMAPOS_HOST=<job page fd>:<rank>:<cpu or -1>:<job id>".
  */
 #define HOST_JOB_MAGIC		0x4a484d53u	/* "SMHJ" */
-#define HOST_JOB_VERSION	1
+#define HOST_JOB_VERSION	2
 #define HOST_ABORT_SET		(1ULL << 63)
+/* A byte per rank at this offset of the page: 1 once the rank has finished
+ * communicating (host_comm_done), so its exit status no longer ends the
+ * others. */
+#define HOST_JOB_DONE_OFFSET	2048
 
 struct host_job {
 	uint32_t magic;
@@ -45,5 +49,6 @@ uint64_t host_tsc_hz(void);
 /* Faults then name the address and the rank whose memory it was in. */
 void host_report_faults(void);
 _Noreturn void host_abort(int status);
+void host_comm_done(int done);
 
 #endif

@@ -68,6 +68,7 @@ static void env_exit(void)
  * was, since the end only drained it. */
 static void env_start(int *argc, char ***argv)
 {
+	core_lib_open();
 	if (smpi_started) {
 		smpi_active = 1;
 		return;
@@ -92,6 +93,7 @@ static void env_end(void)
 	/* No rank leaves while a peer may still read its memory. */
 	smap_barrier();
 	smpi_active = 0;
+	core_lib_close();
 }
 
 static int env_init(const char *fn, int *argc, char ***argv)

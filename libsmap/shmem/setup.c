@@ -165,6 +165,7 @@ static void setup_init(const char *fn)
 		shmemi_fail(fn, "called twice (the specification allows one initialisation)");
 	if (shmemi.stage == SHMEMI_DONE)
 		shmemi_fail(fn, "called after shmem_finalize");
+	core_lib_open();
 	shmemi.me = smap_world_rank();
 	shmemi.npes = smap_world_size();
 	shmemi.node = smap_node();
@@ -226,6 +227,7 @@ void shmem_finalize(void)
 	shmemi.stage = SHMEMI_DONE;
 	/* From here on every RMA fails in shmemi_addr's range check. */
 	shmemi.node_npes = 0;
+	core_lib_close();
 }
 
 void shmem_global_exit(int status)

@@ -33,6 +33,11 @@ def cases():
                            opts + ["--timeout", "60", prog("mpit_exit"), "abort", "256"],
                            rc=1, timeout=90,
                            expect=[r"MPI_Abort: rank 1 ends the job with code 256 \(status 1\)"]),
+            # After MPI_Finalize nobody can wait for a rank: its failing
+            # status no longer stops the others, and is still the job's.
+            harness.lwkrun("fail_%s_exit_7_after_finalize_lets_the_others_finish" % where,
+                           opts + ["--timeout", "60", prog("mpit_exit"), "late", "7"],
+                           rc=7, timeout=90, expect=[r"rank 0 finished after the others"]),
             harness.lwkrun("fail_%s_clean_exit_after_finalize_is_success" % where,
                            opts + ["--timeout", "60", prog("mpit_exit"), "clean"],
                            timeout=90, expect=[r"every rank passed the barrier"]),

@@ -34,11 +34,12 @@ REGION_ALIGN = 2 << 20
 MAX_REGION = (512 << 30) - (64 << 20)
 
 JOB_MAGIC = 0x4A484D53
-JOB_VERSION = 1
+JOB_VERSION = 2
 # magic version nranks ready region_size abort tsc_hz tsc_state reserved start_tsc
 JOB_HEADER = struct.Struct("<IIIIQQQIIQ")
 JOB_ABORT_OFFSET = 24
 JOB_READY_OFFSET = 12
+JOB_DONE_OFFSET = 2048  # a byte per rank: it has finished communicating
 ABORT_SET = 1 << 63
 EXIT_NET = 122          # SMAPOS_EXIT_NET (kernel/uapi/smapos_abi.h): a node was lost
 PAGE = 4096
@@ -249,8 +250,12 @@ class HostJob:
         # A rank that kill_all found dead had died of its own accord; a
         # node's EXIT_NET only reports another node's rank going.
         rank.failed = code not in (0, EXIT_NET) and not (rank.killed and code == -signal.SIGKILL)
-        # Its peers may be waiting for it: the job ends, as on the kernel.
-        if not rank.killed and (code != 0 or self.abort_record()):
+        # Its peers may be waiting for it: the job ends, as on the kernel;
+        # once it has finished communicating none can be, and its status
+        # only waits for the others' end.
+        node, local = divmod(rank.r, self.job.np)
+        done = self.pages[node][JOB_DONE_OFFSET + local] if node < len(self.pages) else 0
+        if not rank.killed and ((code != 0 and not done) or self.abort_record()):
             self.kill_all()
 
     def wait(self):

@@ -6,6 +6,9 @@
  *   mpit_exit exit N     exit(N) between MPI_Init and MPI_Finalize
  *   mpit_exit abort N    MPI_Abort(MPI_COMM_WORLD, N)
  *   mpit_exit clean      every rank finalizes and exits 0
+ *   mpit_exit late N     every rank but 0 returns N right after MPI_Finalize;
+ *                        rank 0 finishes 300 ms later (XSBench's ranks
+ *                        return 1 after it while rank 0 prints its results)
  *   mpit_exit lonely     rank 0 waits for a message rank 1 never sends;
  *                        rank 1 finalizes (and waits there for rank 0)
  *   mpit_exit size       rank 0 says how many ranks the world and its node have
@@ -27,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
@@ -97,6 +101,14 @@ int main(int argc, char **argv)
 				;
 		}
 		MPI_Finalize();
+		return 0;
+	}
+	if (!strcmp(mode, "late")) {
+		MPI_Finalize();
+		if (rank != 0)
+			return status;
+		usleep(300000);
+		printf("rank 0 finished after the others\n");
 		return 0;
 	}
 	if (!strcmp(mode, "lonely")) {
