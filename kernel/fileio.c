@@ -50,11 +50,12 @@ enum {
 	SYS_unlinkat = 263, SYS_renameat = 264, SYS_symlinkat = 266, SYS_readlinkat = 267,
 	SYS_faccessat = 269, SYS_dup3 = 292, SYS_preadv = 295, SYS_pwritev = 296,
 	SYS_renameat2 = 316, SYS_statx = 332, SYS_faccessat2 = 439, SYS_flock = 73,
-	SYS_utimensat = 280, SYS_fallocate = 285,
+	SYS_utimensat = 280, SYS_fallocate = 285, SYS_statfs = 137, SYS_fstatfs = 138,
 };
 
 #define STAT_SIZE	144	/* struct stat on x86-64 */
 #define STATX_SIZE	256
+#define STATFS_SIZE	120	/* struct statfs on x86-64 */
 #define FLOCK_SIZE	32
 #define RW_MAX		0x7ffff000ul	/* Linux's largest single transfer */
 
@@ -225,6 +226,10 @@ static long marshal(struct proc *p, struct smapos_fio_slot *s, uint64_t nr, cons
 		return e ?: seg(p, s, 2, a[2], a[2] ? 32 : 0, 0) ?: 1;
 	case SYS_fstat:
 		return seg(p, s, 1, a[1], STAT_SIZE, 1) ?: 1;
+	case SYS_fstatfs:
+		return seg(p, s, 1, a[1], STATFS_SIZE, 1) ?: 1;
+	case SYS_statfs:
+		return path(p, s, 0, a[0]) ?: seg(p, s, 1, a[1], STATFS_SIZE, 1) ?: 1;
 	case SYS_getdents64:
 		return seg(p, s, 1, a[1], rwlen(a[2]), 1) ?: 1;
 	case SYS_getcwd:

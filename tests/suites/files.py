@@ -11,7 +11,7 @@ import harness  # noqa: E402
 
 WORK = harness.build("tests", "files")
 FILETEST = harness.build("user", "filetest")
-BASIC_CHECKS = 50
+BASIC_CHECKS = 52
 CONFINE_CHECKS = 19
 MPIIO_CHECKS = 39
 MPIT_FILE = harness.build("user", "mpit_file")

@@ -33,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -634,7 +635,7 @@ static long dispatch(struct node *n, struct rank *r, struct smapos_fio_slot *s)
 	case SYS_writev: case SYS_preadv: case SYS_pwritev: case SYS_close: case SYS_lseek:
 	case SYS_fstat: case SYS_fsync: case SYS_fdatasync: case SYS_ftruncate: case SYS_dup:
 	case SYS_getdents64: case SYS_fcntl: case SYS_fchdir: case SYS_ioctl: case SYS_fchmod:
-	case SYS_dup2: case SYS_dup3: case SYS_flock: case SYS_fallocate:
+	case SYS_dup2: case SYS_dup3: case SYS_flock: case SYS_fallocate: case SYS_fstatfs:
 		g = gfd_of(r, (int)a[0]);
 		if (!g)
 			return -EBADF;
@@ -654,6 +655,22 @@ static long dispatch(struct node *n, struct rank *r, struct smapos_fio_slot *s)
 	case SYS_fstat:
 		buf = segp(n, s, a[1], &len);
 		return buf ? do_fstat(g, buf) : -EFAULT;
+	case SYS_fstatfs:
+		/* the console and stdin: the file systems the server's own are on */
+		buf = segp(n, s, a[1], &len);
+		if (!buf)
+			return -EFAULT;
+		return fstatfs(g->kind == K_FILE ? g->hfd : g->kind == K_STDIN ? 0 : 2, buf) ? -errno : 0;
+	case SYS_statfs:
+		buf = segp(n, s, a[1], &len);
+		if (!buf)
+			return -EFAULT;
+		fd = open_path(r, AT_FDCWD, p0, 0);
+		if (fd < 0)
+			return fd;
+		e = fstatfs(fd, buf) ? -errno : 0;
+		close(fd);
+		return e;
 	case SYS_fsync:
 	case SYS_fdatasync:
 		if (g->kind != K_FILE)

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -109,6 +111,16 @@ static void basic(void)
 	CHECK(fstat(fd, &st) == 0 && st.st_size == 12 && (st.st_mode & 0777) == 0644 - 0,
 	      "fstat: size 12, mode 0644");
 	CHECK(ftruncate(fd, 5) == 0 && fstat(fd, &st) == 0 && st.st_size == 5, "ftruncate to 5");
+	{
+		/* IOR and PnetCDF ask what file system holds their files */
+		struct statfs a, b;
+		struct statvfs v;
+
+		CHECK(fstatfs(fd, &a) == 0 && statfs(nm("raw"), &b) == 0 && a.f_type == b.f_type &&
+		      a.f_bsize > 0 && a.f_blocks > 0 && statvfs(nm("raw"), &v) == 0 &&
+		      v.f_blocks == (fsblkcnt_t)b.f_blocks, "fstatfs, statfs, statvfs: one file system");
+		CHECK(statfs(nm("missing"), &b) < 0 && errno == ENOENT, "statfs of a missing file: ENOENT");
+	}
 	CHECK(fsync(fd) == 0 && fdatasync(fd) == 0, "fsync, fdatasync");
 	iov[0] = (struct iovec){ "ab", 2 };
 	iov[1] = (struct iovec){ "", 0 };
