@@ -3,7 +3,10 @@
  * types, which musl does not have.  tools/smapcc force-includes it when it
  * compiles C against musl, so codes that use them (OSU micro-benchmarks
  * 7.4's validation code: __int8_t .. __uint64_t) build unmodified.  The
- * types are exactly glibc's (bits/types.h, x86-64).  For anything else
+ * types are exactly glibc's (bits/types.h, x86-64).  Also the BSD names
+ * glibc's <sys/types.h> gives every program by default and musl's only
+ * under _GNU_SOURCE or _BSD_SOURCE (u_int32_t: PnetCDF's benchmarks),
+ * the very types musl gives them then.  For anything else
  * glibc-specific, build against glibc: SMAPCC_LIBC=glibc (docs/languages.md).
  */
 #ifndef SMAP_GLIBC_COMPAT_H
@@ -18,6 +21,15 @@ typedef signed int __int32_t;
 typedef unsigned int __uint32_t;
 typedef signed long int __int64_t;
 typedef unsigned long int __uint64_t;
+
+typedef unsigned char u_int8_t;
+typedef unsigned short u_int16_t;
+typedef unsigned u_int32_t;
+typedef unsigned long u_int64_t;
+typedef unsigned char u_char;
+typedef unsigned short u_short;
+typedef unsigned u_int;
+typedef unsigned long u_long;
 
 #endif
 #endif

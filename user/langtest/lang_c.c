@@ -39,9 +39,14 @@ int main(int argc, char **argv)
 	__uint16_t b = 65535;
 	__int32_t c = -7;
 	__uint64_t d = ~0UL;
+	/* ... and BSD's, which glibc gives without _GNU_SOURCE (PnetCDF). */
+	u_int32_t e = ~0u;
+	u_int64_t f = ~0UL;
 	report("c_glibc_int_names", sizeof(__int8_t) == 1 && sizeof(__uint16_t) == 2 &&
 	       sizeof(__int32_t) == 4 && sizeof(__int64_t) == 8 && sizeof(__uint64_t) == 8 &&
-	       a < 0 && b == 65535 && c < 0 && d + 1 == 0);
+	       a < 0 && b == 65535 && c < 0 && d + 1 == 0 && e + 1 == 0 && f + 1 == 0 &&
+	       sizeof(u_int8_t) == 1 && sizeof(u_int16_t) == 2 && sizeof(u_char) == 1 &&
+	       sizeof(u_short) == 2 && sizeof(u_int) == 4 && sizeof(u_long) == 8);
 
 	errno = 0;
 	pid_t pid = fork();
