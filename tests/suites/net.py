@@ -100,15 +100,6 @@ def cases():
                                r"\[n0\] net: node 1 stopped answering during (an? \w+ from rank 0 "
                                r"to rank 1|a hardware barrier|the job): ending the job",
                                r"switch: \d+ frames in, 0 out, \d+ flooded, \d+ dropped"]),
-        # Two nodes that booted the same entry of a cluster image each
-        # name the other, and the job ends when the missing node never joins.
-        harness.lwkrun("net_qemu_two_nodes_of_one_id_say_so",
-                       ["--nodes", "2", "-n", "1", "--append", "net_join_ms=3000 net_dead_ms=3000",
-                        "--append-node", "1:node=0", "--timeout", "90", prog("mpit_p2p")],
-                       rc=122, timeout=100,
-                       expect=[r"\[n0\] net: 52:54:00:5a:00:01 also says it is node 0: every "
-                               r"node needs its own node=I",
-                               r"\[n1\] net: 52:54:00:5a:00:00 also says it is node 0"]),
         # Another cluster's node on the same wire (its own net_cluster) is
         # no node of this job: ignored, named once.
         harness.lwkrun("net_qemu_a_node_of_another_cluster_is_ignored",
