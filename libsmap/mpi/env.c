@@ -68,7 +68,8 @@ static void env_exit(void)
  * was, since the end only drained it. */
 static void env_start(int *argc, char ***argv)
 {
-	core_lib_open();
+	if (!smpi_active)
+		core_lib_open();	/* env_end closes it once, whatever the sessions */
 	if (smpi_started) {
 		smpi_active = 1;
 		return;

@@ -6,7 +6,8 @@
  *   mpit_exit exit N     exit(N) between MPI_Init and MPI_Finalize
  *   mpit_exit abort N    MPI_Abort(MPI_COMM_WORLD, N)
  *   mpit_exit clean      every rank finalizes and exits 0
- *   mpit_exit late N     every rank but 0 returns N right after MPI_Finalize;
+ *   mpit_exit late N     every rank but 0 returns N right after MPI_Finalize
+ *                        (and the end of an MPI session opened before it);
  *                        rank 0 finishes 300 ms later (XSBench's ranks
  *                        return 1 after it while rank 0 prints its results)
  *   mpit_exit lonely     rank 0 waits for a message rank 1 never sends;
@@ -104,7 +105,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(mode, "late")) {
+		/* A session outlives MPI_Finalize: the library ends with it. */
+		MPI_Session session;
+
+		MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session);
 		MPI_Finalize();
+		MPI_Session_finalize(&session);
 		if (rank != 0)
 			return status;
 		usleep(300000);
