@@ -249,9 +249,10 @@ def lwkrun_option(opt, a, value):
     elif a == "--append":
         opt.append = value(a)
     elif a == "--append-node":
-        node, sep, opts = value(a).partition(":")
+        v = value(a)
+        node, sep, opts = v.partition(":")
         if not sep or not node.isdigit():
-            raise UsageError("--append-node: expected NODE:OPTIONS, got '%s'" % (node + sep + opts))
+            raise UsageError("--append-node: expected NODE:OPTIONS, got '%s'" % v)
         opt.node_append[int(node)] = (opt.node_append.get(int(node), "") + " " + opts).strip()
     else:
         return False

@@ -254,7 +254,7 @@ class HostJob:
         # once it has finished communicating none can be, and its status
         # only waits for the others' end.
         node, local = divmod(rank.r, self.job.np)
-        done = self.pages[node][JOB_DONE_OFFSET + local] if node < len(self.pages) else 0
+        done = self.pages[node][JOB_DONE_OFFSET + local]
         if not rank.killed and ((code != 0 and not done) or self.abort_record()):
             self.kill_all()
 
