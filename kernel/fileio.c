@@ -37,6 +37,11 @@
 static uint64_t iosrv_port;
 KPARAM(iosrv, PARAM_UINT, &iosrv_port,
        "I/O port of the I/O server's doorbell (a 16550, e.g. 0x2f8); 0: no server, no files");
+/* The server knows its nodes by their RAM, which need not follow node ids
+ * (node=auto). */
+static uint64_t iosrv_node = UINT64_MAX;
+KPARAM(iosrv_node, PARAM_UINT, &iosrv_node,
+       "which of the I/O server's nodes this is (lwkrun sets it); default: this node's id");
 
 enum {
 	SYS_read = 0, SYS_write = 1, SYS_open = 2, SYS_close = 3, SYS_stat = 4, SYS_fstat = 5,
@@ -100,8 +105,9 @@ static struct smapos_fio_ring *ring_get(void)
 			r->nslots = ncpus;
 			r->slot_size = sizeof(r->slot[0]);
 			r->magic = SMAPOS_FIO_MAGIC;
-			n = snprintf(hello, sizeof(hello), "SMAPIO %lu %#lx %u\n", job_node,
-				     virt_to_phys(r), ncpus);
+			n = snprintf(hello, sizeof(hello), "SMAPIO %lu %#lx %u\n",
+				     iosrv_node == UINT64_MAX ? job_node : iosrv_node, virt_to_phys(r),
+				     ncpus);
 			for (int i = 0; i < n; i++)
 				doorbell((uint8_t)hello[i]);
 			__atomic_store_n(&ring, r, __ATOMIC_RELEASE);

@@ -19,6 +19,7 @@
 #include <arch/paging.h>
 #include "smapos_abi.h"
 #include "bootinfo.h"
+#include "cmdline.h"
 #include "cpu.h"
 #include "format.h"
 #include "hwbarrier.h"
@@ -33,7 +34,19 @@
 #include "time.h"
 
 uint64_t job_node, job_nnodes = 1, job_tag_output;
-KPARAM(node, PARAM_UINT, &job_node, "this node's id in a multi-node job (0..nnodes-1)");
+int job_node_auto;
+
+static int set_node(const char *v)
+{
+	if (!strcmp(v, "auto")) {
+		job_node_auto = 1;
+		return 0;
+	}
+	job_node_auto = 0;
+	return parse_uint(v, &job_node);
+}
+KPARAM(node, PARAM_FUNC, set_node,
+       "this node's id in a multi-node job (0..nnodes-1), or auto: the place of its MAC among the job's nodes' MACs (the network numbers the nodes)");
 KPARAM(nnodes, PARAM_UINT, &job_nnodes, "number of nodes in the job (default 1)");
 KPARAM(tag, PARAM_BOOL, &job_tag_output, "prefix every line the ranks write with [world rank]");
 
@@ -515,6 +528,13 @@ int jobs_run(const struct cmdline *cl, const struct bootinfo *bi)
 	boot = bi;
 	if (cl->njobs == 0)
 		pr_info("jobs: none on the command line (job=MODULE np=N ...)\n");
+	else if (job_nnodes > 1 && job_node_auto && knet_number() < 0)
+		return SMAPOS_EXIT_NET;
+	else if (job_nnodes > 1 && job_node >= job_nnodes) {
+		pr_err("jobs: node=%lu is not a node of nnodes=%lu (0..%lu): no job runs\n", job_node,
+		       job_nnodes, job_nnodes - 1);
+		return SMAPOS_EXIT_BADCMD;
+	}
 	for (unsigned i = 0; i < cl->njobs; i++) {
 		int st = job_run(&cl->jobs[i], i);
 

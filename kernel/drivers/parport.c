@@ -20,6 +20,7 @@
 #include <string.h>
 #include "smapos_abi.h"
 #include "errno.h"
+#include "format.h"
 #include "hwbarrier.h"
 #include "job.h"
 #include "param.h"
@@ -82,6 +83,8 @@ static int probe(uint8_t d0)
 
 void hwbarrier_init(void)
 {
+	char who[24] = "auto";	/* node=auto: the network numbers the node later */
+
 	if (!barrier_port)
 		return;
 	if (barrier_port > 0xFFFD) {
@@ -90,12 +93,14 @@ void hwbarrier_init(void)
 	}
 	state = (inb(status_reg()) >> IN_SHIFT) & 1;
 	present = probe((uint8_t)state);
+	if (!job_node_auto)
+		snprintf(who, sizeof(who), "%lu", job_node);
 	if (present)
-		pr_info("barrier: parallel port at %#lx, IN line %u, node %lu of %lu, timeout %lu ms\n",
-			barrier_port, state, job_node, job_nnodes, barrier_timeout_ms);
+		pr_info("barrier: parallel port at %#lx, IN line %u, node %s of %lu, timeout %lu ms\n",
+			barrier_port, state, who, job_nnodes, barrier_timeout_ms);
 	else if (job_nnodes > 1)
-		pr_warn("barrier: no parallel port at %#lx: hardware barrier unavailable on node %lu\n",
-			barrier_port, job_node);
+		pr_warn("barrier: no parallel port at %#lx: hardware barrier unavailable on node %s\n",
+			barrier_port, who);
 }
 
 int hwbarrier_present(void)

@@ -34,6 +34,7 @@ struct job {
 
 /* Node identity (node=, nnodes= on the command line). */
 extern uint64_t job_node, job_nnodes;
+extern int job_node_auto;	/* node=auto: knet_number() sets job_node */
 /* Prefix each output line with [world rank]. */
 extern uint64_t job_tag_output;
 

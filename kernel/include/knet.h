@@ -12,6 +12,9 @@ struct proc;
 
 /* After the NIC: the engine's memory (boot, before the APs). */
 void knet_init(void);
+/* node=auto with nnodes > 1: sets job_node from the MACs the other nodes
+ * broadcast (boot, before the first job).  0, or -1 after saying why. */
+int knet_number(void);
 /* A job starts: if it spans nodes and this node has a NIC and a CPU to
  * spare, the engine takes the job and starts on its CPU.  Returns the
  * number of CPUs ranks may use. */

@@ -22,6 +22,7 @@
 #include "cpu.h"
 #include "crc32c.h"
 #include "engine.h"
+#include "format.h"
 #include "job.h"
 #include "kmem.h"
 #include "knet.h"
@@ -196,7 +197,8 @@ void eng_plat_abort(struct eng *e, unsigned rank, int status)
 
 /* ---- discovery ---- */
 
-static void hello_send(void)
+/* node: our id, or SNET_NODE_AUTO while node=auto is numbering. */
+static void hello_send(uint32_t node)
 {
 	struct snet_hdr h;
 	struct snet_hello body;
@@ -204,57 +206,72 @@ static void hello_send(void)
 
 	memset(&h, 0, sizeof(h));
 	memset(&body, 0, sizeof(body));
-	body.node = (uint32_t)job_node;
+	body.node = node;
 	body.nnodes = (uint32_t)job_nnodes;
 	memcpy(body.mac, nic_mac(), 6);
-	body.known = knet.known | 1ull << job_node;
+	body.known = node == SNET_NODE_AUTO ? 0 : knet.known | 1ull << job_node;
 	body.cluster = (uint32_t)net_cluster;
 	h.version = SNET_VERSION;
 	h.kind = SNET_HELLO;
-	h.src = (uint16_t)job_node;
+	h.src = (uint16_t)node;
 	h.dst = 0xffff;
 	h.len = sizeof(body);
 	h.crc = eng_plat_crc32c(eng_plat_crc32c(0, &body, sizeof(body)), &h, sizeof(h));
 	send_frame(broadcast, f, 2);
 }
 
-static void hello_take(const uint8_t *frame, uint32_t len)
+static void mac_str(char *buf, const uint8_t *m)
+{
+	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+/* 0 if frame is an intact HELLO of this cluster's; its body in *body. */
+static int hello_parse(const uint8_t *frame, uint32_t len, struct snet_hello *body)
 {
 	struct snet_hdr h;
-	struct snet_hello body;
 	uint32_t crc;
 
-	if (len < SNET_ETH_HLEN + sizeof(h) + sizeof(body))
-		return;
+	if (len < SNET_ETH_HLEN + sizeof(h) + sizeof(*body) || frame[SNET_ETH_HLEN + 1] != SNET_HELLO)
+		return -1;
 	memcpy(&h, frame + SNET_ETH_HLEN, sizeof(h));
-	memcpy(&body, frame + SNET_ETH_HLEN + sizeof(h), sizeof(body));
+	memcpy(body, frame + SNET_ETH_HLEN + sizeof(h), sizeof(*body));
 	crc = h.crc;
 	h.crc = 0;
-	if (h.version != SNET_VERSION || h.len != sizeof(body) ||
-	    eng_plat_crc32c(eng_plat_crc32c(0, &body, sizeof(body)), &h, sizeof(h)) != crc)
-		return;
-	if (body.cluster != net_cluster) {
+	if (h.version != SNET_VERSION || h.len != sizeof(*body) ||
+	    eng_plat_crc32c(eng_plat_crc32c(0, body, sizeof(*body)), &h, sizeof(h)) != crc)
+		return -1;
+	if (body->cluster != net_cluster) {
+		char m[18];
+
+		mac_str(m, body->mac);
 		if (!knet.stranger_said)
-			pr_info("net: %02x:%02x:%02x:%02x:%02x:%02x is a node of another cluster (its "
-				"net_cluster %u, ours %lu): ignored\n", body.mac[0], body.mac[1],
-				body.mac[2], body.mac[3], body.mac[4], body.mac[5], body.cluster,
-				net_cluster);
+			pr_info("net: %s is a node of another cluster (its net_cluster %u, ours %lu): "
+				"ignored\n", m, body->cluster, net_cluster);
 		knet.stranger_said = 1;
-		return;
+		return -1;
 	}
+	return 0;
+}
+
+static void hello_take(const uint8_t *frame, uint32_t len)
+{
+	struct snet_hello body;
+	char m[18];
+
+	if (hello_parse(frame, len, &body) < 0)
+		return;
+	mac_str(m, body.mac);
 	if (body.node == job_node && memcmp(body.mac, nic_mac(), 6) && !knet.twin_said) {
 		/* two nodes booted the same entry of a cluster image */
-		pr_err("net: %02x:%02x:%02x:%02x:%02x:%02x also says it is node %lu: every node needs "
-		       "its own node=I\n", body.mac[0], body.mac[1], body.mac[2], body.mac[3],
-		       body.mac[4], body.mac[5], job_node);
+		pr_err("net: %s also says it is node %lu: every node needs its own node=I\n", m,
+		       job_node);
 		knet.twin_said = 1;
 	}
 	if (body.nnodes != job_nnodes || body.node >= job_nnodes || body.node == job_node ||
 	    body.node >= ENG_MAX_NODES)
 		return;
 	if (!(knet.known & 1ull << body.node))
-		pr_info("net: node %u is %02x:%02x:%02x:%02x:%02x:%02x\n", body.node, body.mac[0],
-			body.mac[1], body.mac[2], body.mac[3], body.mac[4], body.mac[5]);
+		pr_info("net: node %u is %s\n", body.node, m);
 	memcpy(knet.mac[body.node], body.mac, 6);
 	knet.known |= 1ull << body.node;
 	/* A node that does not know us yet hears from us at once; answering
@@ -270,6 +287,113 @@ static int discovery_done(void)
 	uint64_t all = (job_nnodes >= 64 ? ~0ull : (1ull << job_nnodes) - 1) & ~(1ull << job_node);
 
 	return (knet.known & all) == all && (knet.known_by & all) == all;
+}
+
+/* ---- node=auto ---- */
+
+/* The node's id is its MAC's place among the nnodes MACs of the cluster,
+ * so one boot entry serves every node.  Each node broadcasts HELLOs
+ * without an id until it has heard nnodes different MACs (its own
+ * included); one that numbered itself first goes on saying HELLO, with
+ * its id, in its first job's discovery, so a late node still hears every
+ * MAC.  A node with a fixed node=I counts too, and must sit where the
+ * order puts it. */
+static int number_by_mac(void)
+{
+	uint8_t mac[ENG_MAX_NODES][6];
+	uint32_t said[ENG_MAX_NODES];	/* the id each HELLO carried */
+	unsigned heard = 1, me = 0;
+	uint64_t start = eng_plat_now(knet.eng), hello_at = 0;
+	char a[18], b[18];
+
+	memcpy(mac[0], nic_mac(), 6);
+	said[0] = SNET_NODE_AUTO;
+	irq_disable();
+	while (heard < job_nnodes) {
+		uint64_t now = eng_plat_now(knet.eng);
+		const uint8_t *f;
+		uint32_t len;
+		int got = 0;
+
+		if (now - start > net_join_ms * 1000) {
+			apic_timer_at(0);
+			irq_enable();
+			pr_err("net: node=auto: heard %u of the %lu other nodes in %lu s (net_join_ms); "
+			       "every node must boot with nnodes=%lu and this net_cluster: no job runs\n",
+			       heard - 1, job_nnodes - 1, net_join_ms / 1000, job_nnodes);
+			return -1;
+		}
+		if (now - hello_at >= HELLO_US) {
+			hello_send(SNET_NODE_AUTO);
+			hello_at = now;
+		}
+		while (heard < job_nnodes && (f = nic_rx(&len))) {
+			struct snet_hello body;
+			unsigned i = 0;
+
+			got = 1;
+			if (len >= SNET_ETH_HLEN + 2 && (f[12] << 8 | f[13]) == SNET_ETHERTYPE &&
+			    !hello_parse(f, len, &body) && body.nnodes == job_nnodes) {
+				while (i < heard && memcmp(mac[i], body.mac, 6))
+					i++;
+				if (i == heard) {
+					memcpy(mac[heard], body.mac, 6);
+					said[heard++] = body.node;
+				}
+			}
+			nic_rx_release();
+		}
+		if (!got) {
+			apic_timer_at(rdtsc() + ns_to_tsc(1000000));
+			cpu_idle();
+		}
+	}
+	apic_timer_at(0);
+	irq_enable();
+	/* Sort the MACs, ours included, each with the id it said. */
+	for (unsigned i = 1; i < heard; i++)
+		for (unsigned k = i; k > 0 && memcmp(mac[k - 1], mac[k], 6) > 0; k--) {
+			uint8_t t[6];
+			uint32_t id = said[k];
+
+			memcpy(t, mac[k], 6);
+			memcpy(mac[k], mac[k - 1], 6);
+			memcpy(mac[k - 1], t, 6);
+			said[k] = said[k - 1];
+			said[k - 1] = id;
+		}
+	for (unsigned i = 0; i < heard; i++) {
+		if (!memcmp(mac[i], nic_mac(), 6))
+			me = i;
+		if (said[i] != SNET_NODE_AUTO && said[i] != i) {
+			mac_str(a, mac[i]);
+			pr_err("net: node=auto: %s says it is node %u, but its MAC makes it node %u: "
+			       "give every node node=auto, or each its own node=I: no job runs\n", a,
+			       said[i], i);
+			return -1;
+		}
+	}
+	job_node = me;
+	mac_str(a, mac[0]);
+	mac_str(b, mac[heard - 1]);
+	pr_info("net: node=auto: this is node %lu of %lu, by MAC order (%s .. %s)\n", job_node,
+		job_nnodes, a, b);
+	return 0;
+}
+
+int knet_number(void)
+{
+	if (job_nnodes > ENG_MAX_NODES) {
+		pr_err("net: nnodes=%lu; the network engine takes at most %d: no job runs\n",
+		       job_nnodes, ENG_MAX_NODES);
+		return -1;
+	}
+	if (!knet.eng) {
+		pr_err("net: node=auto numbers the nodes over the network, and this node has none "
+		       "(see above): no job runs\n");
+		return -1;
+	}
+	return number_by_mac();
 }
 
 /* ---- the engine's CPU ---- */
@@ -309,7 +433,7 @@ static void engine_loop(void)
 		now = eng_plat_now(knet.eng);
 		busy = receive();
 		if ((!discovery_done() && now - hello_at >= HELLO_US) || knet.hello_due) {
-			hello_send();
+			hello_send((uint32_t)job_node);
 			hello_at = now;
 			knet.hello_due = 0;
 		}

@@ -141,8 +141,10 @@ struct snet_op {
 };
 _Static_assert(sizeof(struct snet_op) == 64, "snet_op is 64 bytes");
 
+#define SNET_NODE_AUTO	0xffffffffu	/* HELLO node of one still numbering itself */
+
 struct snet_hello {
-	uint32_t node;		/* the sender's node id */
+	uint32_t node;		/* the sender's node id, or SNET_NODE_AUTO */
 	uint32_t nnodes;	/* nodes the sender was told about */
 	uint8_t mac[6];
 	uint16_t reserved;

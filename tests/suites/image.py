@@ -223,8 +223,9 @@ def same_argv():
 
 
 def cluster():
-    """mkimage --nodes K: one image for K nodes, the job entries once per
-    node with node=I nnodes=K; the self-test belongs to no node."""
+    """mkimage --nodes K: one image for K nodes, the default entry for any
+    node (node=auto), then the job entries once per node with node=I
+    nnodes=K; the self-test belongs to no node."""
     netdir = image_path("cluster-net")
     r = subprocess.run([sys.executable, MKIMAGE, "-o", image_path("cluster.iso"), "--timeout",
                         "0", "--nodes", "3", "--netdir", netdir, "-n", "2", "mpit_p2p"],
@@ -234,24 +235,52 @@ def cluster():
     with open(os.path.join(netdir, "boot", "grub", "grub.cfg")) as f:
         cfg = f.read()
     entries = re.findall(r"^menuentry '([^']*)' \{\n\s*multiboot2 \S+ ([^\n]*)", cfg, re.M)
-    want = ["node 0 of 3: mpit_p2p -n 2", "node 1 of 3: mpit_p2p -n 2",
-            "node 2 of 3: mpit_p2p -n 2", "self-test on all CPUs"]
+    want = ["any of 3 nodes (numbered by MAC): mpit_p2p -n 2", "node 0 of 3: mpit_p2p -n 2",
+            "node 1 of 3: mpit_p2p -n 2", "node 2 of 3: mpit_p2p -n 2", "self-test on all CPUs"]
     titles = [t[len("smapos: "):] for t, _ in entries]
-    tap(titles[:4] == want and len(entries) == 7,
-        "an entry per node first (node 0 the default), then the self-test", "%r" % titles)
-    # entries 0-2: nodes 0-2; 3: the self-test; 4-6: nodes 0-2 on serial
-    nodes = [(i if i < 3 else i - 4, c) for i, (_, c) in enumerate(entries) if i != 3]
-    tap(all(c.startswith("node=%d nnodes=3 " % n) for n, c in nodes)
-        and "node=" not in entries[3][1],
-        "each job entry names its node and the node count", "%r" % [c for _, c in entries])
+    tap(titles[:5] == want and len(entries) == 9,
+        "the entry for any node first (the default), one per node, then the self-test",
+        "%r" % titles)
+    # entries 0-3: any node, nodes 0-2; 4: the self-test; 5-8: the same on serial
+    nodes = [(["auto", 0, 1, 2][i % 5], c) for i, (_, c) in enumerate(entries) if i != 4]
+    tap(all(c.startswith("node=%s nnodes=3 " % n) for n, c in nodes)
+        and "node=" not in entries[4][1],
+        "each job entry names its node, or auto, and the node count",
+        "%r" % [c for _, c in entries])
     clusters = {m.group(1) for _, c in nodes for m in [re.search(r"net_cluster=(\d+) ", c)] if m}
-    tap(len(clusters) == 1 and len([c for _, c in nodes if "net_cluster=" in c]) == 6
-        and "net_cluster" not in entries[3][1],
+    tap(len(clusters) == 1 and len([c for _, c in nodes if "net_cluster=" in c]) == 8
+        and "net_cluster" not in entries[4][1],
         "every node's entries carry the image's one net_cluster", "%r" % clusters)
+
+
+def cluster_boot():
+    """Two QEMU nodes boot the default entry of one cluster image, as
+    flashed nodes do: they number themselves by MAC, in 1500-byte frames
+    (the kernel's default for a real switch), and run the job across."""
+    iso = image_path("cluster-boot.iso")
+    r = subprocess.run([sys.executable, MKIMAGE, "-o", iso, "--timeout", "0", "--nodes", "2",
+                        "-n", "1", harness.build("user", "mpit_p2p")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if not tap(r.returncode == 0, "mkimage --nodes 2 writes the image", r.stdout.decode()):
+        return
+    p = subprocess.run([sys.executable, harness.LWKRUN, "--nodes", "2", "--iso", iso,
+                        "--timeout", "150"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode(errors="replace")
+    tap(p.returncode == 0, "both nodes boot the default entry and end with status 0",
+        "status %d" % p.returncode)
+    tap(all(re.search(r"\[n%d\] .*Booting `smapos: any of 2 nodes \(numbered by MAC\)" % n, out)
+            for n in (0, 1)), "the default entry is the one for any node", out[-2000:])
+    tap(re.search(r"\[n0\] net: node=auto: this is node 0 of 2", out) and
+        re.search(r"\[n1\] net: node=auto: this is node 1 of 2", out),
+        "each numbers itself by its MAC", out[-2000:])
+    tap(re.search(r"net: frames of up to 1500 bytes after the Ethernet header", out) and
+        len(re.findall(r"\[n0\] ok p2p_", out)) >= 16 and "not ok" not in out,
+        "the job's point-to-point checks pass between them in 1500-byte frames", out[-3000:])
 
 
 CHECKS = {
     "cluster": cluster,
+    "cluster-boot": cluster_boot,
     "job": boot_job,
     "selftest": selftest,
     "serial": serial_entry,
@@ -284,8 +313,10 @@ def cases():
                "serial", min_tap=3),
         script("pxe", "the same boot files over the network (PXE, TFTP)", "pxe", min_tap=4),
         script("args", "-kernel and GRUB give the job identical arguments", "args", min_tap=4),
-        script("cluster", "one image for a cluster: an entry per node", "cluster", min_tap=4,
-               timeout=60),
+        script("cluster", "one image for a cluster: an entry for any node, one per node",
+               "cluster", min_tap=4, timeout=60),
+        script("cluster-boot", "two QEMU nodes boot the same cluster image and run a job "
+               "across", "cluster-boot", min_tap=5, timeout=200),
         harness.lwkrun("image/make run: smapos.iso shows all 4 CPUs and the memory map, "
                        "runs the demo and exits 0",
                        ["--iso", harness.build("smapos.iso"), "-c", 4, "--timeout", 90],

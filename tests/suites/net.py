@@ -100,6 +100,16 @@ def cases():
                                r"\[n0\] net: node 1 stopped answering during (an? \w+ from rank 0 "
                                r"to rank 1|a hardware barrier|the job): ending the job",
                                r"switch: \d+ frames in, 0 out, \d+ flooded, \d+ dropped"]),
+        # Two nodes that booted the same entry of a cluster image each
+        # name the other, and the job ends when the missing node never
+        # joins.  (lwkrun's I/O server knows nodes by their RAM: iosrv_node.)
+        harness.lwkrun("net_qemu_two_nodes_of_one_id_say_so",
+                       ["--nodes", "2", "-n", "1", "--append", "net_join_ms=3000 net_dead_ms=3000",
+                        "--append-node", "1:node=0", "--timeout", "90", prog("mpit_p2p")],
+                       rc=122, timeout=100,
+                       expect=[r"\[n0\] net: 52:54:00:5a:00:01 also says it is node 0: every "
+                               r"node needs its own node=I",
+                               r"\[n1\] net: 52:54:00:5a:00:00 also says it is node 0"]),
         # Another cluster's node on the same wire (its own net_cluster) is
         # no node of this job: ignored, named once.
         harness.lwkrun("net_qemu_a_node_of_another_cluster_is_ignored",
@@ -111,6 +121,38 @@ def cases():
                                r"\(its net_cluster 8, ours 7\): ignored",
                                r"\[n1\] net: 52:54:00:5a:00:00 is a node of another cluster"],
                        reject=[r"net: node \d is 52:54"]),
+        # node=auto: the nodes number themselves by MAC.  lwkrun's MACs go
+        # backwards (its node 1 is the job's node 0), so the I/O server
+        # must know nodes by their RAM and stdin still reach world rank 0.
+        harness.Case("net_qemu_node_auto_numbers_the_nodes_by_mac",
+                     ["sh", "-c", "printf 'hello stdin\\n' | python3 %s --nodes 2 -n 1 "
+                      "--node-auto --timeout 90 %s stdin"
+                      % (harness.LWKRUN, prog("filetest"))], timeout=100, tap=True, min_tap=1,
+                     expect=[r"\[n0\] net: node=auto: this is node 1 of 2, by MAC order "
+                             r"\(52:54:00:5a:00:00 \.\. 52:54:00:5a:00:01\)",
+                             r"\[n1\] net: node=auto: this is node 0 of 2",
+                             r"\[n1\] rank 0: stdin 12 bytes, hash 2728214731339407760",
+                             r"\[n0\] rank 1: stdin 0 bytes"]),
+        harness.lwkrun("net_qemu_node_auto_and_a_fixed_node_elsewhere_say_so",
+                       ["--nodes", "2", "-n", "1", "--node-auto", "--append-node", "1:node=1",
+                        "--append", "net_join_ms=3000 net_dead_ms=3000", "--timeout", "90",
+                        prog("mpit_p2p")], rc=122, timeout=100,
+                       expect=[r"\[n0\] net: node=auto: 52:54:00:5a:00:00 says it is node 1, "
+                               r"but its MAC makes it node 0: give every node node=auto, or "
+                               r"each its own node=I: no job runs"]),
+        harness.lwkrun("net_qemu_node_auto_without_every_node_says_so",
+                       ["--nodes", "2", "-n", "1", "--node-auto", "--append-node", "1:nnodes=3",
+                        "--append", "net_join_ms=3000", "--timeout", "90", prog("mpit_p2p")],
+                       rc=122, timeout=100,
+                       expect=[r"\[n0\] net: node=auto: heard 0 of the 1 other nodes in 3 s "
+                               r"\(net_join_ms\); every node must boot with nnodes=2 and this "
+                               r"net_cluster: no job runs",
+                               r"\[n1\] net: node=auto: heard 0 of the 2 other nodes"]),
+        harness.lwkrun("net_qemu_a_node_id_past_nnodes_is_refused",
+                       ["-n", "1", "--append", "node=2 nnodes=2", "--timeout", "60",
+                        prog("mpit_p2p")], rc=2, timeout=70,
+                       expect=[r"jobs: node=2 is not a node of nnodes=2 \(0\.\.1\): no job "
+                               r"runs"]),
         harness.lwkrun("net_qemu_discovery_and_a_node_without_nic",
                        ["--nodes", "2", "-n", "1", "--timeout", "90", prog("mpit_p2p")],
                        timeout=100, tap=True, min_tap=16,
@@ -129,6 +171,10 @@ def cases():
                        timeout=30,
                        expect=[r"^lwkrun: --append-node: a QEMU node from 0 to 1 "
                                r"\(--nodes, without --host\)$"]),
+        harness.lwkrun("net_lwkrun_refuses_node_auto_on_one_node",
+                       ["--node-auto", prog("mpit_p2p")], rc=2, timeout=30,
+                       expect=[r"^lwkrun: --node-auto: QEMU nodes number themselves; give "
+                               r"--nodes 2 or more, without --host$"]),
         harness.lwkrun("net_lwkrun_refuses_a_wire_mtu_below_576",
                        ["--nodes", "2", "--wire-mtu", "500", prog("mpit_p2p")], rc=2, timeout=30,
                        expect=[r"^lwkrun: --wire-mtu: from 576 to 65535 bytes$"]),

@@ -9,8 +9,10 @@
  * Each node's guest RAM is FILE (QEMU's memory-backend-file, share=on),
  * mapped here too: requests and the ranks' buffers are read and written
  * in place.  Each node's kernel connects its doorbell (COM2) to PATH and
- * says "SMAPIO <node> <ring phys> <slots>" once; every later byte means
- * "look at the ring".  "ready" on stdout: PATH accepts connections.
+ * says "SMAPIO <node> <ring phys> <slots>" once, node being the NODE of
+ * its --ram (the kernel's iosrv_node; the job's node id is in the ring);
+ * every later byte means "look at the ring".  "ready" on stdout: PATH
+ * accepts connections.
  *
  * Every rank has its own fd table: fd 0 is lwkrun's stdin on world rank 0
  * and empty elsewhere, fds 1 and 2 are the console (the kernel writes
@@ -826,7 +828,7 @@ static void serve_slot(struct node *n, uint32_t i)
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
 	if (!r->used || r->job != s->job)
-		rank_reset(r, n - nodes == 0 && s->rank == 0, s->job);
+		rank_reset(r, n->ring->node == 0 && s->rank == 0, s->job);
 	ret = dispatch(n, r, s);
 	if (ret == PENDING) {
 		retry = 1;
@@ -876,7 +878,7 @@ static int hello(int conn, const char *text)
 		die("bad hello from a node: %s", line);
 	n = &nodes[node];
 	ring = gp(n, phys, sizeof(*ring) + nslots * sizeof(ring->slot[0]));
-	if (!ring || ring->magic != SMAPOS_FIO_MAGIC || ring->node != node ||
+	if (!ring || ring->magic != SMAPOS_FIO_MAGIC ||
 	    ring->nslots != nslots || ring->slot_size != sizeof(ring->slot[0]))
 		die("node %s: no I/O ring where its hello says (is -m the RAM file's size?)", line);
 	n->ranks = calloc(nslots, sizeof(*n->ranks));

@@ -99,7 +99,9 @@ def kernel_cmdline(opt, node=0, nnodes=1, extra=""):
     if opt.tag_output:
         words.append("tag")
     if nnodes > 1:
-        words += ["node=%d" % node, "nnodes=%d" % nnodes]
+        # node: a number, or "auto" (the kernels number the nodes by MAC)
+        words += ["node=%s" % ("auto" if getattr(opt, "node_auto", False) else node),
+                  "nnodes=%d" % nnodes]
     if nnodes > 1 and opt.wire_mtu is not None:
         # lwkrun's switch takes any frame the NIC sends, unless --wire-mtu;
         # a real one decides for flashed nodes (the kernel's default)

@@ -36,6 +36,10 @@ options:
                       after the Ethernet header, as a switch without jumbo
                       frames does (1500), and the kernels send frames of N
                       (net_mtu=N); default: as large as the NIC sends
+  --node-auto         the QEMU nodes number themselves by MAC (node=auto, as
+                      an image's entry for every node does); their MACs go in
+                      the opposite order of lwkrun's node numbers, so lwkrun's
+                      node I is the job's node K-1-I
   -c, --cpus N        CPUs per QEMU node (default: the largest -n, at least 1)
   -m, --memory SIZE   RAM per QEMU node (default: enough for the jobs)
   --timeout S         kill everything after S seconds, exit 124 (default 300)
@@ -48,7 +52,9 @@ options:
   --icount            run in QEMU's virtual time: guest clocks advance 1 ns per
                       guest instruction (deterministic timing, e.g. OS noise)
   --uefi              boot through OVMF instead of SeaBIOS
-  --iso PATH          boot this GRUB ISO (its grub.cfg names the jobs)
+  --iso PATH          boot this GRUB ISO (its grub.cfg names the jobs); with
+                      --nodes K every node boots its default entry, wired as
+                      flashed nodes are (mkimage --nodes K)
   --kernel PATH       kernel ELF to boot (default build/kernel/smapos.elf)
   --append OPTS       extra kernel command-line options
   --append-node I:OPTS  extra kernel options for QEMU node I only, after
@@ -87,6 +93,7 @@ class Options:
         self.wire_mtu = 0       # the switch's MTU, 0: none (--wire-mtu)
         self.cluster = None     # net_cluster: lwkrun's nodes have a switch of their own
         self.node_append = {}   # node -> its own kernel options (--append-node)
+        self.node_auto = False  # the kernels number the nodes (--node-auto)
         self.cpus = None
         self.memory = None
         self.timeout = 300.0
@@ -248,6 +255,8 @@ def lwkrun_option(opt, a, value):
         opt.kernel = value(a)
     elif a == "--append":
         opt.append = value(a)
+    elif a == "--node-auto":
+        opt.node_auto = True
     elif a == "--append-node":
         v = value(a)
         node, sep, opts = v.partition(":")
@@ -283,6 +292,12 @@ def parse(argv):
     if any(n >= opt.nodes for n in opt.node_append) or (opt.node_append and opt.host):
         raise UsageError("--append-node: a QEMU node from 0 to %d (--nodes, without --host)"
                          % (opt.nodes - 1))
+    if opt.iso and (opt.node_append or opt.node_auto or opt.wire_mtu):
+        raise UsageError("--iso: the image's entries hold the kernel options; --append-node, "
+                         "--node-auto and --wire-mtu do not apply")
+    if opt.node_auto and (opt.nodes < 2 or opt.host):
+        raise UsageError("--node-auto: QEMU nodes number themselves; give --nodes 2 or more, "
+                         "without --host")
     if opt.wire_mtu and (opt.nodes < 2 or opt.host):
         raise UsageError("--wire-mtu: only QEMU nodes have a switch; give --nodes 2 or more, "
                          "without --host")

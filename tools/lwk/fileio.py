@@ -57,8 +57,11 @@ class IOServer:
             return None
         return "the I/O server ended (status %d)" % self.proc.returncode
 
-    def cmdline(self):
-        return "serial=%#x iosrv=%#x" % (0x3F8, DOORBELL)
+    def cmdline(self, node=None):
+        """The kernel's options; node: which RAM file is the node's, told to
+        the server in the kernel's hello (its job node id may differ)."""
+        words = "serial=%#x iosrv=%#x" % (0x3F8, DOORBELL)
+        return words if node is None else words + " iosrv_node=%d" % node
 
     def qemu_args(self, node):
         return ["-object", "memory-backend-file,id=ram,size=%d,mem-path=%s,share=on"

@@ -3,10 +3,12 @@
 One hybrid ISO boots under BIOS and UEFI, from a CD or, written whole, from
 a USB stick.  Its GRUB menu holds the jobs given (the default entry), the
 self-test over all CPUs, and the jobs again with the serial console only.
-With --nodes K the jobs span K nodes and every job entry comes once per
-node (node=I nnodes=K): one image for the whole cluster, each node booting
-its own entry; a random net_cluster in every entry keeps its nodes apart
-from another cluster's on the same Ethernet segment.
+With --nodes K the jobs span K nodes: one image for the whole cluster.
+The default entry serves every node (node=auto: the kernels number the
+nodes by MAC order), and every job entry comes once per node as well
+(node=I nnodes=K) for numbering by hand; a random net_cluster in every
+entry keeps its nodes apart from another cluster's on the same Ethernet
+segment.
 --netdir writes the same boot files plus GRUB's network images for PXE.
 Every mistake is one line on stderr and exit status 2."""
 
@@ -33,7 +35,8 @@ options:
   --tag-output          prefix every output line with [rank]
   -q, --quiet           kernel prints only the ranks' output and errors
   --append OPTS         more kernel options for every entry (docs/hardware.md)
-  --nodes K             the jobs span K nodes: an entry per node (default 1)
+  --nodes K             the jobs span K nodes: an entry for any node (numbered
+                        by MAC, the default) and one per node (default 1)
   --exit MODE           after the jobs: poweroff (default), halt or reboot
   --timeout S           seconds the GRUB menu waits (default 5)
   --selftest-args ARGS  options of the self-test entry, e.g. "--cpus 64 --mem 250G"
@@ -148,6 +151,9 @@ def menu(opt):
     end = "exit=" + opt.exit
     nodes = [(n, "node %d of %d: " % (n, opt.nodes) if opt.nodes > 1 else "")
              for n in range(opt.nodes)]
+    if opt.nodes > 1:
+        # the default: every node boots it, numbered by its MAC's place
+        nodes.insert(0, ("auto", "any of %d nodes (numbered by MAC): " % opt.nodes))
     return ([("smapos: %s%s" % (where, title),
               boot.kernel_cmdline(jobs, n, opt.nodes, extra=end)) for n, where in nodes]
             + [("smapos: self-test on all CPUs", boot.kernel_cmdline(check, extra=end))]

@@ -101,22 +101,29 @@ def words(*parts):
     return " ".join(p for p in parts if p)
 
 
+def mac(opt, node, nodes):
+    """QEMU node's MAC; with --node-auto in the opposite order of lwkrun's
+    node numbers, so that the kernels' numbering by MAC is seen to work."""
+    return "52:54:00:5a:00:%02x" % (nodes - 1 - node if opt.node_auto else node)
+
+
 def node_argv(opt, node, nodes, mods, mnt, tmp, io):
     own = opt.node_append.get(node, "")
-    cmdline = boot.kernel_cmdline(opt, node, nodes, extra=words(own, "console=serial",
-                                                                io.cmdline()))
+    served = io.cmdline(node) if io else ""
+    cmdline = boot.kernel_cmdline(opt, node, nodes, extra=words(own, "console=serial", served))
     path = os.path.join(mnt, "node%d" % node).replace(",", ",,")
     sock = os.path.join(tmp, "switch.sock").replace(",", ",,")
     wire = ["-chardev", "parallel,id=barrier,path=" + path,
             "-device", "isa-parallel,chardev=barrier,iobase=%#x" % PORT,
             "-netdev", "stream,id=net0,server=off,addr.type=unix,addr.path=" + sock,
-            "-device", "%s,netdev=net0,mac=52:54:00:5a:00:%02x" % (opt.nic, node)]
-    iso = None
-    if opt.uefi:
+            "-device", "%s,netdev=net0,mac=%s" % (opt.nic, mac(opt, node, nodes))]
+    iso = opt.iso       # every node boots the image's default entry, as flashed nodes do
+    if opt.uefi and not iso:
         iso = os.path.join(tmp, "node%d.iso" % node)
-        entry = boot.kernel_cmdline(opt, node, nodes, extra=words(own, io.cmdline()))
+        entry = boot.kernel_cmdline(opt, node, nodes, extra=words(own, served))
         boot.build_iso(iso, opt.kernel, mods, [("smapos node %d" % node, entry)])
-    return qemu.qemu_argv(opt, cmdline, mods, iso, extra=wire + io.qemu_args(node))
+    return qemu.qemu_argv(opt, cmdline, mods, iso,
+                          extra=wire + (io.qemu_args(node) if io else []))
 
 
 def pump(consoles, timeout, io=None, sw=None):
@@ -176,12 +183,8 @@ def worst(consoles):
 
 def run(opt):
     nodes = opt.nodes
-    if opt.iso:
-        sys.stderr.write("lwkrun: --nodes boots each node with its own command line; "
-                         "give the program, not --iso\n")
-        return 2
-    if not opt.jobs:
-        sys.stderr.write("lwkrun: --nodes needs a program\n")
+    if not opt.jobs and not opt.iso:
+        sys.stderr.write("lwkrun: --nodes needs a program, or --iso\n")
         return 2
     tmp = tempfile.mkdtemp(prefix="lwkrun-nodes-")
     mnt = os.path.join(tmp, "hub")
@@ -199,7 +202,8 @@ def run(opt):
             mods = boot.modules(opt)
             io = qemu.io_server(opt, nodes)
             argvs = [node_argv(opt, i, nodes, mods, mnt, tmp, io) for i in range(nodes)]
-            io.start()
+            if io:
+                io.start()
             hub = start_hub(opt, nodes, mnt)
             sw = start_switch(opt, nodes, os.path.join(tmp, "switch.sock"))
         except UsageError as e:
