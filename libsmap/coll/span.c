@@ -8,7 +8,8 @@
  * reductions folded per node and combined at the root in member order
  * (x0 op x1 op ... op x(n-1), the same evaluation on every run, as the
  * engine promises for every reduction); allreduces folded per node,
- * recursive doubling among the nodes' leaders, chunked and pipelined;
+ * among the nodes' leaders recursive doubling, or for large chunks
+ * reduce-scatter and allgather (Rabenseifner), chunked and pipelined;
  * reduces above SPAN_RUNS_MAX folded per node and up a tree of leaders,
  * chunked and pipelined; gathers and scatters through
  * one member per node; alltoall as n-1 pairwise exchanges, or all at
@@ -788,13 +789,21 @@ static void *sp_post(struct coll_group *g, int to, const void *sbuf, size_t slen
 
 /*
  * Allreduce: each node's run folds into its first member (its leader)
- * over SMARTMAP, the leaders run recursive doubling among themselves over
- * the network, and each leader hands the result back to its node.  Large
+ * over SMARTMAP, the leaders combine their partials over the network, and
+ * each leader hands the result back to its node.  Small chunks go by
+ * recursive doubling (log2 p exchanges of the whole chunk); chunks of
+ * SPAN_AR_HALVE bytes or more by recursive halving, then doubling of the
+ * halves back (Rabenseifner: a reduce-scatter, then an allgather), where
+ * each leader sends and receives 2(p-1)/p of a chunk and folds (p-1)/p of
+ * one, against log2 p whole chunks each way and folded.  Large
  * vectors go in chunks of SPAN_AR_CHUNK, pipelined: a chunk's first
  * exchange between leaders is in flight while the node folds the next
  * chunk, so the on-node and network phases overlap.  Partners combine
  * lower op higher, so every leader computes the same bits and the result
- * is a fixed bracketing of x0 op ... op x(n-1) on every run and member.
+ * is a fixed bracketing of x0 op ... op x(n-1) on every run and member;
+ * halving also takes its partners at distances 1, 2, 4, ..., so each
+ * partial is of a contiguous run of leaders and the bracketing is the
+ * same as doubling's.
  * With a number of leaders that is not a power of two, the first 2r of
  * them pair off first (r = leaders - 2^k): the even one hands its chunk to
  * the odd one and gets the result at the end.  A group whose nodes are not
@@ -808,6 +817,7 @@ static void *sp_post(struct coll_group *g, int to, const void *sbuf, size_t slen
  * the runs' spread; smaller chunks pay two handshakes between processes
  * each, and one piece overlaps nothing. */
 #define SPAN_AR_CHUNK	(1024 * 1024)
+#define SPAN_AR_HALVE	(64 * 1024)
 
 /* SMAP_SPAN_CHUNK=bytes overrides it, for such measurements: every member
  * must see the same value (lwkrun gives every rank the same environment). */
@@ -897,10 +907,40 @@ static void ar_fold(struct span_ar *a, size_t c)
 	}
 }
 
+/* Chunk c goes by halving: every leader decides alike from its length. */
+static int ar_halves(const struct span_ar *a, size_t c)
+{
+	return a->p > 1 && ar_len(a, c) * a->op->size >= SPAN_AR_HALVE;
+}
+
+/* Halving at distance d within elements [lo, hi) of a chunk: this
+ * leader keeps [*klo, *khi) and sends the rest, [*slo, *shi). */
+static void ar_split(const struct span_ar *a, int d, size_t lo, size_t hi, size_t *klo,
+		     size_t *khi, size_t *slo, size_t *shi)
+{
+	size_t mid = lo + (hi - lo) / 2;
+
+	*klo = a->vme & d ? mid : lo;
+	*khi = a->vme & d ? hi : mid;
+	*slo = a->vme & d ? lo : mid;
+	*shi = a->vme & d ? mid : hi;
+}
+
+/* acc = x op acc when the partner is the lower one, else acc op x: both
+ * evaluate lower op higher, even for an op that says it commutes, so
+ * doubling gives the same bits on both. */
+static void ar_combine(const struct span_ar *a, int vpeer, char *acc, char *x, size_t n)
+{
+	if (vpeer < a->vme)
+		a->op->fn(acc, x, n, a->op->ctx);
+	else
+		span_fold_left(a->op, acc, x, n);
+}
+
 static void ar_start(struct span_ar *a, size_t c)
 {
-	size_t bytes = ar_len(a, c) * a->op->size;
-	char *acc = a->rbuf + c * a->chunk * a->op->size;
+	size_t sz = a->op->size, bytes = ar_len(a, c) * sz, klo, khi, slo, shi;
+	char *acc = a->rbuf + c * a->chunk * sz;
 	int peer;
 
 	a->h = NULL;
@@ -911,19 +951,56 @@ static void ar_start(struct span_ar *a, size_t c)
 	if (a->p == 1)
 		return;
 	peer = ar_real(a, a->vme ^ 1);
-	a->h = sp_post(a->g, peer, acc, bytes, peer, a->x[c & 1], bytes);
+	if (!ar_halves(a, c)) {
+		a->h = sp_post(a->g, peer, acc, bytes, peer, a->x[c & 1], bytes);
+		return;
+	}
+	ar_split(a, 1, 0, ar_len(a, c), &klo, &khi, &slo, &shi);
+	a->h = sp_post(a->g, peer, acc + slo * sz, (shi - slo) * sz, peer, a->x[c & 1],
+		       (khi - klo) * sz);
 }
 
-static void ar_finish(struct span_ar *a, size_t c)
+/* Chunk c by halving, its first exchange done: fold and halve on at
+ * distances 1, 2, 4, ..., then send the folded part and take the
+ * partner's back at distances ..., 4, 2, 1. */
+static void ar_halve(struct span_ar *a, size_t c)
+{
+	size_t sz = a->op->size, lo = 0, hi = ar_len(a, c), klo, khi, slo, shi;
+	size_t outer[2 * 31];			/* [lo, hi) before each halving; p < 2^31 */
+	char *acc = a->rbuf + c * a->chunk * sz, *x = a->x[c & 1];
+	int d, steps = 0;
+
+	for (d = 1; d < a->p; d *= 2) {
+		int peer = ar_real(a, a->vme ^ d);
+
+		ar_split(a, d, lo, hi, &klo, &khi, &slo, &shi);
+		if (d > 1)
+			a->g->span.sendrecv(a->g->span.ctx, peer, acc + slo * sz, (shi - slo) * sz,
+					    peer, x, (khi - klo) * sz);
+		ar_combine(a, a->vme ^ d, acc + klo * sz, x, khi - klo);
+		outer[steps++] = lo;
+		outer[steps++] = hi;
+		lo = klo;
+		hi = khi;
+	}
+	for (d = a->p / 2; d >= 1; d /= 2) {
+		int peer = ar_real(a, a->vme ^ d);
+
+		hi = outer[--steps];
+		lo = outer[--steps];
+		ar_split(a, d, lo, hi, &klo, &khi, &slo, &shi);
+		a->g->span.sendrecv(a->g->span.ctx, peer, acc + klo * sz, (khi - klo) * sz, peer,
+				    acc + slo * sz, (shi - slo) * sz);
+	}
+}
+
+/* Chunk c by recursive doubling, its first exchange done. */
+static void ar_double(struct span_ar *a, size_t c)
 {
 	size_t n = ar_len(a, c), bytes = n * a->op->size;
 	char *acc = a->rbuf + c * a->chunk * a->op->size, *x = a->x[c & 1];
 
-	if (a->h)
-		a->g->span.complete(a->g->span.ctx, a->h);
-	if (ar_hands_off(a))
-		sp_recv(a->g, a->who[a->li + 1], acc, bytes);
-	for (int d = 1; d < a->p && !ar_hands_off(a); d *= 2) {
+	for (int d = 1; d < a->p; d *= 2) {
 		int vpeer = a->vme ^ d;
 
 		if (d > 1) {
@@ -931,13 +1008,23 @@ static void ar_finish(struct span_ar *a, size_t c)
 
 			a->g->span.sendrecv(a->g->span.ctx, peer, acc, bytes, peer, x, bytes);
 		}
-		/* Both partners evaluate lower op higher, even for an op that
-		 * says it commutes: the same bits on both. */
-		if (vpeer < a->vme)
-			a->op->fn(acc, x, n, a->op->ctx);
-		else
-			span_fold_left(a->op, acc, x, n);
+		ar_combine(a, vpeer, acc, x, n);
 	}
+}
+
+static void ar_finish(struct span_ar *a, size_t c)
+{
+	size_t bytes = ar_len(a, c) * a->op->size;
+	char *acc = a->rbuf + c * a->chunk * a->op->size;
+
+	if (a->h)
+		a->g->span.complete(a->g->span.ctx, a->h);
+	if (ar_hands_off(a))
+		sp_recv(a->g, a->who[a->li + 1], acc, bytes);
+	else if (ar_halves(a, c))
+		ar_halve(a, c);
+	else
+		ar_double(a, c);
 	if (a->li < 2 * a->rem && (a->li & 1))
 		sp_send(a->g, a->who[a->li - 1], acc, bytes);
 	for (int k = 0; k < a->nm; k++)
