@@ -29,20 +29,40 @@ void proc_timer_arm(struct proc *p, uint64_t sleep)
 
 	if (limit && (!sleep || limit < sleep))
 		sleep = limit;
+	if (p->alarm_at && (!sleep || p->alarm_at < sleep))
+		sleep = p->alarm_at;
 	apic_timer_at(sleep);
 }
 
-void proc_timer_interrupt(int from_user)
+void proc_timer_interrupt(struct trapframe *tf, int from_user)
 {
 	struct proc *p = proc_current();
+	uint64_t now = rdtsc();
 
-	if (!p || p->rank != 0 || !p->job->deadline || rdtsc() < p->job->deadline)
+	if (!p)
 		return;
-	job_time_exceeded(p->job);
-	/* A sleeping rank 0 wakes up and ends on its way out of the kernel. */
-	p->killed = 1;
-	if (from_user)
-		proc_end_current();
+	if (p->alarm_at && now >= p->alarm_at) {
+		/* a period the rank fell behind by is skipped, as Linux does */
+		p->alarm_at = !p->alarm_every ? 0 :
+			      p->alarm_at + p->alarm_every > now ? p->alarm_at + p->alarm_every :
+			      now + p->alarm_every;
+		signal_send(p, SIGALRM);
+	}
+	if (p->rank == 0 && p->job->deadline && now >= p->job->deadline) {
+		job_time_exceeded(p->job);
+		/* A sleeping rank 0 wakes up and ends on its way out of the kernel. */
+		p->killed = 1;
+		if (from_user)
+			proc_end_current();
+		return;
+	}
+	proc_timer_arm(p, 0);
+	if (from_user) {
+		/* the interrupt returns with IRETQ: every register as it was,
+		 * or as the handler's frame sets them */
+		p->tf = tf;
+		signal_deliver(p);
+	}
 }
 
 void proc_run(struct proc *p)

@@ -7,6 +7,10 @@
  * faults (SIGSEGV, SIGTRAP from int3, ...) always end the rank: fault.c.
  *
  * Stop signals are ignored: there is no job control to stop a rank for.
+ *
+ * The one timer is ITIMER_REAL (alarm, setitimer): it arms the rank's CPU
+ * timer only while it runs, and SIGALRM interrupts the rank wherever it
+ * is, in user mode too (the interrupt's return builds the frame).
  */
 #include <arch/arch.h>
 #include "cpu.h"
@@ -14,6 +18,7 @@
 #include "printk.h"
 #include "proc.h"
 #include "signal.h"
+#include "time.h"
 #include "uaccess.h"
 
 static uint64_t bit(unsigned sig)
@@ -39,7 +44,7 @@ static int discarded(const struct proc *p, unsigned sig)
 static _Noreturn void killed(struct proc *p, unsigned sig)
 {
 	pr_err("rank %u (cpu %u): killed by signal %u%s\n", p->rank, p->cpu->id, sig,
-	       sig == SIGABRT ? " (abort)" : "");
+	       sig == SIGABRT ? " (abort)" : sig == SIGALRM ? " (alarm)" : "");
 	proc_end(p, 128 + (int)sig, 1);
 }
 
@@ -57,6 +62,11 @@ long signal_send(struct proc *p, uint64_t sig)
 		return 0;
 	p->sigpending |= bit(sig);
 	return 0;
+}
+
+int signal_ready(const struct proc *p)
+{
+	return (p->sigpending & ~p->sigblocked) != 0;
 }
 
 void signal_deliver(struct proc *p)
@@ -77,7 +87,7 @@ void signal_deliver(struct proc *p)
 		if (!(act.flags & SA_RESTORER) || arch_signal_frame(p, sig, &act) < 0) {
 			pr_err("rank %u (cpu %u): cannot enter the handler of signal %u (%s)\n",
 			       p->rank, p->cpu->id, sig,
-			       act.flags & SA_RESTORER ? "bad stack" : "no SA_RESTORER");
+			       act.flags & SA_RESTORER ? "bad stack or handler" : "no SA_RESTORER");
 			killed(p, SIGSEGV);
 		}
 		p->sigblocked |= act.mask | (act.flags & SA_NODEFER ? 0 : bit(sig));
@@ -157,4 +167,106 @@ long sys_rt_sigpending(struct proc *p, const uint64_t *a)
 	if (a[1] != 8)
 		return -EINVAL;
 	return copy_to_user(p, a[0], &p->sigpending, sizeof(p->sigpending));
+}
+
+/* ---- ITIMER_REAL ---- */
+
+struct timeval_u {
+	int64_t sec, usec;
+};
+
+struct itimerval_u {
+	struct timeval_u interval, value;
+};
+
+#define ITIMER_REAL	0
+#define ITIMER_PROF	2
+#define USEC		1000000
+/* Timers beyond ~31 years run for ~31 years: the TSC sums cannot overflow. */
+#define TIMER_SEC_MAX	1000000000
+
+/* A timeval from the user, in TSC ticks: 0 or -EINVAL. */
+static long timeval_tsc(const struct timeval_u *tv, uint64_t *tsc)
+{
+	if (tv->sec < 0 || tv->usec < 0 || tv->usec >= USEC)
+		return -EINVAL;
+	*tsc = ns_to_tsc((uint64_t)(tv->sec > TIMER_SEC_MAX ? TIMER_SEC_MAX : tv->sec) *
+			 1000000000u + (uint64_t)tv->usec * 1000u);
+	return 0;
+}
+
+/* TSC ticks as a timeval, rounded up to the microsecond (a timer that
+ * has not expired never reads as 0, which would mean off). */
+static struct timeval_u tsc_timeval(uint64_t tsc)
+{
+	uint64_t us = (tsc_to_ns(tsc) + 999) / 1000;
+
+	return (struct timeval_u){ .sec = (int64_t)(us / USEC), .usec = (int64_t)(us % USEC) };
+}
+
+static struct itimerval_u alarm_get(const struct proc *p)
+{
+	uint64_t now = rdtsc();
+
+	return (struct itimerval_u){
+		.interval = tsc_timeval(p->alarm_every),
+		.value = tsc_timeval(!p->alarm_at ? 0 : p->alarm_at > now ? p->alarm_at - now : 1),
+	};
+}
+
+static void alarm_set(struct proc *p, uint64_t value, uint64_t every)
+{
+	uint64_t f = irq_save();
+
+	p->alarm_at = value ? rdtsc() + value : 0;
+	p->alarm_every = value ? every : 0;
+	proc_timer_arm(p, 0);
+	irq_restore(f);
+}
+
+long sys_setitimer(struct proc *p, const uint64_t *a)
+{
+	struct itimerval_u nv, old;
+	uint64_t value, every;
+	int which = (int)a[0];
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	if (which != ITIMER_REAL)
+		return -ENOSYS;	/* CPU time: docs/syscalls.md */
+	if (copy_from_user(p, &nv, a[1], sizeof(nv)) < 0)
+		return -EFAULT;
+	if (timeval_tsc(&nv.value, &value) < 0 || timeval_tsc(&nv.interval, &every) < 0)
+		return -EINVAL;
+	if (a[2] && !urange_ok(p, a[2], sizeof(old), 1))
+		return -EFAULT;
+	old = alarm_get(p);
+	alarm_set(p, value, every);
+	return a[2] ? copy_to_user(p, a[2], &old, sizeof(old)) : 0;
+}
+
+long sys_getitimer(struct proc *p, const uint64_t *a)
+{
+	struct itimerval_u cur;
+	int which = (int)a[0];
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	if (which != ITIMER_REAL)
+		return -ENOSYS;
+	cur = alarm_get(p);
+	return copy_to_user(p, a[1], &cur, sizeof(cur));
+}
+
+long sys_alarm(struct proc *p, const uint64_t *a)
+{
+	struct itimerval_u old = alarm_get(p);
+	uint64_t value;
+	struct timeval_u tv = { .sec = (int64_t)(uint32_t)a[0] };
+
+	timeval_tsc(&tv, &value);
+	alarm_set(p, value, 0);
+	/* seconds left, rounded to the nearest, and 1 rather than 0 (Linux) */
+	return old.value.sec + (old.value.usec >= USEC / 2) +
+	       (!old.value.sec && old.value.usec && old.value.usec < USEC / 2);
 }

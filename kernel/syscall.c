@@ -42,6 +42,7 @@ enum {
 	SYS_rt_sigaction = 13, SYS_rt_sigprocmask = 14, SYS_ioctl = 16,
 	SYS_readv = 19, SYS_writev = 20, SYS_sched_yield = 24, SYS_madvise = 28,
 	SYS_rt_sigreturn = 15, SYS_rt_sigpending = 127, SYS_pause = 34,
+	SYS_getitimer = 36, SYS_alarm = 37, SYS_setitimer = 38,
 	SYS_nanosleep = 35, SYS_getpid = 39, SYS_exit = 60, SYS_kill = 62,
 	SYS_uname = 63, SYS_gettimeofday = 96, SYS_getrlimit = 97, SYS_getrusage = 98,
 	SYS_times = 100, SYS_getuid = 102,
@@ -310,30 +311,36 @@ static long timespec_import(struct proc *p, uint64_t addr, uint64_t *ns)
 }
 
 /* Sleep until TSC `deadline` with the CPU halted (no spinning: under an
- * emulator other vCPUs need the host cores); the job's kill IPI wakes us. */
-static void sleep_until(struct proc *p, uint64_t deadline)
+ * emulator other vCPUs need the host cores); the job's kill IPI wakes us,
+ * and so does a signal (the alarm's).  Returns the TSC ticks left: 0, or
+ * more when a signal came. */
+static uint64_t sleep_until(struct proc *p, uint64_t deadline)
 {
+	uint64_t now;
+
 	irq_disable();
-	while (rdtsc() < deadline && !p->killed) {
+	while ((now = rdtsc()) < deadline && !p->killed && !signal_ready(p)) {
 		proc_timer_arm(p, deadline);
 		cpu_idle();
 	}
 	proc_timer_arm(p, 0);
 	irq_enable();
+	return now < deadline && !p->killed ? deadline - now : 0;
 }
 
 /* Sleep ns from now; a year is "forever" (and keeps the TSC sum small). */
-static void sleep_ns(struct proc *p, uint64_t ns)
+static uint64_t sleep_ns(struct proc *p, uint64_t ns)
 {
 	if (ns > 1000000000ull * 86400 * 365)
 		ns = 1000000000ull * 86400 * 365;
-	sleep_until(p, rdtsc() + ns_to_tsc(ns));
+	return sleep_until(p, rdtsc() + ns_to_tsc(ns));
 }
 
 static long do_nanosleep(struct proc *p, uint64_t clk, uint64_t flags, uint64_t req, uint64_t rem)
 {
-	uint64_t ns;
+	uint64_t ns, left, left_ns;
 	long err = timespec_import(p, req, &ns);
+	struct timespec_u ts;
 	int ok;
 
 	if (err)
@@ -346,13 +353,19 @@ static long do_nanosleep(struct proc *p, uint64_t clk, uint64_t flags, uint64_t 
 		if (!ok)
 			return -EINVAL;
 		ns = ns > now ? ns - now : 0;
+		rem = 0;	/* an absolute sleep has nothing to report */
 	} else {
 		clock_ns(clk, &ok);
 		if (!ok)
 			return -EINVAL;
 	}
-	sleep_ns(p, ns);
-	return 0;
+	left = sleep_ns(p, ns);
+	if (!left)
+		return 0;
+	left_ns = tsc_to_ns(left);
+	ts = (struct timespec_u){ .sec = (int64_t)(left_ns / 1000000000u),
+				  .nsec = (int64_t)(left_ns % 1000000000u) };
+	return rem && copy_to_user(p, rem, &ts, sizeof(ts)) < 0 ? -EFAULT : -EINTR;
 }
 
 static long sys_nanosleep(struct proc *p, const uint64_t *a)
@@ -395,8 +408,7 @@ static long sys_futex(struct proc *p, const uint64_t *a)
 		err = timespec_import(p, a[3], &ns);
 		if (err)
 			return err;
-		sleep_ns(p, ns);
-		return -ETIMEDOUT;
+		return sleep_ns(p, ns) ? -EINTR : -ETIMEDOUT;
 	case 1:	/* WAKE */
 	case 10:	/* WAKE_BITSET */
 		return 0;
@@ -404,10 +416,19 @@ static long sys_futex(struct proc *p, const uint64_t *a)
 	return -ENOSYS;
 }
 
+/* Only the alarm can send a signal: without one, pause is a deadlock. */
 static long sys_pause(struct proc *p, const uint64_t *a)
 {
 	(void)a;
-	deadlock(p, "pause");
+	irq_disable();
+	while (!signal_ready(p) && !p->killed) {
+		if (!p->alarm_at)
+			deadlock(p, "pause");
+		proc_timer_arm(p, 0);
+		cpu_idle();
+	}
+	irq_enable();
+	return -EINTR;
 }
 
 struct utsname_u {
@@ -825,6 +846,9 @@ static const syscall_fn linux_calls[] = {
 	[SYS_mremap] = sys_mremap_,
 	[SYS_madvise] = sys_madvise_,
 	[SYS_pause] = sys_pause,
+	[SYS_getitimer] = sys_getitimer,
+	[SYS_alarm] = sys_alarm,
+	[SYS_setitimer] = sys_setitimer,
 	[SYS_nanosleep] = sys_nanosleep,
 	[SYS_getpid] = sys_getpid,
 	[SYS_exit] = sys_exit,

@@ -11,6 +11,7 @@ default rel
 %define SEL_UDATA	0x23
 %define SEL_UCODE	0x2B
 %define VEC_SYSCALL	0x100
+%define VEC_SYSCALL_EXACT	0x101
 %define MSR_GS_BASE	0xC0000101
 
 extern trap_dispatch, syscall_dispatch, syscall_bad_return
@@ -149,6 +150,8 @@ syscall_entry:
 	cmp rax, -1
 	jne .bad_rip
 .canonical:
+	cmp qword [rsp + 15 * 8], VEC_SYSCALL_EXACT
+	je return_to_user
 	POP_GPRS
 	add rsp, 16
 	pop rcx				; rip

@@ -3,14 +3,17 @@
  * the user stack, so musl's restorer (rt_sigreturn) and handlers reading
  * their ucontext work unchanged.
  *
- * Signals are only delivered on the way out of a system call, where the
- * ABI already clobbers rcx and r11; the SYSRET path is therefore exact.
+ * Signals are delivered on the way out of a system call, where the ABI
+ * already clobbers rcx and r11, or of the timer interrupt (SIGALRM), which
+ * returns with IRETQ; rt_sigreturn restores every register, so it returns
+ * with IRETQ too (VEC_SYSCALL_EXACT).
  * The x87/SSE state is saved with FXSAVE (a handler may use SSE freely;
  * upper halves of AVX registers are not saved).
  */
 #include <stddef.h>
 #include <string.h>
 #include <arch/arch.h>
+#include <arch/memlayout.h>
 #include "proc.h"
 #include "signal.h"
 #include "uaccess.h"
@@ -67,7 +70,8 @@ int arch_signal_frame(struct proc *p, unsigned sig, const struct ksigaction *act
 	uint64_t fp = ((tf->rsp - 128) & ~63ul) - FXSAVE_SIZE;
 	uint64_t frame = ((fp - sizeof(f)) & ~15ul) - 8;
 
-	if (tf->rsp < 128 + FXSAVE_SIZE + sizeof(f) + 64)
+	/* IRETQ to a non-canonical rip would fault in the kernel: refuse it */
+	if (tf->rsp < 128 + FXSAVE_SIZE + sizeof(f) + 64 || !pml4_canonical(act->handler))
 		return -1;
 	__asm__ volatile("fxsave64 %0" : "=m"(fx));
 	memset(&f, 0, sizeof(f));
@@ -122,8 +126,9 @@ int arch_signal_return(struct proc *p, uint64_t *mask, uint64_t *rax)
 	tf->r12 = uc.mc.r12; tf->r13 = uc.mc.r13; tf->r14 = uc.mc.r14; tf->r15 = uc.mc.r15;
 	tf->rdi = uc.mc.rdi; tf->rsi = uc.mc.rsi; tf->rbp = uc.mc.rbp; tf->rbx = uc.mc.rbx;
 	tf->rdx = uc.mc.rdx; tf->rcx = uc.mc.rcx; tf->rsp = uc.mc.rsp;
-	/* a non-canonical rip is refused by the SYSRET path (syscall_bad_return) */
+	/* a non-canonical rip is refused on the way out (syscall_bad_return) */
 	tf->rip = uc.mc.rip;
+	tf->vector = VEC_SYSCALL_EXACT;
 	tf->rflags = (tf->rflags & ~RFLAGS_USER) | (uc.mc.rflags & RFLAGS_USER);
 	*mask = uc.sigmask;
 	*rax = uc.mc.rax;

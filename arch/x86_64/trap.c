@@ -91,7 +91,7 @@ void trap_dispatch(struct trapframe *tf)
 		break;
 	case VEC_TIMER:
 		apic_eoi();
-		proc_timer_interrupt(trapframe_from_user(tf));
+		proc_timer_interrupt(tf, trapframe_from_user(tf));
 		break;
 	case VEC_SPURIOUS:
 		break;

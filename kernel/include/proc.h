@@ -49,17 +49,18 @@ struct proc {
 	uint64_t syscalls;
 	struct trapframe *tf;		/* the user registers of the running system call */
 	uint64_t sigblocked, sigpending;	/* bit sig-1 for signal sig */
+	uint64_t alarm_at, alarm_every;	/* ITIMER_REAL's next expiry and period (TSC; 0: off) */
 	struct ksigaction sigact[NSIG];
 	struct { uint64_t base, len; } iov[1024];	/* readv/writev's copy of the iovec */
 	size_t outlen;
 	char out[PROC_OUTBUF];		/* the unfinished line of stdout/stderr */
 };
 
-/* Arm this CPU's one-shot timer for p: the earlier of `sleep` (a TSC
- * deadline, 0 for none) and, on rank 0, the job's time limit. */
+/* Arm this CPU's one-shot timer for p: the earliest of `sleep` (a TSC
+ * deadline, 0 for none), p's alarm and, on rank 0, the job's time limit. */
 void proc_timer_arm(struct proc *p, uint64_t sleep);
-/* The timer fired (in user mode when from_user). */
-void proc_timer_interrupt(int from_user);
+/* The timer fired, in user mode (registers tf) when from_user. */
+void proc_timer_interrupt(struct trapframe *tf, int from_user);
 
 /* Run p on this CPU until it ends (called by the CPU that owns it). */
 void proc_run(struct proc *p);

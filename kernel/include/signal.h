@@ -13,6 +13,7 @@
 #define SIGFPE		8
 #define SIGKILL		9
 #define SIGSEGV		11
+#define SIGALRM		14
 #define SIGTERM		15
 #define SIGCHLD		17
 #define SIGCONT		18
@@ -42,9 +43,15 @@ long signal_send(struct proc *p, uint64_t sig);
  * pending signal that is not blocked (ignore it, end the rank, or enter
  * its handler). */
 void signal_deliver(struct proc *p);
+/* A signal is pending that is not blocked: a wait should end (EINTR). */
+int signal_ready(const struct proc *p);
 long sys_rt_sigaction(struct proc *p, const uint64_t *a);
 long sys_rt_sigprocmask(struct proc *p, const uint64_t *a);
 long sys_rt_sigreturn(struct proc *p, const uint64_t *a);
 long sys_rt_sigpending(struct proc *p, const uint64_t *a);
+/* ITIMER_REAL, the one timer (SIGALRM); the CPU time ones are ENOSYS */
+long sys_alarm(struct proc *p, const uint64_t *a);
+long sys_setitimer(struct proc *p, const uint64_t *a);
+long sys_getitimer(struct proc *p, const uint64_t *a);
 
 #endif

@@ -32,6 +32,7 @@
  *
  * usage: ktest_fuzz CALLS_PER_RANK SEED
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,7 +206,8 @@ static void scribble(uint64_t *buf)
 static long pick_call(void)
 {
 	static const short offered[] = {
-		0, 1, 3, 5, 8, 9, 10, 11, 12, 13, 14, 16, 19, 20, 24, 25, 28, 35, 39, 62, 63,
+		0, 1, 3, 5, 8, 9, 10, 11, 12, 13, 14, 16, 19, 20, 24, 25, 28, 35, 36, 37, 38, 39,
+		62, 63,
 		89, 96, 97, 102, 104, 107, 108, 110, 127, 131, 158, 186, 200, 201, 202, 203,
 		204, 218, 228, 229, 230, 234, 262, 273, 302, 318, 334,
 	};
@@ -230,6 +232,10 @@ static long raw_syscall(long nr, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
 			 "r"(r8), "r"(r9) : "rcx", "r11", "memory");
 	return ret;
 }
+
+/* 1 ms, once (SIGALRM is ignored: the interrupt and its return are what
+ * the fuzzer exercises). */
+static const struct { int64_t interval[2], value[2]; } one_shot = { { 0, 0 }, { 0, 1000 } };
 
 /* Arguments for call nr; 0 to skip it. */
 static int make_args(long nr, uint64_t a[6])
@@ -274,6 +280,16 @@ static int make_args(long nr, uint64_t a[6])
 			a[1] = rnd() % 2 ? argbuf + 8 * (rnd() % 64) :
 				smartmap(argbuf, (unsigned)(rnd() % (unsigned)nranks));
 		a[2] = rnd() % 4 ? rnd() % 8 : edges[rnd() % NEDGES];
+		return 1;
+	case 13:			/* rt_sigaction: SIGALRM stays ignored */
+		if (a[0] == SIGALRM)
+			a[0] = 0;
+		return 1;
+	case 38:			/* setitimer: ITIMER_REAL only ever one-shot, */
+		if (!(int)a[0] && rnd() % 2)	/* so no period can keep the rank */
+			a[1] = (uint64_t)(uintptr_t)&one_shot;	/* in interrupts */
+		else if (!(int)a[0])
+			a[0] = 2;
 		return 1;
 	case 35:			/* nanosleep */
 		a[0] = timespec_ptr();
@@ -334,6 +350,7 @@ int main(int argc, char **argv)
 	}
 	me = (int)ji.rank;
 	nranks = (int)ji.nranks;
+	signal(SIGALRM, SIG_IGN);	/* the alarms setitimer arms */
 	/* scratch first: the kernel places it just below the stack guard, so
 	 * a range running off its end meets the guard, not our data */
 	scratch = mmap(NULL, SCRATCH_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

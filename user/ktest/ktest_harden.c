@@ -12,6 +12,9 @@
  *   fill SEED    fill 64 MiB of malloc and 32 MiB of mmap with a pattern
  *   scan SEED    (the next job) no word of the region holds that pattern
  *   signals      ignored, blocked, default-ignored signals and handlers
+ *   alarm        setitimer/alarm: SIGALRM interrupts a loop in user mode
+ *                (its registers intact), a sleep and pause
+ *   alarm-default  SIGALRM's default action ends a computing rank (142)
  *   int3 | pause | futex | unblock-kill    die the way Linux would (or
  *                end a deadlock at once)
  */
@@ -25,6 +28,8 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include <smap.h>
 #include <smapos_abi.h>
@@ -328,6 +333,157 @@ static void signals(void)
 	      errno == EINVAL, "errno %d", errno);
 }
 
+static volatile int alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/* Integer and SSE state the loop keeps in registers across iterations;
+ * mixed so no step can be skipped or folded. */
+struct mix {
+	uint64_t a, b, c, d;
+	double x, y;
+};
+
+static void mix_step(struct mix *m, uint64_t i)
+{
+	m->a = m->a * 6364136223846793005ull + i;
+	m->b ^= m->a >> 29;
+	m->c += m->b * 0x9E3779B97F4A7C15ull;
+	m->d = (m->d << 7 | m->d >> 57) ^ m->c;
+	m->x = m->x * 0.999 + (double)(m->d & 0xff);
+	m->y += m->x * 1e-3;
+}
+
+/* Until `until` alarms have come (or `limit` steps), in user mode only. */
+static uint64_t mix_run(struct mix *m, int until, uint64_t limit)
+{
+	uint64_t i;
+
+	for (i = 0; i < limit && alarms < until; i++)
+		mix_step(m, i);
+	return i;
+}
+
+/* Spins in user mode with known values in the registers SYSRET would
+ * lose (rcx, r11) and others until an alarm has come, then folds them:
+ * (the constants, folded alike) when the return from the handler was
+ * exact. */
+static uint64_t regs_across_alarm(void)
+{
+	uint64_t out;
+
+	__asm__ volatile("movabs $0x1111222233334444, %%rcx\n\t"
+			 "movabs $0x5555666677778888, %%r11\n\t"
+			 "movabs $0x99990000aaaabbbb, %%rdx\n\t"
+			 "movabs $0x0123456789abcdef, %%r8\n\t"
+			 "movabs $0xfedcba9876543210, %%r10\n\t"
+			 "1: cmpl $0, %[flag]\n\t"
+			 "je 1b\n\t"
+			 "mov %%rcx, %%rax\n\t"
+			 "rol $7, %%rax\n\t"
+			 "xor %%r11, %%rax\n\t"
+			 "rol $7, %%rax\n\t"
+			 "xor %%rdx, %%rax\n\t"
+			 "rol $7, %%rax\n\t"
+			 "xor %%r8, %%rax\n\t"
+			 "rol $7, %%rax\n\t"
+			 "xor %%r10, %%rax\n\t"
+			 : "=a"(out)
+			 : [flag] "m"(alarms)
+			 : "rcx", "rdx", "r8", "r10", "r11", "cc", "memory");
+	return out;
+}
+
+static uint64_t rol7(uint64_t v)
+{
+	return v << 7 | v >> 57;
+}
+
+static int set_timer(long first_us, long every_us)
+{
+	struct itimerval v = { { every_us / 1000000, every_us % 1000000 },
+			       { first_us / 1000000, first_us % 1000000 } };
+
+	return setitimer(ITIMER_REAL, &v, NULL);
+}
+
+static void alarm_checks(void)
+{
+	struct mix m = { 1, 2, 3, 4, 0.5, 0.25 }, again = m;
+	struct itimerval cur, bad = { { 0, 0 }, { 0, 1000000 } };
+	struct timespec req = { 5, 0 }, rem = { 0, 0 };
+	uint64_t steps;
+	int r, e;
+
+	signal(SIGALRM, on_alarm);
+	CHECK("alarm: setitimer(ITIMER_REAL, 20 ms)", set_timer(20000, 0) == 0, "errno %d", errno);
+	steps = mix_run(&m, 1, ~0ull);
+	for (uint64_t i = 0; i < steps; i++)
+		mix_step(&again, i);
+	CHECK("alarm: SIGALRM interrupts a loop in user mode, whose registers and SSE state "
+	      "survive the handler", alarms == 1 && m.a == again.a && m.b == again.b &&
+	      m.c == again.c && m.d == again.d && m.x == again.x && m.y == again.y,
+	      "%d alarms after %llu steps; a %llx/%llx x %g/%g", alarms, (unsigned long long)steps,
+	      (unsigned long long)m.a, (unsigned long long)again.a, m.x, again.x);
+
+	alarms = 0;
+	set_timer(20000, 0);
+	steps = regs_across_alarm();
+	CHECK("alarm: rcx, r11, rdx, r8, r10 hold their values across it (rt_sigreturn returns "
+	      "exactly)", steps == (rol7(rol7(rol7(rol7(0x1111222233334444ull) ^
+						    0x5555666677778888ull) ^
+					       0x99990000aaaabbbbull) ^ 0x0123456789abcdefull) ^
+				  0xfedcba9876543210ull), "folded %llx", (unsigned long long)steps);
+
+	alarms = 1;
+	set_timer(5000, 5000);
+	mix_run(&m, 4, ~0ull);
+	getitimer(ITIMER_REAL, &cur);
+	CHECK("alarm: a periodic timer keeps firing, and getitimer shows its period",
+	      alarms == 4 && cur.it_interval.tv_sec == 0 && cur.it_interval.tv_usec == 5000 &&
+	      cur.it_value.tv_sec == 0 && cur.it_value.tv_usec > 0 &&
+	      cur.it_value.tv_usec <= 5000, "%d alarms, interval %ld us, value %ld us", alarms,
+	      (long)cur.it_interval.tv_usec, (long)cur.it_value.tv_usec);
+	set_timer(0, 0);
+	getitimer(ITIMER_REAL, &cur);
+	CHECK("alarm: a zero value disarms it", !cur.it_value.tv_sec && !cur.it_value.tv_usec &&
+	      !cur.it_interval.tv_usec, "value %ld us", (long)cur.it_value.tv_usec);
+
+	r = (int)alarm(7);
+	e = (int)alarm(0);
+	CHECK("alarm: alarm(7) returns 0, then alarm(0) the 7 s left", r == 0 && e == 7,
+	      "%d, then %d", r, e);
+
+	alarms = 0;
+	set_timer(20000, 0);
+	r = nanosleep(&req, &rem);
+	e = errno;
+	CHECK("alarm: it ends a 5 s nanosleep early with EINTR and the time left",
+	      r == -1 && e == EINTR && alarms == 1 && rem.tv_sec >= 3 && rem.tv_sec < 5,
+	      "returned %d, errno %d, %d alarms, %ld s left", r, e, alarms, (long)rem.tv_sec);
+
+	set_timer(20000, 0);
+	r = pause();
+	e = errno;
+	CHECK("alarm: pause waits for it and returns EINTR after its handler", r == -1 &&
+	      e == EINTR && alarms == 2, "returned %d, errno %d, %d alarms", r, e, alarms);
+
+	r = setitimer(ITIMER_REAL, &bad, NULL);
+	e = errno;
+	CHECK("alarm: a microsecond field of 10^6 is EINVAL", r == -1 && e == EINVAL, "errno %d",
+	      e);
+	r = setitimer(ITIMER_PROF, &cur, NULL);
+	e = errno;
+	CHECK("alarm: the CPU-time timers (ITIMER_PROF) are ENOSYS on the kernel, fine on Linux",
+	      (r == -1 && e == ENOSYS) || (r == 0 && smap_is_host()), "returned %d, errno %d",
+	      r, e);
+	signal(SIGALRM, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -346,6 +502,16 @@ int main(int argc, char **argv)
 		scan();
 	} else if (!strcmp(mode, "signals")) {
 		signals();
+	} else if (!strcmp(mode, "alarm")) {
+		alarm_checks();
+	} else if (!strcmp(mode, "alarm-default")) {
+		struct mix m = { 1, 2, 3, 4, 0.5, 0.25 };
+
+		set_timer(20000, 0);
+		mix_run(&m, 1, ~0ull);
+		printf("not ok alarm-default: still running after the alarm (%llu)\n",
+		       (unsigned long long)m.a);
+		return 1;
 	} else if (!strcmp(mode, "int3")) {
 		__asm__ volatile("int3");
 	} else if (!strcmp(mode, "pause")) {
@@ -366,7 +532,7 @@ int main(int argc, char **argv)
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 	} else {
 		fprintf(stderr, "usage: ktest_harden mmap-wrap|writev-race|mremap-wrap|fill SEED|"
-			"scan SEED|signals|int3|pause|futex|unblock-kill\n");
+			"scan SEED|signals|alarm|alarm-default|int3|pause|futex|unblock-kill\n");
 		return 2;
 	}
 	return tap_failed;

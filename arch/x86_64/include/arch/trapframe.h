@@ -7,6 +7,9 @@
 
 /* vector value of a frame built by the syscall instruction */
 #define VEC_SYSCALL	0x100
+/* ... that must return with every register restored (rt_sigreturn):
+ * IRETQ, since SYSRET loses rcx and r11 */
+#define VEC_SYSCALL_EXACT	0x101
 
 struct trapframe {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
