@@ -9,11 +9,13 @@
 #include <arch/cpu.h>
 #include <arch/memlayout.h>
 #include <arch/paging.h>
+#include "smapos_abi.h"
 #include "console.h"
 #include "cpu.h"
 #include "errno.h"
 #include "format.h"
 #include "job.h"
+#include "printk.h"
 #include "proc.h"
 #include "signal.h"
 #include "time.h"
@@ -63,6 +65,13 @@ void proc_timer_interrupt(struct trapframe *tf, int from_user)
 		p->tf = tf;
 		signal_deliver(p);
 	}
+}
+
+_Noreturn void proc_deadlock(struct proc *p, const char *what)
+{
+	pr_err("rank %u (cpu %u): %s with nothing that can ever wake it: deadlock, job ends "
+	       "with status %d\n", p->rank, p->cpu->id, what, SMAPOS_EXIT_DEADLOCK);
+	proc_end(p, SMAPOS_EXIT_DEADLOCK, 1);
 }
 
 void proc_run(struct proc *p)

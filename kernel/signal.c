@@ -71,8 +71,9 @@ int signal_ready(const struct proc *p)
 
 void signal_deliver(struct proc *p)
 {
-	uint64_t ready;
+	uint64_t ready, back = p->suspended ? p->suspend_mask : p->sigblocked;
 
+	p->suspended = 0;
 	while ((ready = p->sigpending & ~p->sigblocked)) {
 		unsigned sig = (unsigned)__builtin_ctzl(ready) + 1;
 		struct ksigaction act = p->sigact[sig - 1];
@@ -84,7 +85,7 @@ void signal_deliver(struct proc *p)
 			killed(p, sig);
 		/* x86-64 handlers return through the library's restorer; a
 		 * frame that cannot be written is a SIGSEGV, as on Linux */
-		if (!(act.flags & SA_RESTORER) || arch_signal_frame(p, sig, &act) < 0) {
+		if (!(act.flags & SA_RESTORER) || arch_signal_frame(p, sig, &act, back) < 0) {
 			pr_err("rank %u (cpu %u): cannot enter the handler of signal %u (%s)\n",
 			       p->rank, p->cpu->id, sig,
 			       act.flags & SA_RESTORER ? "bad stack or handler" : "no SA_RESTORER");
@@ -96,6 +97,7 @@ void signal_deliver(struct proc *p)
 			p->sigact[sig - 1].handler = SIG_DFL;
 		return;	/* one frame at a time: the next one after rt_sigreturn */
 	}
+	p->sigblocked = back;	/* rt_sigsuspend's mask ends with the call */
 }
 
 long sys_rt_sigaction(struct proc *p, const uint64_t *a)
@@ -160,6 +162,35 @@ long sys_rt_sigreturn(struct proc *p, const uint64_t *a)
 	}
 	p->sigblocked = mask & ~UNBLOCKABLE;
 	return (long)rax;
+}
+
+/* Only the alarm can send a signal while a rank waits: with none set, the
+ * wait is a deadlock.  Returns -EINTR once a signal is ready. */
+long signal_wait(struct proc *p, const char *what)
+{
+	irq_disable();
+	while (!signal_ready(p) && !p->killed) {
+		if (!p->alarm_at)
+			proc_deadlock(p, what);
+		proc_timer_arm(p, 0);
+		cpu_idle();
+	}
+	irq_enable();
+	return -EINTR;
+}
+
+long sys_rt_sigsuspend(struct proc *p, const uint64_t *a)
+{
+	uint64_t mask;
+
+	if (a[1] != 8)
+		return -EINVAL;
+	if (copy_from_user(p, &mask, a[0], sizeof(mask)) < 0)
+		return -EFAULT;
+	p->suspend_mask = p->sigblocked;
+	p->sigblocked = mask & ~UNBLOCKABLE;
+	p->suspended = 1;
+	return signal_wait(p, "rt_sigsuspend");
 }
 
 long sys_rt_sigpending(struct proc *p, const uint64_t *a)

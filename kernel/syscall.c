@@ -42,7 +42,7 @@ enum {
 	SYS_rt_sigaction = 13, SYS_rt_sigprocmask = 14, SYS_ioctl = 16,
 	SYS_readv = 19, SYS_writev = 20, SYS_sched_yield = 24, SYS_madvise = 28,
 	SYS_rt_sigreturn = 15, SYS_rt_sigpending = 127, SYS_pause = 34,
-	SYS_getitimer = 36, SYS_alarm = 37, SYS_setitimer = 38,
+	SYS_getitimer = 36, SYS_alarm = 37, SYS_setitimer = 38, SYS_rt_sigsuspend = 130,
 	SYS_nanosleep = 35, SYS_getpid = 39, SYS_exit = 60, SYS_kill = 62,
 	SYS_uname = 63, SYS_gettimeofday = 96, SYS_getrlimit = 97, SYS_getrusage = 98,
 	SYS_times = 100, SYS_getuid = 102,
@@ -380,15 +380,6 @@ static long sys_clock_nanosleep(struct proc *p, const uint64_t *a)
 	return do_nanosleep(p, a[0], a[1], a[2], a[3]);
 }
 
-/* A wait nothing can ever end: no other thread exists to wake a futex or
- * send a signal, so the job ends now rather than hang until its limit. */
-static _Noreturn void deadlock(struct proc *p, const char *what)
-{
-	pr_err("rank %u (cpu %u): %s with nothing that can ever wake it: deadlock, job ends "
-	       "with status %d\n", p->rank, p->cpu->id, what, SMAPOS_EXIT_DEADLOCK);
-	proc_end(p, SMAPOS_EXIT_DEADLOCK, 1);
-}
-
 static long sys_futex(struct proc *p, const uint64_t *a)
 {
 	uint64_t addr = a[0], ns;
@@ -404,7 +395,7 @@ static long sys_futex(struct proc *p, const uint64_t *a)
 		if (word != (uint32_t)a[2])
 			return -EAGAIN;
 		if (!a[3])
-			deadlock(p, "futex wait");
+			proc_deadlock(p, "futex wait");
 		err = timespec_import(p, a[3], &ns);
 		if (err)
 			return err;
@@ -416,19 +407,10 @@ static long sys_futex(struct proc *p, const uint64_t *a)
 	return -ENOSYS;
 }
 
-/* Only the alarm can send a signal: without one, pause is a deadlock. */
 static long sys_pause(struct proc *p, const uint64_t *a)
 {
 	(void)a;
-	irq_disable();
-	while (!signal_ready(p) && !p->killed) {
-		if (!p->alarm_at)
-			deadlock(p, "pause");
-		proc_timer_arm(p, 0);
-		cpu_idle();
-	}
-	irq_enable();
-	return -EINTR;
+	return signal_wait(p, "pause");
 }
 
 struct utsname_u {
@@ -839,6 +821,7 @@ static const syscall_fn linux_calls[] = {
 	[SYS_rt_sigprocmask] = sys_rt_sigprocmask,
 	[SYS_rt_sigreturn] = sys_rt_sigreturn,
 	[SYS_rt_sigpending] = sys_rt_sigpending,
+	[SYS_rt_sigsuspend] = sys_rt_sigsuspend,
 	[SYS_ioctl] = sys_ioctl,
 	[SYS_readv] = sys_readv,
 	[SYS_writev] = sys_writev,

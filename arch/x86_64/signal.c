@@ -60,7 +60,8 @@ struct fxarea {
 	uint8_t b[FXSAVE_SIZE];
 } __attribute__((aligned(16)));
 
-int arch_signal_frame(struct proc *p, unsigned sig, const struct ksigaction *act)
+int arch_signal_frame(struct proc *p, unsigned sig, const struct ksigaction *act,
+		      uint64_t mask)
 {
 	struct trapframe *tf = p->tf;
 	struct rt_sigframe f;
@@ -83,9 +84,9 @@ int arch_signal_frame(struct proc *p, unsigned sig, const struct ksigaction *act
 		.rdi = tf->rdi, .rsi = tf->rsi, .rbp = tf->rbp, .rbx = tf->rbx,
 		.rdx = tf->rdx, .rax = tf->rax, .rcx = tf->rcx, .rsp = tf->rsp,
 		.rip = tf->rip, .rflags = tf->rflags, .cs = (uint16_t)tf->cs,
-		.ss = (uint16_t)tf->ss, .oldmask = p->sigblocked, .fpstate = fp,
+		.ss = (uint16_t)tf->ss, .oldmask = mask, .fpstate = fp,
 	};
-	f.uc.sigmask = p->sigblocked;
+	f.uc.sigmask = mask;
 	f.info.signo = (int32_t)sig;
 	f.info.code = SI_TKILL;
 	f.info.pid = (int32_t)(p->rank + 1);

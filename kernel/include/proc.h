@@ -49,6 +49,8 @@ struct proc {
 	uint64_t syscalls;
 	struct trapframe *tf;		/* the user registers of the running system call */
 	uint64_t sigblocked, sigpending;	/* bit sig-1 for signal sig */
+	uint64_t suspend_mask;		/* rt_sigsuspend: the mask to return to */
+	int suspended;			/* ... and the rank is in it */
 	uint64_t alarm_at, alarm_every;	/* ITIMER_REAL's next expiry and period (TSC; 0: off) */
 	struct ksigaction sigact[NSIG];
 	struct { uint64_t base, len; } iov[1024];	/* readv/writev's copy of the iovec */
@@ -62,6 +64,9 @@ void proc_timer_arm(struct proc *p, uint64_t sleep);
 /* The timer fired, in user mode (registers tf) when from_user. */
 void proc_timer_interrupt(struct trapframe *tf, int from_user);
 
+/* A wait nothing can ever end (no other thread exists to wake a futex or
+ * send a signal): the job ends now rather than hang until its limit. */
+_Noreturn void proc_deadlock(struct proc *p, const char *what);
 /* Run p on this CPU until it ends (called by the CPU that owns it). */
 void proc_run(struct proc *p);
 /* End the rank running on this CPU.  Never returns. */

@@ -49,6 +49,10 @@ long sys_rt_sigaction(struct proc *p, const uint64_t *a);
 long sys_rt_sigprocmask(struct proc *p, const uint64_t *a);
 long sys_rt_sigreturn(struct proc *p, const uint64_t *a);
 long sys_rt_sigpending(struct proc *p, const uint64_t *a);
+long sys_rt_sigsuspend(struct proc *p, const uint64_t *a);
+/* pause and rt_sigsuspend: wait for a signal (-EINTR), or end the job at
+ * once as a deadlock when nothing can send one (no alarm set) */
+long signal_wait(struct proc *p, const char *what);
 /* ITIMER_REAL, the one timer (SIGALRM); the CPU time ones are ENOSYS */
 long sys_alarm(struct proc *p, const uint64_t *a);
 long sys_setitimer(struct proc *p, const uint64_t *a);

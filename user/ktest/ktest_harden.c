@@ -13,7 +13,7 @@
  *   scan SEED    (the next job) no word of the region holds that pattern
  *   signals      ignored, blocked, default-ignored signals and handlers
  *   alarm        setitimer/alarm: SIGALRM interrupts a loop in user mode
- *                (its registers intact), a sleep and pause
+ *                (its registers intact), a sleep, pause and sigsuspend
  *   alarm-default  SIGALRM's default action ends a computing rank (142)
  *   int3 | pause | futex | unblock-kill    die the way Linux would (or
  *                end a deadlock at once)
@@ -471,6 +471,24 @@ static void alarm_checks(void)
 	e = errno;
 	CHECK("alarm: pause waits for it and returns EINTR after its handler", r == -1 &&
 	      e == EINTR && alarms == 2, "returned %d, errno %d, %d alarms", r, e, alarms);
+
+	{
+		sigset_t block, none, now;
+
+		sigemptyset(&block);
+		sigaddset(&block, SIGALRM);
+		sigemptyset(&none);
+		sigprocmask(SIG_BLOCK, &block, NULL);
+		set_timer(20000, 0);
+		r = sigsuspend(&none);
+		e = errno;
+		sigprocmask(SIG_SETMASK, NULL, &now);
+		CHECK("alarm: sigsuspend with SIGALRM blocked outside it takes the alarm, then "
+		      "the mask is back", r == -1 && e == EINTR && alarms == 3 &&
+		      sigismember(&now, SIGALRM) == 1, "returned %d, errno %d, %d alarms, %s",
+		      r, e, alarms, sigismember(&now, SIGALRM) ? "blocked" : "not blocked");
+		sigprocmask(SIG_UNBLOCK, &block, NULL);
+	}
 
 	r = setitimer(ITIMER_REAL, &bad, NULL);
 	e = errno;

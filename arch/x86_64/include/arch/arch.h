@@ -43,11 +43,13 @@ uint64_t arch_get_fs(void);
 /* The five syscall argument registers and the return value. */
 void arch_dump_user_regs(const struct trapframe *tf);
 
-/* signal.c: enter the handler of sig from the system call p is returning
- * from (its frame p->tf), with Linux's rt_sigframe on the user stack; 0 or
- * -EFAULT.  And leave it: restore the frame's registers into p->tf, give
- * back the saved signal mask and rax; 0 or -EFAULT. */
-int arch_signal_frame(struct proc *p, unsigned sig, const struct ksigaction *act);
+/* signal.c: enter the handler of sig from the system call or interrupt p
+ * is returning from (its frame p->tf), with Linux's rt_sigframe on the user
+ * stack holding `mask`, the signal mask to return to; 0 or -EFAULT.  And
+ * leave it: restore the frame's registers into p->tf, give back the saved
+ * signal mask and rax; 0 or -EFAULT. */
+int arch_signal_frame(struct proc *p, unsigned sig, const struct ksigaction *act,
+		      uint64_t mask);
 int arch_signal_return(struct proc *p, uint64_t *mask, uint64_t *rax);
 
 /* trap.c: print a stack trace from a frame pointer (kernel or user). */
