@@ -247,7 +247,7 @@ static int make_args(long nr, uint64_t a[6])
 	switch (nr) {
 	case 60: case 231:		/* exit, exit_group */
 	case 15:			/* rt_sigreturn */
-	case 34:			/* pause */
+	case 34: case 130:		/* pause, rt_sigsuspend: a deadlock */
 	case SMAPOS_SYS_HWBARRIER:
 	case SMAPOS_SYS_JOB_ABORT:
 	case 1032:			/* network attach */
