@@ -45,6 +45,7 @@ static unsigned nmacs;
 static double drop_p, dup_p, corrupt_p;
 static unsigned long mtu = MAX_FRAME;
 static unsigned long long n_in, n_out, n_drop, n_dup, n_corrupt, n_flood, n_big;
+static unsigned long long bytes_in;	/* frames' bytes, without the length words */
 static volatile sig_atomic_t stop;
 
 static void on_stop(int sig)
@@ -119,6 +120,7 @@ static void forward(unsigned from, uint8_t *rec, size_t len)
 	int to;
 
 	n_in++;
+	bytes_in += len - 4;
 	if (len < 4 + 14)
 		return;
 	if (len - 4 - 14 > mtu) {
@@ -252,8 +254,8 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "switch: %llu frames in, %llu out, %llu flooded, %llu dropped, "
-			"%llu duplicated, %llu corrupted, %llu over the MTU\n", n_in, n_out, n_flood,
-		n_drop, n_dup, n_corrupt, n_big);
+			"%llu duplicated, %llu corrupted, %llu over the MTU; %llu bytes in\n", n_in, n_out,
+		n_flood, n_drop, n_dup, n_corrupt, n_big, bytes_in);
 	unlink(path);
 	return 0;
 }
