@@ -792,11 +792,12 @@ static void *sp_post(struct coll_group *g, int to, const void *sbuf, size_t slen
  * over SMARTMAP, the leaders combine their partials over the network, and
  * each leader hands the result back to its node.  Small chunks go by
  * recursive doubling (log2 p exchanges of the whole chunk); chunks of
- * SPAN_AR_HALVE bytes or more by recursive halving, then doubling of the
- * halves back (Rabenseifner: a reduce-scatter, then an allgather), where
- * each leader sends and receives 2(p-1)/p of a chunk and folds (p-1)/p of
- * one, against log2 p whole chunks each way and folded.  Large
- * vectors go in chunks of SPAN_AR_CHUNK, pipelined: a chunk's first
+ * SPAN_AR_HALVE bytes or more among 4 or more leaders by recursive
+ * halving, then doubling of the halves back (Rabenseifner: a
+ * reduce-scatter, then an allgather), where each leader sends and
+ * receives 2(p-1)/p of a chunk and folds (p-1)/p of one, against log2 p
+ * whole chunks each way and folded.  Large vectors go in chunks of
+ * SPAN_AR_CHUNK, pipelined: a chunk's first
  * exchange between leaders is in flight while the node folds the next
  * chunk, so the on-node and network phases overlap.  Partners combine
  * lower op higher, so every leader computes the same bits and the result
@@ -907,10 +908,13 @@ static void ar_fold(struct span_ar *a, size_t c)
 	}
 }
 
-/* Chunk c goes by halving: every leader decides alike from its length. */
+/* Chunk c goes by halving: every leader decides alike from its length.
+ * Two leaders send a chunk each way either way, and halving adds a round
+ * (host mode, 2 nodes x 1: 1 MiB 154-167 -> 164-326 us, 64 KiB 18-26 ->
+ * 24-37), so it takes four or more. */
 static int ar_halves(const struct span_ar *a, size_t c)
 {
-	return a->p > 1 && ar_len(a, c) * a->op->size >= SPAN_AR_HALVE;
+	return a->p >= 4 && ar_len(a, c) * a->op->size >= SPAN_AR_HALVE;
 }
 
 /* Halving at distance d within elements [lo, hi) of a chunk: this
