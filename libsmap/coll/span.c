@@ -8,8 +8,9 @@
  * reductions folded per node and combined at the root in member order
  * (x0 op x1 op ... op x(n-1), the same evaluation on every run, as the
  * engine promises for every reduction); allreduces folded per node,
- * among the nodes' leaders recursive doubling, or for large chunks
- * reduce-scatter and allgather (Rabenseifner), chunked and pipelined;
+ * among the nodes' leaders recursive doubling, or for large chunks among
+ * 4 or more reduce-scatter and allgather (Rabenseifner), chunked and
+ * pipelined;
  * reduces above SPAN_RUNS_MAX folded per node and up a tree of leaders,
  * chunked and pipelined; gathers and scatters through
  * one member per node; alltoall as n-1 pairwise exchanges, or all at
