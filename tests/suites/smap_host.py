@@ -109,7 +109,7 @@ def cases():
                        ["--host", "-e", "LD_PRELOAD=/usr/libexec/valgrind/vgpreload_core-amd64-linux.so",
                         prog("smaptest_fail"), "exit", "0"], rc=134,
                        expect=[r"^libsmap: host mode cannot run under valgrind"]),
-        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=11),
+        check("smapcc_builds_and_links", "smapcc", tap=True, min_tap=12),
     ]
     return c
 
@@ -242,6 +242,21 @@ def check_smapcc():
                 bad.append("%s: %s" % (std, r.stdout.decode()[-200:]))
         harness.tap(not bad, "smapfort -std=f2008 and -std=f2018 compile a use mpi_f08 program "
                     "with LOGICAL arguments", "; ".join(bad))
+
+        # SGI's and Cray's header paths, which Open MPI's man pages and
+        # SOS keep (Cray's SHMEM tests include <mpp/shmem.h>).
+        csrc, fsrc = os.path.join(tmp, "mpp.c"), os.path.join(tmp, "mpp.f")
+        with open(csrc, "w") as f:
+            f.write("#include <mpp/shmem.h>\nint main(void) { shmem_init(); "
+                    "shmem_finalize(); return 0; }\n")
+        with open(fsrc, "w") as f:
+            f.write("      program m\n      include 'mpp/shmem.fh'\n      call shmem_init()\n"
+                    "      if (SHMEM_MAJOR_VERSION .ne. 1) stop 1\n      end\n")
+        bad = [" ".join(r.args[:1]) + ": " + r.stdout.decode()[-200:]
+               for r in (run([SMAPCC, "-c", "-o", obj, csrc]),
+                         run([SMAPFORT, "-c", "-o", obj, fsrc])) if r.returncode]
+        harness.tap(not bad, "<mpp/shmem.h> and 'mpp/shmem.fh' compile, as with Open MPI and SOS",
+                    "; ".join(bad))
 
         fake = os.path.join(tmp, "tree", "tools")
         os.makedirs(fake)
