@@ -27,6 +27,7 @@ struct core {
 	uintptr_t region_end;	/* region_base + region_size */
 	unsigned spin_limit;	/* pauses before a waiting rank yields */
 	int nap;		/* waits nap after a while (kernel, several nodes) */
+	uint64_t poll_gap;	/* TSC ticks: closer polls are one wait (nap only) */
 };
 
 extern struct core core;
@@ -82,8 +83,9 @@ void core_spin(unsigned *spins);
 /* After a call that polls (MPI_Test, MPI_Iprobe, shmem_test...): a program
  * looping on one that finds nothing waits too, and on a CPU it shares (host
  * mode, more ranks than CPUs) gives it away as core_spin does, or the peer
- * it waits for may not run for a whole time slice.  No wait check: the
- * program may compute between polls. */
+ * it waits for may not run for a whole time slice; on the kernel across
+ * nodes, polls that follow each other closely nap as waits do.  No wait
+ * check: the program may compute between polls. */
 void core_poll(int found);
 /* Host mode's network engine runs in whichever rank waits (hostnet.c):
  * set once the network is up; never allocates, so any wait may call it. */
