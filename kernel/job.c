@@ -227,7 +227,8 @@ static int job_prepare(struct job *j)
 	}
 	for (unsigned i = 0; i < ncpus; i++)
 		online += cpus[i]->online;
-	np = s->np == JOB_NP_ALL ? online : s->np;
+	/* np=all leaves the network engine its CPU (make image's default) */
+	np = s->np != JOB_NP_ALL ? s->np : online > 1 ? online - knet_cpus() : online;
 	if (np > SMAPOS_MAX_RANKS) {
 		pr_err("job %u: %s: %u ranks requested; SMARTMAP allows at most %d per node "
 		       "(PML4 slots 1..510)\n", j->id, j->name, np, SMAPOS_MAX_RANKS);

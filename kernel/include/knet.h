@@ -12,6 +12,9 @@ struct proc;
 
 /* After the NIC: the engine's memory (boot, before the APs). */
 void knet_init(void);
+/* CPUs the engine takes from a job of several nodes: 1, or 0 when this
+ * boot's jobs span one node or the node has no NIC. */
+unsigned knet_cpus(void);
 /* node=auto with nnodes > 1: sets job_node from the MACs the other nodes
  * broadcast (boot, before the first job).  0, or -1 after saying why. */
 int knet_number(void);

@@ -381,6 +381,11 @@ static int number_by_mac(void)
 	return 0;
 }
 
+unsigned knet_cpus(void)
+{
+	return job_nnodes > 1 && job_nnodes <= ENG_MAX_NODES && knet.eng ? 1 : 0;
+}
+
 int knet_number(void)
 {
 	if (job_nnodes > ENG_MAX_NODES) {

@@ -254,12 +254,13 @@ def cluster():
 
 
 def cluster_boot():
-    """Two QEMU nodes boot the default entry of one cluster image, as
-    flashed nodes do: they number themselves by MAC, in 1500-byte frames
-    (the kernel's default for a real switch), and run the job across."""
+    """Two QEMU nodes of 2 CPUs boot the default entry of one cluster
+    image, as flashed nodes do: they number themselves by MAC, in
+    1500-byte frames (the kernel's default for a real switch), and run the
+    job across, np=all (the image's default) leaving the engine its CPU."""
     iso = image_path("cluster-boot.iso")
     r = subprocess.run([sys.executable, MKIMAGE, "-o", iso, "--timeout", "0", "--nodes", "2",
-                        "-n", "1", harness.build("user", "mpit_p2p")],
+                        harness.build("user", "mpit_p2p")],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if not tap(r.returncode == 0, "mkimage --nodes 2 writes the image", r.stdout.decode()):
         return
@@ -269,7 +270,9 @@ def cluster_boot():
     tap(p.returncode == 0, "both nodes boot the default entry and end with status 0",
         "status %d" % p.returncode)
     tap(all(re.search(r"\[n%d\] .*Booting `smapos: any of 2 nodes \(numbered by MAC\)" % n, out)
-            for n in (0, 1)), "the default entry is the one for any node", out[-2000:])
+            and re.search(r"\[n%d\] job 0: mpit_p2p: 1 rank x" % n, out) for n in (0, 1)),
+        "the default entry is the one for any node; np=all is one rank beside the engine",
+        out[-2000:])
     tap(re.search(r"\[n0\] net: node=auto: this is node 0 of 2", out) and
         re.search(r"\[n1\] net: node=auto: this is node 1 of 2", out),
         "each numbers itself by its MAC", out[-2000:])
