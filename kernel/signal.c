@@ -71,7 +71,9 @@ int signal_ready(const struct proc *p)
 
 void signal_deliver(struct proc *p)
 {
-	uint64_t ready, back = p->suspended ? p->suspend_mask : p->sigblocked;
+	/* the mask the handler returns to: rt_sigsuspend's caller's, if in it */
+	int suspended = p->suspended;
+	uint64_t ready, back = suspended ? p->suspend_mask : p->sigblocked;
 
 	p->suspended = 0;
 	while ((ready = p->sigpending & ~p->sigblocked)) {
@@ -97,7 +99,8 @@ void signal_deliver(struct proc *p)
 			p->sigact[sig - 1].handler = SIG_DFL;
 		return;	/* one frame at a time: the next one after rt_sigreturn */
 	}
-	p->sigblocked = back;	/* rt_sigsuspend's mask ends with the call */
+	if (suspended)
+		p->sigblocked = back;	/* rt_sigsuspend's mask ends with the call */
 }
 
 long sys_rt_sigaction(struct proc *p, const uint64_t *a)

@@ -300,14 +300,16 @@ static int discovery_done(void)
  * order puts it. */
 static int number_by_mac(void)
 {
-	uint8_t mac[ENG_MAX_NODES][6];
-	uint32_t said[ENG_MAX_NODES];	/* the id each HELLO carried */
+	struct {
+		uint8_t mac[6];
+		uint32_t said;	/* the id its HELLO carried */
+	} seen[ENG_MAX_NODES];
 	unsigned heard = 1, me = 0;
 	uint64_t start = eng_plat_now(knet.eng), hello_at = 0;
 	char a[18], b[18];
 
-	memcpy(mac[0], nic_mac(), 6);
-	said[0] = SNET_NODE_AUTO;
+	memcpy(seen[0].mac, nic_mac(), 6);
+	seen[0].said = SNET_NODE_AUTO;
 	irq_disable();
 	while (heard < job_nnodes) {
 		uint64_t now = eng_plat_now(knet.eng);
@@ -334,11 +336,11 @@ static int number_by_mac(void)
 			got = 1;
 			if (len >= SNET_ETH_HLEN + 2 && (f[12] << 8 | f[13]) == SNET_ETHERTYPE &&
 			    !hello_parse(f, len, &body) && body.nnodes == job_nnodes) {
-				while (i < heard && memcmp(mac[i], body.mac, 6))
+				while (i < heard && memcmp(seen[i].mac, body.mac, 6))
 					i++;
 				if (i == heard) {
-					memcpy(mac[heard], body.mac, 6);
-					said[heard++] = body.node;
+					memcpy(seen[heard].mac, body.mac, 6);
+					seen[heard++].said = body.node;
 				}
 			}
 			nic_rx_release();
@@ -350,32 +352,28 @@ static int number_by_mac(void)
 	}
 	apic_timer_at(0);
 	irq_enable();
-	/* Sort the MACs, ours included, each with the id it said. */
+	/* Sort the MACs, ours included (insertion: at most 64). */
 	for (unsigned i = 1; i < heard; i++)
-		for (unsigned k = i; k > 0 && memcmp(mac[k - 1], mac[k], 6) > 0; k--) {
-			uint8_t t[6];
-			uint32_t id = said[k];
+		for (unsigned k = i; k > 0 && memcmp(seen[k - 1].mac, seen[k].mac, 6) > 0; k--) {
+			__typeof__(seen[0]) t = seen[k];
 
-			memcpy(t, mac[k], 6);
-			memcpy(mac[k], mac[k - 1], 6);
-			memcpy(mac[k - 1], t, 6);
-			said[k] = said[k - 1];
-			said[k - 1] = id;
+			seen[k] = seen[k - 1];
+			seen[k - 1] = t;
 		}
 	for (unsigned i = 0; i < heard; i++) {
-		if (!memcmp(mac[i], nic_mac(), 6))
+		if (!memcmp(seen[i].mac, nic_mac(), 6))
 			me = i;
-		if (said[i] != SNET_NODE_AUTO && said[i] != i) {
-			mac_str(a, mac[i]);
+		if (seen[i].said != SNET_NODE_AUTO && seen[i].said != i) {
+			mac_str(a, seen[i].mac);
 			pr_err("net: node=auto: %s says it is node %u, but its MAC makes it node %u: "
 			       "give every node node=auto, or each its own node=I: no job runs\n", a,
-			       said[i], i);
+			       seen[i].said, i);
 			return -1;
 		}
 	}
 	job_node = me;
-	mac_str(a, mac[0]);
-	mac_str(b, mac[heard - 1]);
+	mac_str(a, seen[0].mac);
+	mac_str(b, seen[heard - 1].mac);
 	pr_info("net: node=auto: this is node %lu of %lu, by MAC order (%s .. %s)\n", job_node,
 		job_nnodes, a, b);
 	return 0;

@@ -155,10 +155,14 @@ void core_poll(int found)
 		/* A loop of MPI_Test or shmem_test on the kernel across nodes:
 		 * under emulation it kept the host CPU from the network
 		 * engine's vCPU (Graph500's polling, 2 QEMU nodes x 2). */
-		idle = smap_rdtsc() - last < core.poll_gap ? idle + 1 : 0;
-		if (idle >= CORE_POLL_NAP)
+		uint64_t now = smap_rdtsc();
+
+		idle = now - last < core.poll_gap ? idle + 1 : 0;
+		if (idle >= CORE_POLL_NAP) {
 			nanosleep(&nap, NULL);
-		last = smap_rdtsc();
+			now = smap_rdtsc();
+		}
+		last = now;
 		return;
 	}
 	if (core.spin_limit == ~0u)
