@@ -1241,8 +1241,8 @@ __typeof__(shmem_size_wait_until_any_vector) pshmem_size_wait_until_any_vector;
 __typeof__(shmem_size_wait_until_some) pshmem_size_wait_until_some;
 __typeof__(shmem_size_wait_until_some_vector) pshmem_size_wait_until_some_vector;
 __typeof__(shmem_size_xor_reduce) pshmem_size_xor_reduce;
-__typeof__(shmem_swap) pshmem_swap;
-__typeof__(shmem_sync) pshmem_sync;
+long pshmem_swap(long *dest, long value, int pe);
+void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 __typeof__(shmem_sync_all) pshmem_sync_all;
 __typeof__(shmem_team_create_ctx) pshmem_team_create_ctx;
 __typeof__(shmem_team_destroy) pshmem_team_destroy;
@@ -1649,8 +1649,8 @@ __typeof__(shmem_ushort_wait_until_any_vector) pshmem_ushort_wait_until_any_vect
 __typeof__(shmem_ushort_wait_until_some) pshmem_ushort_wait_until_some;
 __typeof__(shmem_ushort_wait_until_some_vector) pshmem_ushort_wait_until_some_vector;
 __typeof__(shmem_ushort_xor_reduce) pshmem_ushort_xor_reduce;
-__typeof__(shmem_wait) pshmem_wait;
-__typeof__(shmem_wait_until) pshmem_wait_until;
+void pshmem_wait(long *ivar, long cmp_value);
+void pshmem_wait_until(long *ivar, int cmp, long cmp_value);
 
 #ifdef __cplusplus
 }

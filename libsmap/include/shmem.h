@@ -583,6 +583,58 @@ void shmem_udcflush_line(void *dest);
 #endif
 
 /*
+ * The distinct C types of each generic family, X(A, B, TYPE, TYPENAME) with
+ * A and B passed through: what the C11 selections and the C++ overloads
+ * below pick from (int32_t is int here, so it has no entry of its own).
+ */
+#define SHMEMI_GT_RMA(X, A, B)						\
+	X(A, B, float, float) X(A, B, double, double)			\
+	X(A, B, long double, longdouble) X(A, B, char, char)		\
+	X(A, B, signed char, schar) X(A, B, short, short)		\
+	X(A, B, int, int) X(A, B, long, long)				\
+	X(A, B, long long, longlong) X(A, B, unsigned char, uchar)	\
+	X(A, B, unsigned short, ushort) X(A, B, unsigned int, uint)	\
+	X(A, B, unsigned long, ulong)					\
+	X(A, B, unsigned long long, ulonglong)
+#define SHMEMI_GT_AMO_STD(X, A, B)					\
+	X(A, B, int, int) X(A, B, long, long) X(A, B, long long, longlong) \
+	X(A, B, unsigned int, uint) X(A, B, unsigned long, ulong)	\
+	X(A, B, unsigned long long, ulonglong)
+#define SHMEMI_GT_AMO_EXT(X, A, B)					\
+	SHMEMI_GT_AMO_STD(X, A, B) X(A, B, float, float) X(A, B, double, double)
+#define SHMEMI_GT_AMO_BIT(X, A, B)					\
+	X(A, B, unsigned int, uint) X(A, B, unsigned long, ulong)	\
+	X(A, B, unsigned long long, ulonglong) X(A, B, int, int32)	\
+	X(A, B, long, int64)
+#define SHMEMI_GT_P2P(X, A, B)						\
+	X(A, B, short, short) X(A, B, int, int) X(A, B, long, long)	\
+	X(A, B, long long, longlong) X(A, B, unsigned short, ushort)	\
+	X(A, B, unsigned int, uint) X(A, B, unsigned long, ulong)	\
+	X(A, B, unsigned long long, ulonglong)
+#define SHMEMI_GT_REDUCE_BIT(X, A, B)					\
+	X(A, B, unsigned char, uchar) X(A, B, unsigned short, ushort)	\
+	X(A, B, unsigned int, uint) X(A, B, unsigned long, ulong)	\
+	X(A, B, unsigned long long, ulonglong) X(A, B, signed char, int8) \
+	X(A, B, short, int16) X(A, B, int, int32) X(A, B, long, int64)
+#define SHMEMI_GT_REDUCE_MINMAX(X, A, B)				\
+	X(A, B, char, char) X(A, B, signed char, schar) X(A, B, short, short) \
+	X(A, B, int, int) X(A, B, long, long) X(A, B, long long, longlong) \
+	X(A, B, unsigned char, uchar) X(A, B, unsigned short, ushort)	\
+	X(A, B, unsigned int, uint) X(A, B, unsigned long, ulong)	\
+	X(A, B, unsigned long long, ulonglong) X(A, B, float, float)	\
+	X(A, B, double, double) X(A, B, long double, longdouble)
+#define SHMEMI_GT_REDUCE_ARITH(X, A, B)					\
+	SHMEMI_GT_REDUCE_MINMAX(X, A, B)				\
+	X(A, B, double _Complex, complexd) X(A, B, float _Complex, complexf)
+/* The deprecated generic atomics (OpenSHMEM 1.3) and shmem_wait. */
+#define SHMEMI_GT_OLD_STD(X, A, B)					\
+	X(A, B, int, int) X(A, B, long, long) X(A, B, long long, longlong)
+#define SHMEMI_GT_OLD_EXT(X, A, B)					\
+	SHMEMI_GT_OLD_STD(X, A, B) X(A, B, float, float) X(A, B, double, double)
+#define SHMEMI_GT_OLD_P2P(X, A, B)					\
+	X(A, B, short, short) SHMEMI_GT_OLD_STD(X, A, B)
+
+/*
  * C11 generic selections.  A call with one argument more than the plain
  * form is the context form (shmem_put(ctx, dest, source, n, pe)); the
  * routine is picked from the type of *dest (or *source, *ivars), whose
@@ -599,45 +651,23 @@ void shmem_udcflush_line(void *dest);
 /* NAME_<argument count>(args) */
 #define SHMEMI_BY_NARG(NAME, ...) SHMEMI_CAT(NAME, SHMEMI_NARG(__VA_ARGS__))(__VA_ARGS__)
 
-/* Association lists: P##TYPENAME##S for each C type of a table. */
-#define SHMEMI_G_RMA(P, S)						\
-	float: P##float##S, double: P##double##S,			\
-	long double: P##longdouble##S, char: P##char##S,		\
-	signed char: P##schar##S, short: P##short##S, int: P##int##S,	\
-	long: P##long##S, long long: P##longlong##S,			\
-	unsigned char: P##uchar##S, unsigned short: P##ushort##S,	\
-	unsigned int: P##uint##S, unsigned long: P##ulong##S,		\
-	unsigned long long: P##ulonglong##S
-#define SHMEMI_G_AMO_STD(P, S)						\
-	int: P##int##S, long: P##long##S, long long: P##longlong##S,	\
-	unsigned int: P##uint##S, unsigned long: P##ulong##S,		\
-	unsigned long long: P##ulonglong##S
-#define SHMEMI_G_AMO_EXT(P, S)						\
-	SHMEMI_G_AMO_STD(P, S), float: P##float##S, double: P##double##S
-#define SHMEMI_G_AMO_BIT(P, S)						\
-	unsigned int: P##uint##S, unsigned long: P##ulong##S,		\
-	unsigned long long: P##ulonglong##S, int: P##int32##S,		\
-	long: P##int64##S
-#define SHMEMI_G_P2P(P, S)						\
-	short: P##short##S, int: P##int##S, long: P##long##S,		\
-	long long: P##longlong##S, unsigned short: P##ushort##S,	\
-	unsigned int: P##uint##S, unsigned long: P##ulong##S,		\
-	unsigned long long: P##ulonglong##S
-#define SHMEMI_G_REDUCE_BIT(P, S)					\
-	unsigned char: P##uchar##S, unsigned short: P##ushort##S,	\
-	unsigned int: P##uint##S, unsigned long: P##ulong##S,		\
-	unsigned long long: P##ulonglong##S, signed char: P##int8##S,	\
-	short: P##int16##S, int: P##int32##S, long: P##int64##S
-#define SHMEMI_G_REDUCE_MINMAX(P, S)					\
-	char: P##char##S, signed char: P##schar##S, short: P##short##S,	\
-	int: P##int##S, long: P##long##S, long long: P##longlong##S,	\
-	unsigned char: P##uchar##S, unsigned short: P##ushort##S,	\
-	unsigned int: P##uint##S, unsigned long: P##ulong##S,		\
-	unsigned long long: P##ulonglong##S, float: P##float##S,	\
-	double: P##double##S, long double: P##longdouble##S
-#define SHMEMI_G_REDUCE_ARITH(P, S)					\
-	SHMEMI_G_REDUCE_MINMAX(P, S), double _Complex: P##complexd##S,	\
-	float _Complex: P##complexf##S
+/* Association lists: P##TYPENAME##S for each C type of a generic family.
+ * The member nobody can pass ends the list, so every type adds "T: F,". */
+struct shmemi_no_type { char c; };
+#define SHMEMI_GA(P, S, T, N)		T: P##N##S,
+#define SHMEMI_G_RMA(P, S)	SHMEMI_GT_RMA(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_AMO_STD(P, S)	SHMEMI_GT_AMO_STD(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_AMO_EXT(P, S)	SHMEMI_GT_AMO_EXT(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_AMO_BIT(P, S)	SHMEMI_GT_AMO_BIT(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_P2P(P, S)	SHMEMI_GT_P2P(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_REDUCE_BIT(P, S) SHMEMI_GT_REDUCE_BIT(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_REDUCE_MINMAX(P, S) \
+	SHMEMI_GT_REDUCE_MINMAX(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_REDUCE_ARITH(P, S) \
+	SHMEMI_GT_REDUCE_ARITH(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_OLD_EXT(P, S)	SHMEMI_GT_OLD_EXT(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_OLD_STD(P, S)	SHMEMI_GT_OLD_STD(SHMEMI_GA, P, S) struct shmemi_no_type: 0
+#define SHMEMI_G_OLD_P2P(P, S)	SHMEMI_GT_OLD_P2P(SHMEMI_GA, P, S) struct shmemi_no_type: 0
 
 /* RMA: plain form selects on its first argument, context form on its second. */
 #define SHMEMI_G1(LIST, S, X)		_Generic(*(X), LIST(shmem_, S))
@@ -745,11 +775,6 @@ void shmem_udcflush_line(void *dest);
 	SHMEMI_AMO_NBI_G(SHMEMI_G_AMO_BIT, fetch_xor_nbi, 4, __VA_ARGS__)
 
 /* Deprecated generic atomics (OpenSHMEM 1.3). */
-#define SHMEMI_G_OLD_EXT(P, S)						\
-	int: P##int##S, long: P##long##S, long long: P##longlong##S,	\
-	float: P##float##S, double: P##double##S
-#define SHMEMI_G_OLD_STD(P, S)						\
-	int: P##int##S, long: P##long##S, long long: P##longlong##S
 #define shmem_fetch(s, pe)		_Generic(*(s), SHMEMI_G_OLD_EXT(shmem_, _fetch))(s, pe)
 #define shmem_set(d, v, pe)		_Generic(*(d), SHMEMI_G_OLD_EXT(shmem_, _set))(d, v, pe)
 #define shmem_swap(d, v, pe)		_Generic(*(d), SHMEMI_G_OLD_EXT(shmem_, _swap))(d, v, pe)
@@ -779,8 +804,7 @@ void shmem_udcflush_line(void *dest);
 #define shmem_test_any_vector(v, ...)	SHMEMI_P2P_G(_test_any_vector, v)(v, __VA_ARGS__)
 #define shmem_test_some_vector(v, ...)	SHMEMI_P2P_G(_test_some_vector, v)(v, __VA_ARGS__)
 #define shmem_wait(v, cmp_value)					\
-	_Generic(*(v), short: shmem_short_wait, int: shmem_int_wait,	\
-		 long: shmem_long_wait, long long: shmem_longlong_wait)(v, cmp_value)
+	_Generic(*(v), SHMEMI_G_OLD_P2P(shmem_, _wait))(v, cmp_value)
 
 /* Collectives on teams */
 #define shmem_sync(...)			SHMEMI_BY_NARG(SHMEMI_SYNC_, __VA_ARGS__)
@@ -808,5 +832,172 @@ void shmem_udcflush_line(void *dest);
 	_Generic(*(d), SHMEMI_G_REDUCE_ARITH(shmem_, _prod_reduce))(t, d, __VA_ARGS__)
 
 #endif /* C11 */
+
+
+/*
+ * C++: the generic names as overloads over the same types.  OpenSHMEM 1.5
+ * defines them for C11 only; Sandia OpenSHMEM has them in C++ too, and C++
+ * codes written for it call them.  A context form is the plain one with
+ * the context first.  The long forms of shmem_swap, shmem_wait and
+ * shmem_wait_until are the C functions of those names, declared above.
+ */
+#if defined(__cplusplus)
+
+#define SHMEMI_CXX_ARGS(...)		__VA_ARGS__
+/* shmem<S>(P) calls shmem_<N><S>(A) */
+#define SHMEMI_CXX_F(R, S, N, P, A)					\
+	static inline R shmem##S P { return shmem_##N##S A; }
+/* ... and shmem<S>(ctx, P) calls shmem_ctx_<N><S>(ctx, A) */
+#define SHMEMI_CXX_FC(R, S, N, P, A)					\
+	SHMEMI_CXX_F(R, S, N, P, A)					\
+	static inline R shmem##S(shmem_ctx_t ctx, SHMEMI_CXX_ARGS P)	\
+	{ return shmem_ctx_##N##S(ctx, SHMEMI_CXX_ARGS A); }
+/* Expands its argument unless N is long (a C function has that form). */
+#define SHMEMI_CXX_NOT_LONG(N, ...)	SHMEMI_CXX_NOT_LONG_##N(__VA_ARGS__)
+#define SHMEMI_CXX_NOT_LONG_long(...)
+#define SHMEMI_CXX_NOT_LONG_short(...)	__VA_ARGS__
+#define SHMEMI_CXX_NOT_LONG_int(...)	__VA_ARGS__
+#define SHMEMI_CXX_NOT_LONG_longlong(...) __VA_ARGS__
+#define SHMEMI_CXX_NOT_LONG_ushort(...)	__VA_ARGS__
+#define SHMEMI_CXX_NOT_LONG_uint(...)	__VA_ARGS__
+#define SHMEMI_CXX_NOT_LONG_ulong(...)	__VA_ARGS__
+#define SHMEMI_CXX_NOT_LONG_ulonglong(...) __VA_ARGS__
+#define SHMEMI_CXX_NOT_LONG_float(...)	__VA_ARGS__
+#define SHMEMI_CXX_NOT_LONG_double(...)	__VA_ARGS__
+
+#define SHMEMI_CXX_RMA(A, B, T, N)					\
+	SHMEMI_CXX_FC(void, _put, N, (T *d, const T *s, size_t n, int pe), (d, s, n, pe)) \
+	SHMEMI_CXX_FC(void, _get, N, (T *d, const T *s, size_t n, int pe), (d, s, n, pe)) \
+	SHMEMI_CXX_FC(void, _put_nbi, N, (T *d, const T *s, size_t n, int pe), \
+		      (d, s, n, pe))					\
+	SHMEMI_CXX_FC(void, _get_nbi, N, (T *d, const T *s, size_t n, int pe), \
+		      (d, s, n, pe))					\
+	SHMEMI_CXX_FC(void, _p, N, (T *d, T v, int pe), (d, v, pe))	\
+	SHMEMI_CXX_FC(T, _g, N, (const T *s, int pe), (s, pe))		\
+	SHMEMI_CXX_FC(void, _iput, N, (T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+				       size_t n, int pe), (d, s, dst, sst, n, pe)) \
+	SHMEMI_CXX_FC(void, _iget, N, (T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+				       size_t n, int pe), (d, s, dst, sst, n, pe)) \
+	SHMEMI_CXX_FC(void, _put_signal, N, (T *d, const T *s, size_t n, uint64_t *sig, \
+					     uint64_t sv, int op, int pe), \
+		      (d, s, n, sig, sv, op, pe))			\
+	SHMEMI_CXX_FC(void, _put_signal_nbi, N, (T *d, const T *s, size_t n, uint64_t *sig, \
+						 uint64_t sv, int op, int pe), \
+		      (d, s, n, sig, sv, op, pe))			\
+	SHMEMI_CXX_F(int, _broadcast, N, (shmem_team_t t, T *d, const T *s, size_t n, \
+					  int root), (t, d, s, n, root)) \
+	SHMEMI_CXX_F(int, _collect, N, (shmem_team_t t, T *d, const T *s, size_t n), \
+		     (t, d, s, n))					\
+	SHMEMI_CXX_F(int, _fcollect, N, (shmem_team_t t, T *d, const T *s, size_t n), \
+		     (t, d, s, n))					\
+	SHMEMI_CXX_F(int, _alltoall, N, (shmem_team_t t, T *d, const T *s, size_t n), \
+		     (t, d, s, n))					\
+	SHMEMI_CXX_F(int, _alltoalls, N, (shmem_team_t t, T *d, const T *s, ptrdiff_t dst, \
+					  ptrdiff_t sst, size_t n), (t, d, s, dst, sst, n))
+SHMEMI_GT_RMA(SHMEMI_CXX_RMA, , )
+
+#define SHMEMI_CXX_AMO_EXT(A, B, T, N)					\
+	SHMEMI_CXX_FC(T, _atomic_fetch, N, (const T *s, int pe), (s, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_set, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(T, _atomic_swap, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_fetch_nbi, N, (T *f, const T *s, int pe), (f, s, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_swap_nbi, N, (T *f, T *d, T v, int pe), (f, d, v, pe))
+SHMEMI_GT_AMO_EXT(SHMEMI_CXX_AMO_EXT, , )
+
+#define SHMEMI_CXX_AMO_STD(A, B, T, N)					\
+	SHMEMI_CXX_FC(T, _atomic_compare_swap, N, (T *d, T c, T v, int pe), (d, c, v, pe)) \
+	SHMEMI_CXX_FC(T, _atomic_fetch_inc, N, (T *d, int pe), (d, pe))	\
+	SHMEMI_CXX_FC(void, _atomic_inc, N, (T *d, int pe), (d, pe))	\
+	SHMEMI_CXX_FC(T, _atomic_fetch_add, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_add, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_compare_swap_nbi, N, (T *f, T *d, T c, T v, int pe), \
+		      (f, d, c, v, pe))					\
+	SHMEMI_CXX_FC(void, _atomic_fetch_inc_nbi, N, (T *f, T *d, int pe), (f, d, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_fetch_add_nbi, N, (T *f, T *d, T v, int pe), \
+		      (f, d, v, pe))
+SHMEMI_GT_AMO_STD(SHMEMI_CXX_AMO_STD, , )
+
+#define SHMEMI_CXX_AMO_BIT(A, B, T, N)					\
+	SHMEMI_CXX_FC(T, _atomic_fetch_and, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_and, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(T, _atomic_fetch_or, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_or, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(T, _atomic_fetch_xor, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_xor, N, (T *d, T v, int pe), (d, v, pe)) \
+	SHMEMI_CXX_FC(void, _atomic_fetch_and_nbi, N, (T *f, T *d, T v, int pe), \
+		      (f, d, v, pe))					\
+	SHMEMI_CXX_FC(void, _atomic_fetch_or_nbi, N, (T *f, T *d, T v, int pe), \
+		      (f, d, v, pe))					\
+	SHMEMI_CXX_FC(void, _atomic_fetch_xor_nbi, N, (T *f, T *d, T v, int pe), \
+		      (f, d, v, pe))
+SHMEMI_GT_AMO_BIT(SHMEMI_CXX_AMO_BIT, , )
+
+#define SHMEMI_CXX_OLD_EXT(A, B, T, N)					\
+	SHMEMI_CXX_F(T, _fetch, N, (const T *s, int pe), (s, pe))	\
+	SHMEMI_CXX_F(void, _set, N, (T *d, T v, int pe), (d, v, pe))	\
+	SHMEMI_CXX_NOT_LONG(N, SHMEMI_CXX_F(T, _swap, N, (T *d, T v, int pe), (d, v, pe)))
+SHMEMI_GT_OLD_EXT(SHMEMI_CXX_OLD_EXT, , )
+
+#define SHMEMI_CXX_OLD_STD(A, B, T, N)					\
+	SHMEMI_CXX_F(T, _cswap, N, (T *d, T c, T v, int pe), (d, c, v, pe)) \
+	SHMEMI_CXX_F(T, _finc, N, (T *d, int pe), (d, pe))		\
+	SHMEMI_CXX_F(void, _inc, N, (T *d, int pe), (d, pe))		\
+	SHMEMI_CXX_F(T, _fadd, N, (T *d, T v, int pe), (d, v, pe))	\
+	SHMEMI_CXX_F(void, _add, N, (T *d, T v, int pe), (d, v, pe))
+SHMEMI_GT_OLD_STD(SHMEMI_CXX_OLD_STD, , )
+
+#define SHMEMI_CXX_OLD_P2P(A, B, T, N)					\
+	SHMEMI_CXX_NOT_LONG(N, SHMEMI_CXX_F(void, _wait, N, (T *v, T c), (v, c)))
+SHMEMI_GT_OLD_P2P(SHMEMI_CXX_OLD_P2P, , )
+
+#define SHMEMI_CXX_P2P(A, B, T, N)					\
+	SHMEMI_CXX_NOT_LONG(N, SHMEMI_CXX_F(void, _wait_until, N, (T *v, int cmp, T c), \
+					    (v, cmp, c)))			\
+	SHMEMI_CXX_F(void, _wait_until_all, N, (T *v, size_t n, const int *st, int cmp, T c), \
+		     (v, n, st, cmp, c))				\
+	SHMEMI_CXX_F(size_t, _wait_until_any, N,			\
+		     (T *v, size_t n, const int *st, int cmp, T c), (v, n, st, cmp, c)) \
+	SHMEMI_CXX_F(size_t, _wait_until_some, N,			\
+		     (T *v, size_t n, size_t *ix, const int *st, int cmp, T c), \
+		     (v, n, ix, st, cmp, c))				\
+	SHMEMI_CXX_F(void, _wait_until_all_vector, N,			\
+		     (T *v, size_t n, const int *st, int cmp, T *c), (v, n, st, cmp, c)) \
+	SHMEMI_CXX_F(size_t, _wait_until_any_vector, N,			\
+		     (T *v, size_t n, const int *st, int cmp, T *c), (v, n, st, cmp, c)) \
+	SHMEMI_CXX_F(size_t, _wait_until_some_vector, N,		\
+		     (T *v, size_t n, size_t *ix, const int *st, int cmp, T *c), \
+		     (v, n, ix, st, cmp, c))				\
+	SHMEMI_CXX_F(int, _test, N, (T *v, int cmp, T c), (v, cmp, c))	\
+	SHMEMI_CXX_F(int, _test_all, N, (T *v, size_t n, const int *st, int cmp, T c), \
+		     (v, n, st, cmp, c))				\
+	SHMEMI_CXX_F(size_t, _test_any, N, (T *v, size_t n, const int *st, int cmp, T c), \
+		     (v, n, st, cmp, c))				\
+	SHMEMI_CXX_F(size_t, _test_some, N,				\
+		     (T *v, size_t n, size_t *ix, const int *st, int cmp, T c), \
+		     (v, n, ix, st, cmp, c))				\
+	SHMEMI_CXX_F(int, _test_all_vector, N,				\
+		     (T *v, size_t n, const int *st, int cmp, T *c), (v, n, st, cmp, c)) \
+	SHMEMI_CXX_F(size_t, _test_any_vector, N,			\
+		     (T *v, size_t n, const int *st, int cmp, T *c), (v, n, st, cmp, c)) \
+	SHMEMI_CXX_F(size_t, _test_some_vector, N,			\
+		     (T *v, size_t n, size_t *ix, const int *st, int cmp, T *c), \
+		     (v, n, ix, st, cmp, c))
+SHMEMI_GT_P2P(SHMEMI_CXX_P2P, , )
+
+/* shmem_<OP>_reduce(team, dest, source, nreduce) */
+#define SHMEMI_CXX_REDUCE(OP, B, T, N)					\
+	SHMEMI_CXX_F(int, _##OP##_reduce, N, (shmem_team_t t, T *d, const T *s, size_t n), \
+		     (t, d, s, n))
+SHMEMI_GT_REDUCE_BIT(SHMEMI_CXX_REDUCE, and, )
+SHMEMI_GT_REDUCE_BIT(SHMEMI_CXX_REDUCE, or, )
+SHMEMI_GT_REDUCE_BIT(SHMEMI_CXX_REDUCE, xor, )
+SHMEMI_GT_REDUCE_MINMAX(SHMEMI_CXX_REDUCE, max, )
+SHMEMI_GT_REDUCE_MINMAX(SHMEMI_CXX_REDUCE, min, )
+SHMEMI_GT_REDUCE_ARITH(SHMEMI_CXX_REDUCE, sum, )
+SHMEMI_GT_REDUCE_ARITH(SHMEMI_CXX_REDUCE, prod, )
+
+static inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
+
+#endif /* C++ */
 
 #endif

@@ -17,6 +17,7 @@ OMP4 = (["-e", "OMP_NUM_THREADS=4"],
          r"libsmap: rank 1: fork\(\) is not supported"])
 PROGRAMS = {
     "lang_cxx": (8, ([], [])),
+    "lang_cxxshmem": (5, ([], [])),
     "lang_fmod": (26, ([], [])),
     "lang_fh": (4, ([], [])),
     "lang_f08": (14, ([], [])),
@@ -50,6 +51,9 @@ def fortran_io():
     ]
 
 
+HEADERS = os.path.join(harness.ROOT, "user", "langtest", "headers.c")
+
+
 def wrappers():
     """smapcxx and smapfort are smapcc under other names: compiler, C library
     and include paths follow the name."""
@@ -70,6 +74,13 @@ def wrappers():
                      [os.path.join(tools, "smapcc"), "-show", "app.c", "-o", "app"],
                      env=dict(os.environ, SMAPCC_LIBC="glibc"),
                      expect=[r"^gcc .*libsmap-glibc\.a$"], reject=[r"smap_glibc_compat"]),
+        # Every public header, together, in both languages.
+        harness.Case("lang/the headers compile as C11, -pedantic -Werror",
+                     [os.path.join(tools, "smapcc"), "-std=c11", "-pedantic", "-Wall",
+                      "-Wextra", "-Werror", "-c", "-o", os.devnull, HEADERS]),
+        harness.Case("lang/the headers compile as C++11, -pedantic -Werror",
+                     [os.path.join(tools, "smapcxx"), "-x", "c++", "-std=c++11", "-pedantic",
+                      "-Wall", "-Wextra", "-Werror", "-c", "-o", os.devnull, HEADERS]),
         harness.Case("lang/SMAPCC_LIBC=other is refused",
                      [os.path.join(tools, "smapcc"), "-show", "app.c"], rc=2,
                      env=dict(os.environ, SMAPCC_LIBC="uclibc"),
@@ -79,6 +90,11 @@ def wrappers():
 
 def cases():
     out = symheap() + wrappers() + fortran_io()
+    # The C++ generic SHMEM overloads between nodes too.
+    out.append(harness.lwkrun("lang/lang_cxxshmem host 2 nodes x 2 PEs",
+                              ["--host", "--nodes", "2", "-n", "2",
+                               harness.build("user", "lang_cxxshmem")],
+                              tap=True, min_tap=5, timeout=60))
     for prog, (checks, (env, expect)) in sorted(PROGRAMS.items()):
         out.append(harness.Case("lang/%s alone" % prog, [harness.build("user", prog)], tap=True,
                                 min_tap=checks))

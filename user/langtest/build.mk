@@ -2,10 +2,14 @@
 # tools/smapfort (tests/suites/lang.py), the same binaries on the kernel
 # and in host mode.
 
-LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_fmod lang_fh lang_symheap lang_c_musl \
+LANGTEST := $(addprefix $(B)/user/,lang_cxx lang_cxxshmem lang_fmod lang_fh lang_symheap lang_c_musl \
 	lang_c_glibc lang_f08 lang_fio lang_fshmem)
 
 $(B)/user/lang_cxx: user/langtest/lang_cxx.cc $(SMAPCXX_DEPS)
+	@mkdir -p $(@D)
+	$(SMAPCXX) -O2 $(WARN) -o $@ $<
+
+$(B)/user/lang_cxxshmem: user/langtest/lang_cxxshmem.cc libsmap/include/shmem.h $(SMAPCXX_DEPS)
 	@mkdir -p $(@D)
 	$(SMAPCXX) -O2 $(WARN) -o $@ $<
 
