@@ -21,7 +21,7 @@ PROGRAMS = {
     "lang_fmod": (26, ([], [])),
     "lang_fh": (4, ([], [])),
     "lang_f08": (14, ([], [])),
-    "lang_fshmem": (8, ([], [])),
+    "lang_fshmem": (9, ([], [])),
     "lang_c_musl": (2, OMP4),
     "lang_c_glibc": (4, OMP4),
 }

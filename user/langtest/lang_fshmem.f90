@@ -34,7 +34,8 @@ program lang_fshmem
   integer :: shmem_my_pe, shmem_n_pes, shmem_test_lock
   integer*4 :: shmem_int4_swap, shmem_int4_cswap, shmem_int4_fadd, shmem_int4_finc
   integer*8 :: shmem_int8_fadd
-  integer :: me, npes, nxt, prv, i, errcode, old
+  integer :: me, npes, nxt, prv, i, errcode, old, major, minor
+  character(len=SHMEM_MAX_NAME_LEN) :: name
   logical :: ok
   integer :: ibuf(8), iget(8)
   double precision :: dbuf(4), dget(4)
@@ -57,6 +58,12 @@ program lang_fshmem
   nxt = mod(me + 1, npes)
   prv = mod(me + npes - 1, npes)
   call report('fs_init_my_pe_n_pes', me >= 0 .and. me < npes)
+
+  ! the library's name and version against shmem.fh's constants
+  call shmem_info_get_name(name)
+  call shmem_info_get_version(major, minor)
+  call report('fs_info_vendor_version', name == SHMEM_VENDOR_STRING .and. &
+              major == SHMEM_MAJOR_VERSION .and. minor == SHMEM_MINOR_VERSION)
 
   ! puts to the next PE, gets from it
   ibuf = [(me * 100 + i, i = 1, 8)]
