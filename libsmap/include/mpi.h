@@ -1727,6 +1727,49 @@ SMPI_API(int, File_write_ordered_begin_c, (MPI_File fh, const void * buf, MPI_Co
 	MPI_Datatype type))
 SMPI_API(int, File_get_type_extent_c, (MPI_File fh, MPI_Datatype type, MPI_Count *extent))
 
+/*
+ * MPI 4.1's functions (MPI_VERSION stays 3.1, docs/mpi.md).  Buffered
+ * sends go through the communicator's buffer, else its session's, else
+ * the process's (libsmap/mpi/bsend.c); MPI_BUFFER_AUTOMATIC as the buffer
+ * lets the library allocate each message's room.
+ */
+extern char smpi_buffer_automatic[];
+#define MPI_BUFFER_AUTOMATIC	((void *)smpi_buffer_automatic)
+SMPI_API(int, Buffer_flush, (void))
+SMPI_API(int, Buffer_iflush, (MPI_Request *request))
+SMPI_API(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+SMPI_API(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+SMPI_API(int, Comm_flush_buffer, (MPI_Comm comm))
+SMPI_API(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
+SMPI_API(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+SMPI_API(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+SMPI_API(int, Session_flush_buffer, (MPI_Session session))
+SMPI_API(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
+SMPI_API(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+SMPI_API(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
+SMPI_API(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+SMPI_API(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr,
+					 MPI_Count *size))
+SMPI_API(int, Status_get_source, (MPI_Status *status, int *source))
+SMPI_API(int, Status_get_tag, (MPI_Status *status, int *tag))
+SMPI_API(int, Status_get_error, (MPI_Status *status, int *error))
+SMPI_API(int, Status_set_source, (MPI_Status *status, int source))
+SMPI_API(int, Status_set_tag, (MPI_Status *status, int tag))
+SMPI_API(int, Status_set_error, (MPI_Status *status, int error))
+SMPI_API(int, Request_get_status_all, (int count, MPI_Request array_of_requests[], int *flag,
+				       MPI_Status array_of_statuses[]))
+SMPI_API(int, Request_get_status_any, (int count, MPI_Request array_of_requests[], int *index,
+				       int *flag, MPI_Status *status))
+SMPI_API(int, Request_get_status_some, (int incount, MPI_Request array_of_requests[],
+					int *outcount, int array_of_indices[],
+					MPI_Status array_of_statuses[]))
+SMPI_API(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type,
+				     MPI_Datatype *pair_type))
+SMPI_API(int, Remove_error_class, (int errorclass))
+SMPI_API(int, Remove_error_code, (int errorcode))
+SMPI_API(int, Remove_error_string, (int errorcode))
+SMPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info))
+
 #undef SMPI_API
 
 #ifdef __cplusplus

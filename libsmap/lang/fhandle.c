@@ -263,6 +263,8 @@ void *smpi_fbuf(const void *p)
 		return MPI_BOTTOM;
 	if (p == smpi_finplace_)
 		return MPI_IN_PLACE;
+	if (p == smpi_fbuffer_automatic_)
+		return MPI_BUFFER_AUTOMATIC;
 	return (void *)p;
 }
 

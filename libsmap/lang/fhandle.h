@@ -39,7 +39,7 @@ struct fh_table {
  * Fortran declares, so the linker sees one size). */
 extern MPI_Fint smpi_fbottom_[], smpi_finplace_[], smpi_fstatus_ignore_[],
 	smpi_fstatuses_ignore_[], smpi_ferrcodes_ignore_[], smpi_funweighted_[],
-	smpi_fweights_empty_[];
+	smpi_fweights_empty_[], smpi_fbuffer_automatic_[];
 
 extern struct fh_table smpi_fh_comm, smpi_fh_datatype, smpi_fh_op;
 

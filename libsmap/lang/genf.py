@@ -43,6 +43,7 @@ SENTINELS = [
     ("MPI_ERRCODES_IGNORE", "smpi_ferrcodes_ignore", "MPI_ERRCODES_IGNORE", "(1)"),
     ("MPI_UNWEIGHTED", "smpi_funweighted", "MPI_UNWEIGHTED", "(1)"),
     ("MPI_WEIGHTS_EMPTY", "smpi_fweights_empty", "MPI_WEIGHTS_EMPTY", "(1)"),
+    ("MPI_BUFFER_AUTOMATIC", "smpi_fbuffer_automatic", "MPI_BUFFER_AUTOMATIC", ""),
 ]
 # NULL handles of mpi.h and their type, predefined handles by type (parse).
 NULLS = {}

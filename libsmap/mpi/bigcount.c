@@ -246,24 +246,6 @@ int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype type, MPI_Count 
 	return PMPI_Status_set_elements_x(status, type, count);
 }
 
-int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
-{
-	if (size > INT_MAX)
-		return smpi_err(NULL, MPI_ERR_COUNT, "MPI_Buffer_attach_c",
-				"a buffer of %lld bytes is past INT_MAX: not supported",
-				(long long)size);
-	return PMPI_Buffer_attach(buffer, (int)size);
-}
-
-int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
-{
-	int n = 0, err = PMPI_Buffer_detach(buffer_addr, size ? &n : NULL);
-
-	if (size)
-		*size = n;
-	return err;
-}
-
 /* ---- datatypes ---- */
 
 int PMPI_Type_size_c(MPI_Datatype type, MPI_Count *size)
@@ -967,8 +949,6 @@ SMPI_ALIAS(Isendrecv_replace_c)
 SMPI_ALIAS(Get_count_c)
 SMPI_ALIAS(Get_elements_c)
 SMPI_ALIAS(Status_set_elements_c)
-SMPI_ALIAS(Buffer_attach_c)
-SMPI_ALIAS(Buffer_detach_c)
 SMPI_ALIAS(Type_size_c)
 SMPI_ALIAS(Type_get_extent_c)
 SMPI_ALIAS(Type_get_true_extent_c)

@@ -1,124 +1,449 @@
 /*
- * bsend.c - buffered sends: the user's attached buffer, carved first-fit
- * into one block per message in flight.
+ * bsend.c - buffered sends: attached buffers, carved first-fit into one
+ * block per message in flight.
  *
- * Each block starts with a header of MPI_BSEND_OVERHEAD bytes (what the
- * standard tells users to reserve per message) linking the live blocks in
- * address order.  A buffered send packs its data into a block and hands a
- * standard send of the packed bytes to progress; the block is released
- * when that send completes.
+ * A buffer belongs to the process (MPI_Buffer_attach), to a communicator
+ * or to a session (MPI 4.1); a buffered send uses its communicator's,
+ * else its communicator's session's, else the process's.  Each block
+ * starts with a header of MPI_BSEND_OVERHEAD bytes (what the standard
+ * tells users to reserve per message) linking the live blocks of its pool
+ * in address order.  A buffered send packs its data into a block and hands
+ * a standard send of the packed bytes to progress; the block is released
+ * when that send completes.  MPI_BUFFER_AUTOMATIC: each block is allocated
+ * for its message and freed with it.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "impl.h"
 
+char smpi_buffer_automatic[1];
+
+/* An MPI_Buffer_iflush (or Comm_/Session_) not yet complete: a
+ * generalized request, done once every block older than it is gone. */
+struct bsend_flush {
+	struct bsend_flush *next;
+	MPI_Request req;
+	uint64_t upto;		/* blocks numbered below it were in flight */
+};
+
+struct smpi_bpool {
+	char *buf;		/* 16-byte aligned start of the room */
+	size_t size;
+	void *user;		/* as attached, MPI_BUFFER_AUTOMATIC, or NULL: none */
+	MPI_Count user_size;
+	struct bsend_blk *live;	/* in address order (automatic: newest first) */
+	uint64_t seq;		/* blocks handed out so far */
+	struct bsend_flush *flushes;
+};
+
 struct bsend_blk {
 	struct bsend_blk *next;
+	struct smpi_bpool *pool;
 	size_t len;		/* header included */
+	uint64_t seq;
 };
 
 _Static_assert(sizeof(struct bsend_blk) <= MPI_BSEND_OVERHEAD, "header fits the overhead");
 
-static char *bsend_buf;
-static size_t bsend_size;
-static void *bsend_user;		/* the buffer as attached */
-static int bsend_user_size;
-static struct bsend_blk *bsend_live;	/* in address order */
+static struct smpi_bpool bsend_process;
 
 static size_t bsend_align(size_t n)
 {
 	return (n + 15) & ~(size_t)15;
 }
 
-int PMPI_Buffer_attach(void *buffer, int size)
+static int pool_attach(struct smpi_bpool *p, void *buffer, MPI_Count size, MPI_Comm comm,
+		       const char *fn)
 {
 	int err;
 
-	if ((err = smpi_check_init("MPI_Buffer_attach")))
+	if ((err = smpi_check_init(fn)))
 		return err;
-	if (bsend_buf)
-		return smpi_err(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is already attached");
+	if (p->user)
+		return smpi_err(comm, MPI_ERR_BUFFER, fn, "a buffer is already attached");
+	if (buffer == MPI_BUFFER_AUTOMATIC) {
+		p->user = buffer;
+		p->user_size = 0;
+		return MPI_SUCCESS;
+	}
 	if (size < 0 || (size && !buffer))
-		return smpi_err(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "bad buffer (size %d)", size);
+		return smpi_err(comm, MPI_ERR_BUFFER, fn, "bad buffer (size %lld)", (long long)size);
 	/* Blocks are 16-byte aligned inside the buffer; detach hands back
 	 * what the program attached. */
-	bsend_user = buffer;
-	bsend_user_size = size;
-	bsend_size = size - (bsend_align((uintptr_t)buffer) - (uintptr_t)buffer);
-	bsend_buf = (char *)bsend_align((uintptr_t)buffer);
-	if ((char *)buffer + size < bsend_buf)
-		bsend_size = 0;
+	p->user = buffer;
+	p->user_size = size;
+	p->buf = (char *)bsend_align((uintptr_t)buffer);
+	p->size = (char *)buffer + size < p->buf ? 0 :
+		(size_t)size - (size_t)(p->buf - (char *)buffer);
 	return MPI_SUCCESS;
+}
+
+/* Progress until every block of the pool is gone (a detach, a flush). */
+static void pool_drain(struct smpi_bpool *p)
+{
+	unsigned spins = 0;
+
+	while (p->live) {
+		smpi_progress();
+		smpi_spin(&spins);
+	}
+}
+
+/* The size as attached goes out through an int or an MPI_Count. */
+static int pool_detach(struct smpi_bpool *p, void *buffer_addr, MPI_Count *size, const char *fn)
+{
+	int err;
+
+	if ((err = smpi_check_init(fn)))
+		return err;
+	if (!buffer_addr || !size)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+	pool_drain(p);
+	*(void **)buffer_addr = p->user;
+	*size = p->user ? p->user_size : 0;
+	p->user = NULL;
+	p->buf = NULL;
+	p->size = 0;
+	return MPI_SUCCESS;
+}
+
+static int flush_query(void *extra, MPI_Status *status)
+{
+	(void)extra;
+	(void)status;
+	return MPI_SUCCESS;
+}
+
+static int flush_free(void *extra)
+{
+	(void)extra;
+	return MPI_SUCCESS;
+}
+
+static int flush_cancel(void *extra, int complete)
+{
+	(void)extra;
+	(void)complete;
+	return MPI_SUCCESS;
+}
+
+/* Completes the pool's flushes that no live block is older than. */
+static void pool_flushed(struct smpi_bpool *p)
+{
+	struct bsend_flush **fp = &p->flushes, *f;
+	uint64_t oldest = p->seq;
+	struct bsend_blk *b;
+
+	for (b = p->live; b; b = b->next)
+		if (b->seq < oldest)
+			oldest = b->seq;
+	while ((f = *fp)) {
+		if (f->upto > oldest) {
+			fp = &f->next;
+			continue;
+		}
+		PMPI_Grequest_complete(f->req);
+		*fp = f->next;
+		free(f);
+	}
+}
+
+static int pool_iflush(struct smpi_bpool *p, MPI_Request *request, const char *fn)
+{
+	struct bsend_flush *f;
+	int err;
+
+	if ((err = smpi_check_init(fn)))
+		return err;
+	if (!request)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "request pointer is NULL");
+	if (!(f = calloc(1, sizeof *f)))
+		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
+	if ((err = PMPI_Grequest_start(flush_query, flush_free, flush_cancel, NULL, request))) {
+		free(f);
+		return err;
+	}
+	f->req = *request;
+	f->upto = p->seq;
+	f->next = p->flushes;
+	p->flushes = f;
+	pool_flushed(p);
+	return MPI_SUCCESS;
+}
+
+static int pool_flush(struct smpi_bpool *p, const char *fn)
+{
+	int err;
+
+	if ((err = smpi_check_init(fn)))
+		return err;
+	pool_drain(p);
+	return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+	return pool_attach(&bsend_process, buffer, size, NULL, "MPI_Buffer_attach");
+}
+
+/* The int forms of the detaches: the size as attached through an int. */
+static int int_size(int err, const MPI_Count *n, int *size)
+{
+	if (!err)
+		*size = (int)*n;
+	return err;
 }
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
-	unsigned spins = 0;
+	MPI_Count n = 0;
+
+	return int_size(pool_detach(&bsend_process, buffer_addr, size ? &n : NULL,
+				    "MPI_Buffer_detach"), &n, size);
+}
+
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+	return pool_attach(&bsend_process, buffer, size, NULL, "MPI_Buffer_attach_c");
+}
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+	return pool_detach(&bsend_process, buffer_addr, size, "MPI_Buffer_detach_c");
+}
+
+int PMPI_Buffer_flush(void)
+{
+	return pool_flush(&bsend_process, "MPI_Buffer_flush");
+}
+
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+	return pool_iflush(&bsend_process, request, "MPI_Buffer_iflush");
+}
+
+/* A communicator's or a session's pool, made at its first attach. */
+static struct smpi_bpool *pool_of(struct smpi_bpool **pp, MPI_Comm comm, const char *fn)
+{
+	if (!*pp && !(*pp = calloc(1, sizeof **pp)))
+		smpi_err(comm, MPI_ERR_NO_MEM, fn, "no memory");
+	return *pp;
+}
+
+void smpi_bpool_free(struct smpi_bpool **pp)
+{
+	if (!*pp)
+		return;
+	pool_drain(*pp);
+	free(*pp);
+	*pp = NULL;
+}
+
+static int comm_pool(MPI_Comm comm, const char *fn)
+{
 	int err;
 
-	if ((err = smpi_check_init("MPI_Buffer_detach")))
+	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)))
 		return err;
-	if (!buffer_addr || !size)
-		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
-	while (bsend_live) {
-		smpi_progress();
-		smpi_spin(&spins);
-	}
-	*(void **)buffer_addr = bsend_buf ? bsend_user : NULL;
-	*size = bsend_buf ? bsend_user_size : 0;
-	bsend_buf = NULL;
-	bsend_size = 0;
+	return pool_of(&comm->bpool, comm, fn) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+{
+	const char *fn = "MPI_Comm_attach_buffer";
+	int err;
+
+	if ((err = comm_pool(comm, fn)))
+		return err;
+	return pool_attach(comm->bpool, buffer, size, comm, fn);
+}
+
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+	return PMPI_Comm_attach_buffer_c(comm, buffer, size);
+}
+
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+	const char *fn = "MPI_Comm_detach_buffer";
+	int err;
+
+	if ((err = comm_pool(comm, fn)))
+		return err;
+	return pool_detach(comm->bpool, buffer_addr, size, fn);
+}
+
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+	MPI_Count n = 0;
+
+	return int_size(PMPI_Comm_detach_buffer_c(comm, buffer_addr, size ? &n : NULL), &n, size);
+}
+
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+	const char *fn = "MPI_Comm_flush_buffer";
+	int err;
+
+	if ((err = comm_pool(comm, fn)))
+		return err;
+	return pool_flush(comm->bpool, fn);
+}
+
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
+{
+	const char *fn = "MPI_Comm_iflush_buffer";
+	int err;
+
+	if ((err = comm_pool(comm, fn)))
+		return err;
+	return pool_iflush(comm->bpool, request, fn);
+}
+
+/* The session's pool, made when first asked for (make). */
+static int session_pool(MPI_Session session, int make, struct smpi_bpool **out, const char *fn)
+{
+	struct smpi_bpool **pp;
+	int err;
+
+	if ((err = smpi_check_init(fn)) || (err = smpi_session_bpool(session, &pp, fn)))
+		return err;
+	if (make && !pool_of(pp, NULL, fn))
+		return MPI_ERR_NO_MEM;
+	*out = *pp;
 	return MPI_SUCCESS;
+}
+
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+	const char *fn = "MPI_Session_attach_buffer";
+	struct smpi_bpool *p;
+	int err;
+
+	if ((err = session_pool(session, 1, &p, fn)))
+		return err;
+	return pool_attach(p, buffer, size, NULL, fn);
+}
+
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+	return PMPI_Session_attach_buffer_c(session, buffer, size);
+}
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+	const char *fn = "MPI_Session_detach_buffer";
+	struct smpi_bpool *p;
+	int err;
+
+	if ((err = session_pool(session, 1, &p, fn)))
+		return err;
+	return pool_detach(p, buffer_addr, size, fn);
+}
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+	MPI_Count n = 0;
+
+	return int_size(PMPI_Session_detach_buffer_c(session, buffer_addr, size ? &n : NULL), &n,
+			size);
+}
+
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+	const char *fn = "MPI_Session_flush_buffer";
+	struct smpi_bpool *p;
+	int err;
+
+	if ((err = session_pool(session, 0, &p, fn)))
+		return err;
+	return p ? pool_flush(p, fn) : MPI_SUCCESS;
+}
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+	const char *fn = "MPI_Session_iflush_buffer";
+	struct smpi_bpool *p;
+	int err;
+
+	if ((err = session_pool(session, 1, &p, fn)))
+		return err;
+	return pool_iflush(p, request, fn);
 }
 
 /* A block of len bytes (header included), or NULL.  Blocks start 16-byte
  * aligned; only the space between them is rounded, so one message of n
  * bytes fits a buffer of n + MPI_BSEND_OVERHEAD, as the standard says. */
-static struct bsend_blk *bsend_alloc(size_t len)
+static struct bsend_blk *bsend_alloc(struct smpi_bpool *p, size_t len)
 {
-	struct bsend_blk **pp = &bsend_live, *b;
-	char *at = bsend_buf;
+	struct bsend_blk **pp = &p->live, *b;
+	char *at = p->buf;
 
-	for (;;) {
-		char *end = *pp ? (char *)*pp : bsend_buf + bsend_size;
-
-		if (end >= at && (size_t)(end - at) >= len) {
-			b = (struct bsend_blk *)at;
-			b->len = len;
-			b->next = *pp;
-			*pp = b;
-			return b;
-		}
-		if (!*pp)
+	if (p->user == MPI_BUFFER_AUTOMATIC) {
+		if (!(b = malloc(len)))
 			return NULL;
-		at = (char *)bsend_align((uintptr_t)*pp + (*pp)->len);
-		pp = &(*pp)->next;
+	} else {
+		for (;;) {
+			char *end = *pp ? (char *)*pp : p->buf + p->size;
+
+			if (end >= at && (size_t)(end - at) >= len)
+				break;
+			if (!*pp)
+				return NULL;
+			at = (char *)bsend_align((uintptr_t)*pp + (*pp)->len);
+			pp = &(*pp)->next;
+		}
+		b = (struct bsend_blk *)at;
 	}
+	b->len = len;
+	b->pool = p;
+	b->seq = p->seq++;
+	b->next = *pp;
+	*pp = b;
+	return b;
 }
 
+/* The communicator's buffer, its session's, or the process's. */
+static struct smpi_bpool *bsend_pool(MPI_Comm comm)
+{
+	struct smpi_bpool **sp;
+
+	if (comm->bpool && comm->bpool->user)
+		return comm->bpool;
+	sp = smpi_comm_session_bpool(comm);
+	if (sp && *sp && (*sp)->user)
+		return *sp;
+	return &bsend_process;
+}
+
+/*
+ * A buffered send is local: without room in the buffer now (after
+ * progress has had a chance to complete earlier sends) it fails with
+ * MPI_ERR_BUFFER, as the standard says, rather than wait for a receiver.
+ */
 int smpi_bsend_copy(struct smpi_req *tmpl, int keep, const char *fn)
 {
 	int64_t bytes = tmpl->count * smpi_type_size(tmpl->type);
 	size_t len = MPI_BSEND_OVERHEAD + bytes;
+	struct smpi_bpool *p = bsend_pool(tmpl->comm);
 	struct bsend_blk *b;
 	struct smpi_req *r;
 	char *data;
-	unsigned spins = 0;
 
-	if (!bsend_buf)
+	if (!p->user)
 		return smpi_err(tmpl->comm, MPI_ERR_BUFFER, fn, "no buffer attached (MPI_Buffer_attach)");
-	/* Room frees up as earlier buffered sends complete. */
-	while (!(b = bsend_alloc(len))) {
-		struct bsend_blk *first = bsend_live;
-
-		if (!first)
-			return smpi_err(tmpl->comm, MPI_ERR_BUFFER, fn,
-					"attached buffer of %zu bytes cannot hold %lld bytes plus MPI_BSEND_OVERHEAD",
-					bsend_size, (long long)bytes);
-		while (bsend_live == first) {
-			smpi_progress();
-			smpi_spin(&spins);
-		}
+	if (!(b = bsend_alloc(p, len))) {
+		smpi_progress();
+		b = bsend_alloc(p, len);
 	}
+	if (!b && p->user == MPI_BUFFER_AUTOMATIC)
+		return smpi_err(tmpl->comm, MPI_ERR_BUFFER, fn,
+				"no memory for %lld bytes (MPI_BUFFER_AUTOMATIC)", (long long)bytes);
+	if (!b)
+		return smpi_err(tmpl->comm, MPI_ERR_BUFFER, fn,
+				"no room for %lld bytes plus MPI_BSEND_OVERHEAD in the attached "
+				"buffer of %zu bytes: earlier buffered sends still hold it",
+				(long long)bytes, p->size);
 	data = (char *)b + MPI_BSEND_OVERHEAD;
 	smpi_type_copy(data, bytes, MPI_BYTE, tmpl->buf, tmpl->count, tmpl->type);
 	r = smpi_req_alloc(SMPI_REQ_SEND, SMPI_MODE_STD, data, bytes, MPI_BYTE, tmpl->peer,
@@ -136,14 +461,36 @@ int smpi_bsend_copy(struct smpi_req *tmpl, int keep, const char *fn)
 
 void smpi_bsend_release(struct smpi_req *r)
 {
-	struct bsend_blk **pp = &bsend_live;
+	struct bsend_blk *b = r->bbuf;
+	struct smpi_bpool *p = b->pool;
+	struct bsend_blk **pp = &p->live;
 
-	while (*pp && *pp != r->bbuf)
+	while (*pp && *pp != b)
 		pp = &(*pp)->next;
 	if (*pp)
-		*pp = (*pp)->next;
+		*pp = b->next;
 	r->bbuf = NULL;
+	if (p->user == MPI_BUFFER_AUTOMATIC)
+		free(b);
+	if (p->flushes)
+		pool_flushed(p);
 }
 
 SMPI_ALIAS(Buffer_attach)
 SMPI_ALIAS(Buffer_detach)
+SMPI_ALIAS(Buffer_attach_c)
+SMPI_ALIAS(Buffer_detach_c)
+SMPI_ALIAS(Buffer_flush)
+SMPI_ALIAS(Buffer_iflush)
+SMPI_ALIAS(Comm_attach_buffer)
+SMPI_ALIAS(Comm_detach_buffer)
+SMPI_ALIAS(Comm_attach_buffer_c)
+SMPI_ALIAS(Comm_detach_buffer_c)
+SMPI_ALIAS(Comm_flush_buffer)
+SMPI_ALIAS(Comm_iflush_buffer)
+SMPI_ALIAS(Session_attach_buffer)
+SMPI_ALIAS(Session_detach_buffer)
+SMPI_ALIAS(Session_attach_buffer_c)
+SMPI_ALIAS(Session_detach_buffer_c)
+SMPI_ALIAS(Session_flush_buffer)
+SMPI_ALIAS(Session_iflush_buffer)

@@ -10,6 +10,7 @@
  * progress, where no member may wait for another - at its first
  * collective (smpi_comm_coll).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nbc.h"
@@ -198,6 +199,7 @@ static int comm_new(MPI_Comm parent, int n, const int *w, int ctx, MPI_Comm *out
 	c->live = SMPI_LIVE_COMM;
 	c->refs = 1;
 	c->errh = smpi_errh_ref(parent->errh);
+	c->session = g->session = parent->session;
 	c->coll_later = later;
 	if (!later)
 		comm_coll_group(c);
@@ -283,6 +285,7 @@ static void inter_make(MPI_Comm inter, MPI_Comm errh_from, int rsize, const int 
 	c->live = SMPI_LIVE_COMM;
 	c->refs = 1;
 	c->errh = smpi_errh_ref(errh_from->errh);
+	c->session = g->session = inter->session;
 	c->inter = inter;
 	*out = c;
 }
@@ -816,6 +819,29 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
 	return comm_info_say(*newcomm, "mpi_hw_resource_type", level);
 }
 
+/* MPI 4.1: where this process runs, in the levels Comm_split_type knows
+ * (the keys are the implementation's to choose; docs/mpi.md). */
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+	const char *fn = "MPI_Get_hw_resource_info";
+	const char *keys[] = { "smapos_node", "smapos_nodes", "smapos_ranks_on_node",
+			       "smapos_cpu" };
+	int vals[] = { smap_node(), smap_nnodes(), smap_size(), smap_cpu() };
+	char v[16];
+	int i, err;
+
+	if (!hw_info)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "hw_info pointer is NULL");
+	if ((err = PMPI_Info_create(hw_info)) ||
+	    (err = PMPI_Info_set(*hw_info, "mpi_hw_resource_type", "mpi_shared_memory")))
+		return err;
+	for (i = 0; i < 4 && !err; i++) {
+		snprintf(v, sizeof v, "%d", vals[i]);
+		err = PMPI_Info_set(*hw_info, keys[i], v);
+	}
+	return err;
+}
+
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
 	int ctx, err, dummy, i;
@@ -941,9 +967,13 @@ static int comm_stringtag(const char *stringtag)
 	return (int)(h & SMPI_TAG_UB);
 }
 
-/* The new communicator takes the call's handler and info. */
-static void comm_group_finish(MPI_Comm c, MPI_Info info, MPI_Errhandler errh)
+/* The new communicator takes the call's handler and info, and belongs to
+ * the session the group came from (its buffered sends use its buffer). */
+static void comm_group_finish(MPI_Comm c, MPI_Group from, MPI_Info info, MPI_Errhandler errh)
 {
+	c->session = c->group->session = from->session;
+	if (c->inter)
+		c->inter->session = c->inter->group->session = from->session;
 	smpi_errh_replace(&c->errh, errh ? errh : MPI_ERRORS_ARE_FATAL);
 	if (info != MPI_INFO_NULL)
 		PMPI_Comm_set_info(c, info);
@@ -965,7 +995,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
 	}
 	if ((err = comm_of_group(&comm_sessions, group, comm_stringtag(stringtag), newcomm, fn)))
 		return err;
-	comm_group_finish(*newcomm, info, errhandler);
+	comm_group_finish(*newcomm, group, info, errhandler);
 	return MPI_SUCCESS;
 }
 
@@ -1008,7 +1038,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
 	PMPI_Comm_free(&local);
 	if (err)
 		return err;
-	comm_group_finish(*newintercomm, info, errhandler);
+	comm_group_finish(*newintercomm, local_group, info, errhandler);
 	return MPI_SUCCESS;
 }
 
@@ -1054,6 +1084,7 @@ void smpi_comm_destroy(MPI_Comm c)
 	smpi_group_release(c->group);
 	smpi_topo_free(c->topo);
 	smpi_info_drop(&c->info);
+	smpi_bpool_free(&c->bpool);
 	free(c->local);
 	free(c->from_local);
 	free(c->from_world);
@@ -1260,6 +1291,7 @@ SMPI_ALIAS(Comm_idup)
 SMPI_ALIAS(Comm_idup_with_info)
 SMPI_ALIAS(Comm_split)
 SMPI_ALIAS(Comm_split_type)
+SMPI_ALIAS(Get_hw_resource_info)
 SMPI_ALIAS(Comm_create)
 SMPI_ALIAS(Comm_free)
 SMPI_ALIAS(Comm_size)

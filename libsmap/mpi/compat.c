@@ -156,14 +156,15 @@ static int err_add(int cls, const char *fn)
 /* The class of a code added here, or -1. */
 int smpi_err_user_class(int code)
 {
-	return code > MPI_ERR_LASTCODE && code <= smpi_err_lastused ?
+	return code > MPI_ERR_LASTCODE && code <= smpi_err_lastused &&
+	       err_user[code - MPI_ERR_LASTCODE - 1].cls ?
 		err_user[code - MPI_ERR_LASTCODE - 1].cls : -1;
 }
 
 /* The string given to an added code or class ("" if none), or NULL. */
 const char *smpi_err_user_text(int code)
 {
-	if (code <= MPI_ERR_LASTCODE || code > smpi_err_lastused)
+	if (smpi_err_user_class(code) < 0)
 		return NULL;
 	return err_user[code - MPI_ERR_LASTCODE - 1].text ?
 		err_user[code - MPI_ERR_LASTCODE - 1].text : "";
@@ -218,6 +219,54 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 	return MPI_SUCCESS;
 }
 
+/* MPI 4.1: a removed class, code or string is gone for good; its number
+ * is not handed out again, so MPI_LASTUSEDCODE never shrinks. */
+enum { ERR_REMOVED = 0 };
+
+static int err_user_live(int code)
+{
+	return smpi_err_user_class(code) > 0;
+}
+
+int PMPI_Remove_error_class(int errorclass)
+{
+	const char *fn = "MPI_Remove_error_class";
+	int c;
+
+	if (!err_user_live(errorclass) || smpi_err_user_class(errorclass) != errorclass)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "%d is not an error class the program added",
+				errorclass);
+	for (c = MPI_ERR_LASTCODE + 1; c <= smpi_err_lastused; c++)
+		if (c != errorclass && smpi_err_user_class(c) == errorclass)
+			return smpi_err(NULL, MPI_ERR_ARG, fn,
+					"error class %d still has code %d (MPI_Remove_error_code first)",
+					errorclass, c);
+	PMPI_Remove_error_string(errorclass);
+	err_user[errorclass - MPI_ERR_LASTCODE - 1].cls = ERR_REMOVED;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Remove_error_code(int errorcode)
+{
+	if (!err_user_live(errorcode) || smpi_err_user_class(errorcode) == errorcode)
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Remove_error_code",
+				"%d is not an error code the program added", errorcode);
+	free(err_user[errorcode - MPI_ERR_LASTCODE - 1].text);
+	err_user[errorcode - MPI_ERR_LASTCODE - 1].text = NULL;
+	err_user[errorcode - MPI_ERR_LASTCODE - 1].cls = ERR_REMOVED;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Remove_error_string(int errorcode)
+{
+	if (!err_user_live(errorcode))
+		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Remove_error_string",
+				"%d is not an error code or class the program added", errorcode);
+	free(err_user[errorcode - MPI_ERR_LASTCODE - 1].text);
+	err_user[errorcode - MPI_ERR_LASTCODE - 1].text = NULL;
+	return MPI_SUCCESS;
+}
+
 SMPI_ALIAS(Attr_put)
 SMPI_ALIAS(Attr_get)
 SMPI_ALIAS(Attr_delete)
@@ -238,3 +287,6 @@ SMPI_ALIAS(Pcontrol)
 SMPI_ALIAS(Add_error_class)
 SMPI_ALIAS(Add_error_code)
 SMPI_ALIAS(Add_error_string)
+SMPI_ALIAS(Remove_error_class)
+SMPI_ALIAS(Remove_error_code)
+SMPI_ALIAS(Remove_error_string)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "impl.h"
 
-struct smpi_group smpi_group_empty = { SMPI_LIVE_GROUP, 1, 1, 0, MPI_UNDEFINED, NULL };
+struct smpi_group smpi_group_empty = { SMPI_LIVE_GROUP, 1, 1, 0, MPI_UNDEFINED, NULL, NULL };
 
 struct smpi_group *smpi_group_new(int n, const int *world)
 {
@@ -72,7 +72,8 @@ static int group_find(MPI_Group g, int w)
 	return MPI_UNDEFINED;
 }
 
-static int group_make(int n, const int *world, MPI_Group *out, const char *fn)
+/* A group made from another keeps its session. */
+static int group_make(MPI_Group from, int n, const int *world, MPI_Group *out, const char *fn)
 {
 	if (n == 0) {
 		*out = MPI_GROUP_EMPTY;
@@ -81,6 +82,7 @@ static int group_make(int n, const int *world, MPI_Group *out, const char *fn)
 	*out = smpi_group_new(n, world);
 	if (!*out)
 		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory for a group of %d", n);
+	(*out)->session = from->session;
 	return MPI_SUCCESS;
 }
 
@@ -149,7 +151,7 @@ static int group_select(MPI_Group g, int n, const int *ranks, int excl, MPI_Grou
 			for (i = 0; i < n; i++)
 				w[k++] = g->world[ranks[i]];
 		}
-		err = group_make(k, w, out, fn);
+		err = group_make(g, k, w, out, fn);
 	}
 	free(seen);
 	free(w);
@@ -287,7 +289,7 @@ static int group_setop(MPI_Group g1, MPI_Group g2, int op, MPI_Group *out, const
 		for (i = 0; i < g2->size; i++)
 			if (group_find(g1, g2->world[i]) == MPI_UNDEFINED)
 				w[k++] = g2->world[i];
-	err = group_make(k, w, out, fn);
+	err = group_make(g1->session ? g1 : g2, k, w, out, fn);
 	free(w);
 	return err;
 }

@@ -185,6 +185,7 @@ struct smpi_group {
 	int size;
 	int rank;		/* of this process, or MPI_UNDEFINED */
 	int *world;		/* group rank -> MPI_COMM_WORLD rank */
+	MPI_Session session;	/* made from its process set (or from such a group) */
 };
 
 struct smpi_attr {
@@ -216,6 +217,8 @@ struct smpi_comm {
 	int coll_later;		/* coll is made at its first collective */
 	struct smpi_topo *topo;	/* its topology, or NULL (topo.c) */
 	MPI_Info info;		/* a copy of the info set on it, or NULL (info.c) */
+	MPI_Session session;	/* derived from a session's group, or NULL */
+	struct smpi_bpool *bpool;	/* its buffer for buffered sends (bsend.c) */
 	/* An intercommunicator: group, size and the rank maps are the remote
 	 * group's (point-to-point addresses it); inter is a private
 	 * communicator of the local group.  NULL for the others. */
@@ -649,6 +652,12 @@ void smpi_pnet_deliver(struct smpi_req *r, struct p2p_unexp *u);
  * (req->inner) until it is freed or started again, for MPI_Cancel. */
 int smpi_bsend_copy(struct smpi_req *req, int keep, const char *fn);
 void smpi_bsend_release(struct smpi_req *req);
+/* A communicator's or a session's buffer, when it goes (after its sends). */
+void smpi_bpool_free(struct smpi_bpool **pp);
+/* Where a session keeps its buffer (session.c); where the session of a
+ * communicator derived from one does, or NULL. */
+int smpi_session_bpool(MPI_Session s, struct smpi_bpool ***pp, const char *fn);
+struct smpi_bpool **smpi_comm_session_bpool(MPI_Comm c);
 
 /* MPI 3.1 3.2.5: a call that hands out one status leaves its MPI_ERROR as
  * the caller left it, the return value saying the same: the public

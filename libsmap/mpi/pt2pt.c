@@ -500,6 +500,32 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 	return MPI_SUCCESS;
 }
 
+/* MPI 4.1's accessors of the public fields, for languages that cannot
+ * name them (the tools and the bindings of other languages). */
+#define STATUS_FIELD(FIELD, name)						\
+	int PMPI_Status_get_##name(MPI_Status *status, int *name)			\
+	{									\
+		if (!status || !name)						\
+			return smpi_err(NULL, MPI_ERR_ARG, "MPI_Status_get_" #name,	\
+					"NULL argument");				\
+		*name = status->FIELD;						\
+		return MPI_SUCCESS;						\
+	}									\
+	int PMPI_Status_set_##name(MPI_Status *status, int name)			\
+	{									\
+		if (!status)							\
+			return smpi_err(NULL, MPI_ERR_ARG, "MPI_Status_set_" #name,	\
+					"status pointer is NULL");			\
+		status->FIELD = name;						\
+		return MPI_SUCCESS;						\
+	}									\
+	SMPI_ALIAS(Status_get_##name)						\
+	SMPI_ALIAS(Status_set_##name)
+STATUS_FIELD(MPI_SOURCE, source)
+STATUS_FIELD(MPI_TAG, tag)
+STATUS_FIELD(MPI_ERROR, error)
+#undef STATUS_FIELD
+
 SMPI_ALIAS(Send)
 SMPI_ALIAS(Ssend)
 SMPI_ALIAS(Rsend)

@@ -315,19 +315,39 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Statu
 }
 
 /* Retires every done request into indices/statuses; *out as MPI says. */
-static int req_some(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[])
+/* A complete request's status, the request left as it is (the
+ * MPI_Request_get_status family); a generalized request asks its query
+ * function, as MPI_Wait would. */
+static void req_peek(MPI_Request r, MPI_Status *st)
+{
+	if (r->kind == SMPI_REQ_GREQ)
+		smpi_greq_query(r);
+	if (st != MPI_STATUS_IGNORE)
+		*st = r->status;
+}
+
+/* The done requests' indices and statuses, each retired, or left as it is
+ * (keep: MPI_Request_get_status_some). */
+static int req_some(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[], int keep)
 {
 	int i, k = 0, active = 0, err = 0;
 
 	for (i = 0; i < n; i++) {
+		MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[k];
+
 		if (!req_active(reqs[i]))
 			continue;
 		active = 1;
 		if (!smpi_req_complete(reqs[i]))
 			continue;
 		idx[k] = i;
-		if (req_retire(&reqs[i], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[k]))
+		if (keep) {
+			req_peek(reqs[i], st);
+			if (reqs[i]->status.MPI_ERROR)
+				err = MPI_ERR_IN_STATUS;
+		} else if (req_retire(&reqs[i], st)) {
 			err = MPI_ERR_IN_STATUS;
+		}
 		k++;
 	}
 	*out = active ? k : MPI_UNDEFINED;
@@ -350,7 +370,7 @@ int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 		smpi_progress();
 		smpi_spin(&spins);
 	}
-	err = req_some(incount, reqs, outcount, indices, sts);
+	err = req_some(incount, reqs, outcount, indices, sts, 0);
 	return err ? smpi_err(NULL, err, "MPI_Waitsome", "a request failed; see its status") : 0;
 }
 
@@ -366,7 +386,7 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 	if ((err = smpi_req_check(incount, reqs, "MPI_Testsome")))
 		return err;
 	smpi_progress();
-	err = req_some(incount, reqs, outcount, indices, sts);
+	err = req_some(incount, reqs, outcount, indices, sts, 0);
 	core_poll(*outcount != 0);
 	return err ? smpi_err(NULL, err, "MPI_Testsome", "a request failed; see its status") : 0;
 }
@@ -390,8 +410,8 @@ static int request_get_status_one(MPI_Request request, int *flag, MPI_Status *st
 		smpi_progress();
 	*flag = smpi_req_complete(request);
 	core_poll(*flag);
-	if (*flag && status != MPI_STATUS_IGNORE)
-		*status = request->status;
+	if (*flag)
+		req_peek(request, status);
 	return MPI_SUCCESS;
 }
 
@@ -400,6 +420,84 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	int kept = smpi_status_error(status);
 
 	return smpi_status_keep(status, kept, request_get_status_one(request, flag, status));
+}
+
+/* The MPI 4.1 forms over arrays: MPI_Testall, Testany and Testsome that
+ * leave every request as it is. */
+static int request_array(int count, MPI_Request reqs[], const void *out, const char *fn)
+{
+	int err;
+
+	if ((err = smpi_check_init(fn)))
+		return err;
+	if (count < 0 || (count && !reqs) || !out)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "bad request array (count %d)", count);
+	if ((err = smpi_req_check(count, reqs, fn)))
+		return err;
+	smpi_progress();
+	return MPI_SUCCESS;
+}
+
+int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
+{
+	const char *fn = "MPI_Request_get_status_all";
+	int i, err = 0;
+
+	if ((err = request_array(count, reqs, flag, fn)))
+		return err;
+	*flag = 1;
+	for (i = 0; i < count; i++)
+		if (req_active(reqs[i]) && !smpi_req_complete(reqs[i]))
+			*flag = 0;
+	core_poll(*flag);
+	if (!*flag)
+		return MPI_SUCCESS;
+	for (i = 0; i < count && sts != MPI_STATUSES_IGNORE; i++) {
+		if (!req_active(reqs[i])) {
+			req_empty_status(&sts[i]);
+			continue;
+		}
+		req_peek(reqs[i], &sts[i]);
+		if (sts[i].MPI_ERROR)
+			err = MPI_ERR_IN_STATUS;
+	}
+	return err ? smpi_err(NULL, err, fn, "a request failed; see its status") : 0;
+}
+
+int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index, int *flag,
+				MPI_Status *status)
+{
+	const char *fn = "MPI_Request_get_status_any";
+	int i, err, kept = smpi_status_error(status);
+
+	if ((err = request_array(count, reqs, index, fn)))
+		return err;
+	if (!flag)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "flag pointer is NULL");
+	i = req_any(count, reqs);
+	*flag = i != -1;
+	*index = i >= 0 ? i : MPI_UNDEFINED;
+	core_poll(*flag);
+	if (i == MPI_UNDEFINED)
+		req_empty_status(status);
+	else if (i >= 0)
+		req_peek(reqs[i], status);
+	return smpi_status_keep(status, kept, MPI_SUCCESS);
+}
+
+int PMPI_Request_get_status_some(int incount, MPI_Request reqs[], int *outcount, int indices[],
+				 MPI_Status sts[])
+{
+	const char *fn = "MPI_Request_get_status_some";
+	int err;
+
+	if ((err = request_array(incount, reqs, outcount, fn)))
+		return err;
+	if (incount && !indices)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "indices array is NULL");
+	err = req_some(incount, reqs, outcount, indices, sts, 1);
+	core_poll(*outcount != 0 && *outcount != MPI_UNDEFINED);
+	return err ? smpi_err(NULL, err, fn, "a request failed; see its status") : 0;
 }
 
 int PMPI_Request_free(MPI_Request *request)
@@ -507,6 +605,9 @@ SMPI_ALIAS(Testany)
 SMPI_ALIAS(Waitsome)
 SMPI_ALIAS(Testsome)
 SMPI_ALIAS(Request_get_status)
+SMPI_ALIAS(Request_get_status_all)
+SMPI_ALIAS(Request_get_status_any)
+SMPI_ALIAS(Request_get_status_some)
 SMPI_ALIAS(Request_free)
 SMPI_ALIAS(Cancel)
 SMPI_ALIAS(Test_cancelled)

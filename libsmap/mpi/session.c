@@ -19,6 +19,7 @@ struct smpi_session {
 	uint32_t live;		/* SMPI_LIVE_SESSION while it exists */
 	struct smpi_errh *errh;
 	int thread_level;	/* given for the info key thread_level */
+	struct smpi_bpool *bpool;	/* its buffer for buffered sends (bsend.c) */
 };
 
 static const char *const session_psets[] = { "mpi://WORLD", "mpi://SELF" };
@@ -123,6 +124,7 @@ int PMPI_Session_finalize(MPI_Session *session)
 	if ((err = session_check(*session, fn)))
 		return err;
 	s = *session;
+	smpi_bpool_free(&s->bpool);
 	s->live = 0;
 	smpi_errh_release(s->errh);
 	free(s);
@@ -218,12 +220,14 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
 	if ((p = session_pset(pset_name)) < 0)
 		return session_err(session, MPI_ERR_ARG, fn, "no process set is named '%s'",
 				   pset_name ? pset_name : "(NULL)");
+	/* A group of its own (not MPI_COMM_WORLD's), to carry the session. */
 	if (p == 0)
-		PMPI_Comm_group(MPI_COMM_WORLD, &g);
+		g = smpi_group_new(MPI_COMM_WORLD->group->size, MPI_COMM_WORLD->group->world);
 	else
 		g = smpi_group_new(1, &me);
 	if (!g)
 		return session_err(session, MPI_ERR_NO_MEM, fn, "no memory for a group");
+	g->session = session;
 	*newgroup = g;
 	return MPI_SUCCESS;
 }
@@ -272,6 +276,21 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 		return err;
 	session_err(session, errorcode, fn, "raised by the program");
 	return MPI_SUCCESS;
+}
+
+int smpi_session_bpool(MPI_Session s, struct smpi_bpool ***pp, const char *fn)
+{
+	int err;
+
+	if ((err = session_check(s, fn)))
+		return err;
+	*pp = &s->bpool;
+	return MPI_SUCCESS;
+}
+
+struct smpi_bpool **smpi_comm_session_bpool(MPI_Comm c)
+{
+	return c->session && smpi_live(c->session, SMPI_LIVE_SESSION) ? &c->session->bpool : NULL;
 }
 
 SMPI_ALIAS(Session_init)

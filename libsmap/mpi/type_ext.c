@@ -590,6 +590,41 @@ SMPI_ALIAS(Type_delete_attr)
 SMPI_ALIAS(Type_create_darray)
 SMPI_ALIAS(Type_match_size)
 SMPI_ALIAS(Type_create_f90_real)
+/* MPI 4.1: the predefined MINLOC/MAXLOC pair of a value and an index
+ * type, MPI_DATATYPE_NULL when there is none. */
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+			      MPI_Datatype *pair_type)
+{
+	static const struct {
+		MPI_Datatype value, index, pair;
+	} pairs[] = {
+		{ MPI_FLOAT, MPI_INT, MPI_FLOAT_INT },
+		{ MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT },
+		{ MPI_LONG, MPI_INT, MPI_LONG_INT },
+		{ MPI_INT, MPI_INT, MPI_2INT },
+		{ MPI_SHORT, MPI_INT, MPI_SHORT_INT },
+		{ MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT },
+		{ MPI_REAL, MPI_REAL, MPI_2REAL },
+		{ MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION },
+		{ MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER },
+	};
+	const char *fn = "MPI_Type_get_value_index";
+	size_t i;
+	int err;
+
+	if ((err = smpi_type_check(NULL, value_type, fn)) ||
+	    (err = smpi_type_check(NULL, index_type, fn)))
+		return err;
+	if (!pair_type)
+		return smpi_err(NULL, MPI_ERR_ARG, fn, "pair_type pointer is NULL");
+	*pair_type = MPI_DATATYPE_NULL;
+	for (i = 0; i < sizeof pairs / sizeof *pairs; i++)
+		if (pairs[i].value == value_type && pairs[i].index == index_type)
+			*pair_type = pairs[i].pair;
+	return MPI_SUCCESS;
+}
+
+SMPI_ALIAS(Type_get_value_index)
 SMPI_ALIAS(Type_create_f90_complex)
 SMPI_ALIAS(Type_create_f90_integer)
 SMPI_ALIAS(Pack_external_size)

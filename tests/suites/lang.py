@@ -18,7 +18,7 @@ OMP4 = (["-e", "OMP_NUM_THREADS=4"],
 PROGRAMS = {
     "lang_cxx": (8, ([], [])),
     "lang_cxxshmem": (5, ([], [])),
-    "lang_fmod": (26, ([], [])),
+    "lang_fmod": (27, ([], [])),
     "lang_fh": (4, ([], [])),
     "lang_f08": (14, ([], [])),
     "lang_fshmem": (9, ([], [])),

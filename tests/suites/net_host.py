@@ -63,6 +63,8 @@ def cases():
         host("net_host_coll_4x1", 4, 1, "mpit_coll", tap=True, min_tap=10),
         host("net_host_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=16),
         host("net_host_session_2x2", 2, 2, "mpit_session", tap=True, min_tap=7),
+        # MPI 4.1's buffered sends (process, communicator, session buffers) across nodes.
+        host("net_host_mpi41_2x2", 2, 2, "mpit_mpi41", tap=True, min_tap=9),
         host("net_host_session_3x1_drop2", 3, 1, "mpit_session", ["--drop", "2"], ["only"],
              tap=True, min_tap=6),
         # Barriers and broadcasts of communicators spanning nodes, per node.

@@ -88,7 +88,7 @@ program lang_fmod
   character(len=MPI_MAX_ERROR_STRING) :: estr
   logical :: flag, ok
   integer(kind=MPI_ADDRESS_KIND) :: tagub, lb, extent
-  integer :: eh, key, dup2
+  integer :: eh, key, dup2, count, tag, length
   integer(kind=MPI_ADDRESS_KIND) :: aval, extra
   real :: pr(2), pro(2)
   double precision :: pd(2), pdo(2)
@@ -292,6 +292,17 @@ program lang_fmod
   call MPI_Wait(greq, status, ierr)
   call report('f_grequest', .not. flag2 .and. status(MPI_SOURCE) == 3 .and. &
        status(MPI_TAG) == 9 .and. extra == 109 .and. greq == MPI_REQUEST_NULL)
+  ! MPI 4.1 from Fortran: MPI_BUFFER_AUTOMATIC (a COMMON sentinel), a
+  ! buffered send to itself, a status accessor, the flush and the detach.
+  call MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC, 0, ierr)
+  ok = ierr == MPI_SUCCESS
+  call MPI_Bsend(rank, 1, MPI_INTEGER, rank, 41, MPI_COMM_WORLD, ierr)
+  call MPI_Recv(count, 1, MPI_INTEGER, rank, 41, MPI_COMM_WORLD, status, ierr)
+  call MPI_Status_get_tag(status, tag, ierr)
+  call MPI_Buffer_flush(ierr)
+  call MPI_Buffer_detach(aval, length, ierr)
+  call report('f_mpi41_buffer_automatic', ok .and. count == rank .and. tag == 41 .and. &
+       length == 0 .and. ierr == MPI_SUCCESS)
 
   call MPI_Finalize(ierr)
 end program
