@@ -392,6 +392,230 @@ static int dt_fill(struct dt_cursor *c)
 	return 1;
 }
 
+#define DT_SEGS_MAX	65536
+
+/* Segments as they are found: counted (seg NULL), then written. */
+struct dt_segs_out {
+	struct dt_seg *seg;
+	uint64_t n, visits;
+	struct dt_seg last;
+};
+
+static int dt_seg_add(struct dt_segs_out *o, int64_t off, uint64_t len, int64_t stride,
+		      uint64_t count)
+{
+	if (!len || !count)
+		return 0;
+	/* Adjacent pieces merge, but not two small ones: kept apart, a row of
+	 * small pieces of one length makes a DT_SEG_LIST, which moves them at
+	 * a load each, where a run of varying small lengths costs a branchy
+	 * copy_piece a piece. */
+	if (count == 1 && o->n && o->last.count == 1 && o->last.off + (int64_t)o->last.len == off &&
+	    (len > 16 || o->last.len > 16)) {
+		o->last.len += len;
+	} else {
+		if (o->n >= DT_SEGS_MAX)
+			return -1;
+		o->last = (struct dt_seg){ off, len, stride, count };
+		o->n++;
+	}
+	if (o->seg)
+		o->seg[o->n - 1] = o->last;
+	return 0;
+}
+
+static int dt_leaf_dense(const struct dt_node *n)
+{
+	return n->kind == DT_LEAF && n->extent == n->size;
+}
+
+/* The segments of node n's element at base; -1 when there are too many,
+ * or too many pieces to look at (merging can keep a long walk's list
+ * short: such a walk is left to the cursor). */
+static int dt_segs_emit(const struct dt *t, const struct dt_node *n, int64_t base,
+			struct dt_segs_out *o)
+{
+	const struct dt_node *c;
+	int64_t i, j;
+
+	if (++o->visits > 4 * DT_SEGS_MAX)
+		return -1;
+	if (n->kind == DT_LEAF)
+		return dt_seg_add(o, base + n->off, (uint64_t)n->size, 0, 1);
+	if (n->kind == DT_VECTOR) {
+		c = &t->node[n->child];
+		if (dt_leaf_dense(c))
+			return dt_seg_add(o, base + c->off, (uint64_t)(n->blocklen * c->size),
+					  n->stride, (uint64_t)n->count);
+		for (i = 0; i < n->count; i++)
+			for (j = 0; j < n->blocklen; j++)
+				if (dt_segs_emit(t, c, base + i * n->stride + j * c->extent, o))
+					return -1;
+		return 0;
+	}
+	for (i = 0; i < n->count; i++) {
+		const struct dt_block *b = dt_blocks_of(t) + n->child + i;
+
+		c = &t->node[b->child];
+		if (dt_leaf_dense(c)) {
+			if (dt_seg_add(o, base + b->disp + c->off, (uint64_t)(b->blocklen * c->size),
+				       0, 1))
+				return -1;
+			continue;
+		}
+		for (j = 0; j < b->blocklen; j++)
+			if (dt_segs_emit(t, c, base + b->disp + j * c->extent, o))
+				return -1;
+	}
+	return 0;
+}
+
+static int dt_elem_rows(const struct dt *t, uint64_t *row, uint64_t *stride, uint64_t *rows,
+			int64_t *first);
+
+/* Folds each row of at least four single pieces of one length into a
+ * DT_SEG_LIST segment. */
+static void dt_segs_lists(struct dt_segs *s)
+{
+	uint64_t i = 0, j, out = 0, noffs = 0;
+
+	while (i < s->n) {
+		const struct dt_seg *g = &s->seg[i];
+
+		for (j = i; j < s->n && s->seg[j].count == 1 && s->seg[j].len == g->len; j++)
+			s->offs[noffs + j - i] = s->seg[j].off;
+		if (j - i >= 4) {
+			s->seg[out++] = (struct dt_seg){ (int64_t)noffs, g->len, DT_SEG_LIST, j - i };
+			noffs += j - i;
+			i = j;
+		} else {
+			s->seg[out++] = s->seg[i++];
+		}
+	}
+	s->n = out;
+}
+
+struct dt_segs *dt_segments(const struct dt *t)
+{
+	struct dt_segs_out o = { 0 };
+	uint64_t row, stride, rows;
+	struct dt_segs *s;
+	int64_t first;
+
+	if (dt_is_dense(t) || dt_root(t)->size == 0 ||
+	    dt_elem_rows(t, &row, &stride, &rows, &first) || dt_segs_emit(t, dt_root(t), 0, &o))
+		return NULL;
+	s = malloc(sizeof *s + o.n * (sizeof(struct dt_seg) + sizeof(int64_t)));
+	if (!s)
+		return NULL;
+	s->n = o.n;
+	s->offs = (int64_t *)&s->seg[o.n];
+	o = (struct dt_segs_out){ .seg = s->seg };
+	dt_segs_emit(t, dt_root(t), 0, &o);
+	dt_segs_lists(s);
+	return s;
+}
+
+/*
+ * count elements of a layout with segments at buf, from or to contiguous
+ * bytes at p: gathers into p, or scatters from p, up to max bytes.  The
+ * common piece sizes get a loop of their own.
+ */
+#define DT_SEG_LOOP(T, d, s, dstep, sstep) do { \
+	T v_; \
+	for (r = 0; r < k; r++) { \
+		memcpy(&v_, (s) + r * (sstep), sizeof v_); \
+		memcpy((d) + r * (dstep), &v_, sizeof v_); \
+	} \
+} while (0)
+/* A list's pieces: base + offs[r] to or from q + r * len. */
+#define DT_LIST_LOOP(T) do { \
+	T v_; \
+	for (r = 0; r < k; r++) { \
+		if (scatter) { \
+			memcpy(&v_, q + r * sizeof v_, sizeof v_); \
+			memcpy(base + offs[r], &v_, sizeof v_); \
+		} else { \
+			memcpy(&v_, base + offs[r], sizeof v_); \
+			memcpy(q + r * sizeof v_, &v_, sizeof v_); \
+		} \
+	} \
+} while (0)
+
+static size_t dt_segs_copy(const struct dt_segs *sg, int64_t extent, int64_t count, char *buf,
+			   char *p, size_t max, int scatter)
+{
+	size_t done = 0;
+	int64_t e;
+	uint64_t i, r;
+
+	for (e = 0; e < count && done < max; e++) {
+		char *base = buf + e * extent;
+
+		for (i = 0; i < sg->n && done < max; i++) {
+			const struct dt_seg *g = &sg->seg[i];
+			char *at = base + g->off, *q = p + done;
+			uint64_t k = g->count;
+
+			if (k * g->len > max - done)
+				k = (max - done) / g->len;
+			if (g->stride == DT_SEG_LIST) {
+				const int64_t *offs = sg->offs + g->off;
+
+				if (g->len == 8)
+					DT_LIST_LOOP(uint64_t);
+				else if (g->len == 4)
+					DT_LIST_LOOP(uint32_t);
+				else
+					for (r = 0; r < k; r++) {
+						if (scatter)
+							copy_piece(base + offs[r], q + r * g->len, g->len);
+						else
+							copy_piece(q + r * g->len, base + offs[r], g->len);
+					}
+				done += k * g->len;
+				if (k < g->count && done < max) {
+					if (scatter)
+						copy_piece(base + offs[k], p + done, max - done);
+					else
+						copy_piece(p + done, base + offs[k], max - done);
+					done = max;
+				}
+				continue;
+			}
+			if (g->len == 8 && scatter)
+				DT_SEG_LOOP(uint64_t, at, q, g->stride, 8);
+			else if (g->len == 8)
+				DT_SEG_LOOP(uint64_t, q, at, 8, g->stride);
+			else if (g->len == 4 && scatter)
+				DT_SEG_LOOP(uint32_t, at, q, g->stride, 4);
+			else if (g->len == 4)
+				DT_SEG_LOOP(uint32_t, q, at, 4, g->stride);
+			else
+				for (r = 0; r < k; r++) {
+					if (scatter)
+						copy_piece(at + r * g->stride, q + r * g->len, g->len);
+					else
+						copy_piece(q + r * g->len, at + r * g->stride, g->len);
+				}
+			done += k * g->len;
+			if (k < g->count && done < max) {
+				/* the last piece, cut by max */
+				uint64_t tail = max - done;
+
+				if (scatter)
+					copy_piece(at + k * g->stride, p + done, tail);
+				else
+					copy_piece(p + done, at + k * g->stride, tail);
+				done = max;
+			}
+		}
+	}
+	return done;
+}
+#undef DT_SEG_LOOP
+#undef DT_LIST_LOOP
+
 /* One element of t as rows (dt_rows' shapes), the first at *first. */
 static int dt_elem_rows(const struct dt *t, uint64_t *row, uint64_t *stride, uint64_t *rows,
 			int64_t *first)
@@ -544,8 +768,9 @@ static uint64_t dt_walk_rows(struct dt_walk *d, struct dt_walk *s, uint64_t room
 	return n * row;
 }
 
-size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void *src,
-		     const struct dt *st, int64_t scount, size_t max)
+size_t dt_copy_whole(void *dst, const struct dt *dt, const struct dt_segs *dsegs, int64_t dcount,
+		     const void *src, const struct dt *st, const struct dt_segs *ssegs,
+		     int64_t scount, size_t max)
 {
 	struct dt_walk d, s = { (char *)src, (char *)src, max, max, 1, 1, 0, 0 };
 	uint64_t dtotal, stotal = max;
@@ -574,6 +799,16 @@ size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void 
 			dt_walk_on(&s, k);
 		}
 		return done;
+	}
+	if (dsegs && (!st || dt_is_dense(st))) {
+		if (st && (uint64_t)scount * dt_root(st)->size < max)
+			max = (uint64_t)scount * dt_root(st)->size;
+		return dt_segs_copy(dsegs, dt_root(dt)->extent, dcount, dst, (char *)src, max, 1);
+	}
+	if (ssegs && dt_is_dense(dt)) {
+		if ((uint64_t)dcount * dt_root(dt)->size < max)
+			max = (uint64_t)dcount * dt_root(dt)->size;
+		return dt_segs_copy(ssegs, dt_root(st)->extent, scount, (char *)src, dst, max, 0);
 	}
 	if (st)
 		dt_cursor_init(&a, st, src, scount);

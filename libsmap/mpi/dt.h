@@ -119,6 +119,34 @@ int dt_rows(const struct dt *t, int64_t count, uint64_t *row, uint64_t *stride, 
 	    int64_t *first);
 
 /*
+ * One element's data as segments: count pieces of len bytes, stride apart,
+ * the first off bytes from the element's base (a column is one segment, an
+ * indexed block of single doubles one per double, adjacent ones merged).
+ * A copy between such a layout and contiguous bytes loops over the list
+ * instead of walking the tree for every piece, which costs 7.8 ns a piece.
+ */
+struct dt_seg {
+	int64_t off;		/* DT_SEG_LIST: the first of its offsets in offs */
+	uint64_t len;
+	int64_t stride;		/* DT_SEG_LIST: count pieces at offs[off...] */
+	uint64_t count;
+};
+
+/* Single pieces of one length in a row (an indexed block's) become one
+ * segment listing their offsets: a piece then costs a load of its offset. */
+#define DT_SEG_LIST	INT64_MIN
+
+struct dt_segs {
+	uint64_t n;
+	int64_t *offs;		/* the lists' offsets, after seg[] */
+	struct dt_seg seg[];
+};
+
+/* t's segments (malloc'd), or NULL: dense, rows (dt_rows), or more than
+ * DT_SEGS_MAX of them. */
+struct dt_segs *dt_segments(const struct dt *t);
+
+/*
  * Constructors.  They return a new malloc'd layout, or NULL when memory is
  * short; the caller checks nesting (dt_root()->depth < DT_MAXDEPTH) first.
  */
@@ -166,9 +194,12 @@ void dt_cursor_bytes(struct dt_cursor *c, const void *buf, size_t len);
 size_t dt_copy(struct dt_cursor *dst, struct dt_cursor *src, size_t max);
 /* dt_copy from the start of count elements of two layouts (st NULL: max
  * plain bytes at src), with a tight loop when each is dense or any count
- * of elements that are rows (dt_rows' shapes, elements an extent apart). */
-size_t dt_copy_whole(void *dst, const struct dt *dt, int64_t dcount, const void *src,
-		     const struct dt *st, int64_t scount, size_t max);
+ * of elements that are rows (dt_rows' shapes, elements an extent apart),
+ * or when one is dense and the other's segments are given (dsegs, ssegs:
+ * NULL when not). */
+size_t dt_copy_whole(void *dst, const struct dt *dt, const struct dt_segs *dsegs, int64_t dcount,
+		     const void *src, const struct dt *st, const struct dt_segs *ssegs,
+		     int64_t scount, size_t max);
 /* The length of the run at c->p (0 when the data is done). */
 size_t dt_next_run(struct dt_cursor *c);
 /* Skip up to n bytes of data; returns the bytes skipped. */

@@ -344,6 +344,8 @@ struct smpi_type {
 	int combiner;
 	char name[MPI_MAX_OBJECT_NAME];
 	struct smpi_type_args *args;	/* the constructor's arguments (type_ext.c) */
+	struct dt_segs *segs;	/* its segments (dt_segments), made at its first copy */
+	int segs_made;
 	struct smpi_attr *attrs;	/* cached attributes (attr.c) */
 };
 
@@ -375,6 +377,8 @@ static inline int64_t smpi_type_extent(MPI_Datatype t)
 
 /* Copies count elements of stype at src to count elements of rtype at dst
  * (up to the smaller amount of data); returns bytes copied. */
+/* The type's segments for the copy loops (dt_segments), or NULL. */
+const struct dt_segs *smpi_type_segs(MPI_Datatype t);
 size_t smpi_type_copy(void *dst, int64_t rcount, MPI_Datatype rtype,
 		      const void *src, int64_t scount, MPI_Datatype stype);
 

@@ -496,9 +496,9 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 			else
 				memcpy((void *)r->buf, sbuf, n);
 		} else {
-			dt_copy_whole((void *)r->buf, r->type->dt, r->count, sbuf,
-				      sdt ? remote_address(src, (void *)(uintptr_t)sdt) : NULL,
-				      rndv->count, n);
+			dt_copy_whole((void *)r->buf, r->type->dt, smpi_type_segs(r->type), r->count,
+				      sbuf, sdt ? remote_address(src, (void *)(uintptr_t)sdt) : NULL,
+				      NULL, rndv->count, n);
 		}
 		__atomic_store_n(&sr->rv.done, 1, __ATOMIC_RELEASE);
 	} else if (p2p_dense(r->type)) {

@@ -257,9 +257,22 @@ void smpi_type_release(MPI_Datatype type)
 	if (type->predefined || --type->refs > 0)
 		return;
 	smpi_type_drop_extras(type);
+	free(type->segs);
 	free(type->dt);
 	type->live = 0;
 	free(type);
+}
+
+/* Made by the type's owner at its first copy (a peer reading the layout
+ * through SMARTMAP walks it instead), so a type committed and never
+ * copied costs nothing. */
+const struct dt_segs *smpi_type_segs(MPI_Datatype t)
+{
+	if (!t->segs_made) {
+		t->segs_made = 1;
+		t->segs = dt_segments(t->dt);
+	}
+	return t->segs;
 }
 
 size_t smpi_type_copy(void *dst, int64_t rcount, MPI_Datatype rtype,
@@ -273,7 +286,8 @@ size_t smpi_type_copy(void *dst, int64_t rcount, MPI_Datatype rtype,
 		memmove(dst, src, n);
 		return n;
 	}
-	return dt_copy_whole(dst, rtype->dt, rcount, src, stype->dt, scount, n);
+	return dt_copy_whole(dst, rtype->dt, smpi_type_segs(rtype), rcount, src, stype->dt,
+			     smpi_type_segs(stype), scount, n);
 }
 
 /* Wraps a new layout in a handle; kind is the children's if they agree. */

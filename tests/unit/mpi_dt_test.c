@@ -235,14 +235,14 @@ static void test_copy_whole(void)
 						dt_cursor_init(&x, va, src, 1);
 						dt_cursor_init(&y, vb, want, 1);
 						w = dt_copy(&y, &x, cut[c]);
-						g = dt_copy_whole(got, vb, 1, src, va, 1, cut[c]);
+						g = dt_copy_whole(got, vb, NULL, 1, src, va, NULL, 1, cut[c]);
 						bad += w != g || memcmp(want, got, N) != 0;
 						memset(want, 0, N);
 						memset(got, 0, N);
 						dt_cursor_bytes(&x, src, cut[c]);
 						dt_cursor_init(&y, va, want, 1);
 						w = dt_copy(&y, &x, cut[c]);
-						g = dt_copy_whole(got, va, 1, src, NULL, 0, cut[c]);
+						g = dt_copy_whole(got, va, NULL, 1, src, NULL, NULL, 0, cut[c]);
 						bad += w != g || memcmp(want, got, N) != 0;
 						cases += 2;
 					}
@@ -265,13 +265,13 @@ static void test_copy_whole(void)
 		dt_cursor_init(&c1, x, src, 1);
 		dt_cursor_bytes(&c2, want, (size_t)n);
 		w = dt_copy(&c2, &c1, (size_t)n);
-		g = dt_copy_whole(got, x, 0, src, x, 1, (size_t)n);
+		g = dt_copy_whole(got, x, NULL, 0, src, x, NULL, 1, (size_t)n);
 		bad += g != 0;	/* no room on the receiving side */
 		memset(got, 0, N);
 		{
 			struct dt *flat = dt_basic(1, 1);
 
-			g = dt_copy_whole(got, flat, n, src, x, 1, (size_t)n);
+			g = dt_copy_whole(got, flat, NULL, n, src, x, NULL, 1, (size_t)n);
 			free(flat);
 		}
 		bad += w != g || memcmp(want, got, N) != 0;
@@ -294,14 +294,14 @@ static void test_copy_whole(void)
 			dt_cursor_init(&c1, x, src, cnt);
 			dt_cursor_bytes(&c2, want, bytes);
 			w = dt_copy(&c2, &c1, bytes);
-			g = dt_copy_whole(got, e, (int64_t)bytes / 8, src, x, cnt, bytes);
+			g = dt_copy_whole(got, e, NULL, (int64_t)bytes / 8, src, x, NULL, cnt, bytes);
 			bad += w != g || memcmp(want, got, N) != 0;
 			memset(want, 0, N);
 			memset(got, 0, N);
 			dt_cursor_bytes(&c1, src, bytes);
 			dt_cursor_init(&c2, x, want, cnt);
 			w = dt_copy(&c2, &c1, bytes);
-			g = dt_copy_whole(got, x, cnt, src, NULL, 0, bytes);
+			g = dt_copy_whole(got, x, NULL, cnt, src, NULL, NULL, 0, bytes);
 			bad += w != g || memcmp(want, got, N) != 0;
 			cases += 2;
 			free(e);
@@ -318,12 +318,84 @@ static void test_copy_whole(void)
 		int out[4] = { -1, -1, -1, -1 };
 
 		check_eq("copy_whole_other_layouts_take_the_cursors", 12,
-			 dt_copy_whole(out, x, 1, seq, NULL, 0, 12));
+			 dt_copy_whole(out, x, NULL, 1, seq, NULL, NULL, 0, 12));
 		check(out[1] == 0 && out[2] == 1 && out[0] == 2 && out[3] == -1,
 		      "copy_whole_indexed_placement", "%lld", 2, out[0]);
 		free(i);
 		free(x);
 	}
+}
+
+/* The segment loops (dt_segments) against the cursors: gathers into plain
+ * bytes and scatters back, 1 and 3 elements, whole and cut at an odd
+ * byte, for layouts the row walks do not take: an irregular indexed block
+ * (with adjacent blocks to merge), a struct of two ints and a column (one
+ * segment), a transpose (a vector of columns), 2-byte pieces. */
+static void test_segments(void)
+{
+	enum { N = 16384 };
+	static unsigned char src[N], want[N], got[N];
+	struct dt *d8 = dt_basic(8, 8), *i4 = dt_basic(4, 4), *s2 = dt_basic(2, 2);
+	struct dt *col = dt_vector(12, 1, 96, d8), *col2 = dt_vector(12, 1, 24, d8);
+	int64_t ibl[6] = { 1, 1, 1, 2, 1, 1 }, idisp[6] = { 0, 12, 16, 40, 48, 100 };
+	const struct dt *i6[6] = { i4, i4, i4, i4, i4, i4 };
+	int64_t sbl[2] = { 2, 1 }, sdisp[2] = { 0, 64 };
+	const struct dt *sch[2] = { i4, col2 };
+	int64_t hbl[3] = { 1, 3, 1 }, hdisp[3] = { 0, 6, 20 };
+	const struct dt *h3[3] = { s2, s2, s2 };
+	struct dt *lay[4] = {
+		dt_blocks(6, ibl, idisp, i6, 0),
+		dt_blocks(2, sbl, sdisp, sch, 0),
+		dt_vector(12, 1, 8, col),
+		dt_blocks(3, hbl, hdisp, h3, 0),
+	};
+	int bad = 0, cases = 0, with_segs = 0;
+
+	for (int k = 0; k < N; k++)
+		src[k] = (unsigned char)(k * 7 + 3);
+	for (int l = 0; l < 4; l++) {
+		struct dt_segs *sg = dt_segments(lay[l]);
+
+		with_segs += sg != NULL;
+		for (int64_t count = 1; count <= 3; count += 2) {
+			size_t total = (size_t)(count * dt_root(lay[l])->size);
+			size_t cut[2] = { total, total / 2 + 1 };
+
+			for (int c = 0; c < 2; c++) {
+				struct dt_cursor x, y;
+				size_t w, g;
+
+				/* gather */
+				memset(want, 0, N);
+				memset(got, 0, N);
+				dt_cursor_init(&x, lay[l], src, count);
+				dt_cursor_bytes(&y, want, cut[c]);
+				w = dt_copy(&y, &x, cut[c]);
+				g = dt_copy_whole(got, i4, NULL, (int64_t)(total / 4) + 1, src, lay[l], sg,
+						  count, cut[c]);
+				bad += w != g || memcmp(want, got, N) != 0;
+				/* scatter */
+				memset(want, 0, N);
+				memset(got, 0, N);
+				dt_cursor_bytes(&x, src, cut[c]);
+				dt_cursor_init(&y, lay[l], want, count);
+				w = dt_copy(&y, &x, cut[c]);
+				g = dt_copy_whole(got, lay[l], sg, count, src, NULL, NULL, 0, cut[c]);
+				bad += w != g || memcmp(want, got, N) != 0;
+				cases += 2;
+			}
+		}
+		free(sg);
+		free(lay[l]);
+	}
+	check_eq("segments_match_the_cursors", 0, bad);
+	check(cases == 32, "segments_cases_run", "%lld", 32, cases);
+	check_eq("segments_made_for_each_layout", 4, with_segs);
+	free(d8);
+	free(i4);
+	free(s2);
+	free(col);
+	free(col2);
 }
 
 static void test_empty(void)
@@ -395,6 +467,7 @@ int main(void)
 	test_resized_and_nested();
 	test_typed_to_typed();
 	test_copy_whole();
+	test_segments();
 	test_empty();
 	test_markers();
 	return failed;
