@@ -483,7 +483,7 @@ static void dt_segs_lists(struct dt_segs *s)
 		const struct dt_seg *g = &s->seg[i];
 
 		for (j = i; j < s->n && s->seg[j].count == 1 && s->seg[j].len == g->len; j++)
-			s->offs[noffs + j - i] = s->seg[j].off;
+			dt_segs_offs(s)[noffs + j - i] = s->seg[j].off;
 		if (j - i >= 4) {
 			s->seg[out++] = (struct dt_seg){ (int64_t)noffs, g->len, DT_SEG_LIST, j - i };
 			noffs += j - i;
@@ -508,8 +508,7 @@ struct dt_segs *dt_segments(const struct dt *t)
 	s = malloc(sizeof *s + o.n * (sizeof(struct dt_seg) + sizeof(int64_t)));
 	if (!s)
 		return NULL;
-	s->n = o.n;
-	s->offs = (int64_t *)&s->seg[o.n];
+	s->n = s->cap = o.n;
 	o = (struct dt_segs_out){ .seg = s->seg };
 	dt_segs_emit(t, dt_root(t), 0, &o);
 	dt_segs_lists(s);
@@ -560,7 +559,7 @@ static size_t dt_segs_copy(const struct dt_segs *sg, int64_t extent, int64_t cou
 			if (k * g->len > max - done)
 				k = (max - done) / g->len;
 			if (g->stride == DT_SEG_LIST) {
-				const int64_t *offs = sg->offs + g->off;
+				const int64_t *offs = dt_segs_offs(sg) + g->off;
 
 				if (g->len == 8)
 					DT_LIST_LOOP(uint64_t);

@@ -138,9 +138,16 @@ struct dt_seg {
 
 struct dt_segs {
 	uint64_t n;
-	int64_t *offs;		/* the lists' offsets, after seg[] */
+	uint64_t cap;		/* seg[] has room for cap; the lists' offsets follow */
 	struct dt_seg seg[];
 };
+
+/* Found by position, not by pointer, so that a peer reading the segments
+ * through SMARTMAP finds them too. */
+static inline int64_t *dt_segs_offs(const struct dt_segs *s)
+{
+	return (int64_t *)&s->seg[s->cap];
+}
 
 /* t's segments (malloc'd), or NULL: dense, rows (dt_rows), or more than
  * DT_SEGS_MAX of them. */

@@ -85,8 +85,11 @@ _Static_assert(P2P_INLINE <= CORE_COPY_SMALL, "an inline payload is a small copy
 #define P2P_BACKOFF_MAX	64
 
 
-/* struct p2p_rndv.flags: a blocking send that may withdraw (p2p_withdraw). */
+/* struct p2p_rndv.flags: a blocking send that may withdraw (p2p_withdraw);
+ * the other bits: the send type's segments (dt_segments, malloc'd: 16-byte
+ * aligned), which the receiver reads through SMARTMAP, or 0. */
 #define P2P_RNDV_WITHDRAW	1
+#define P2P_RNDV_SEGS		(~(uint64_t)15)
 
 /* struct smpi_rndv.claim of such a send. */
 enum { P2P_UNCLAIMED, P2P_CLAIMED, P2P_WITHDRAWN };
@@ -356,7 +359,8 @@ static int p2p_post(struct p2p_out *o, struct smpi_req *r, uint64_t eager, int r
 		s->u.rndv.dt = p2p_dense(r->type) ? 0 : (uintptr_t)r->type->dt;
 		s->u.rndv.count = r->count;
 		s->u.rndv.req = (uintptr_t)r;
-		s->u.rndv.flags = r->withdraw ? P2P_RNDV_WITHDRAW : 0;
+		s->u.rndv.flags = (r->withdraw ? P2P_RNDV_WITHDRAW : 0) |
+			(p2p_dense(r->type) ? 0 : (uintptr_t)smpi_type_segs(r->type));
 	} else if (len <= P2P_INLINE) {
 		kind = P2P_MSG_INLINE;
 		p2p_pack(s->u.data, r, len);
@@ -496,9 +500,12 @@ static void p2p_deliver(struct smpi_req *r, int src, int kind, int tag, uint64_t
 			else
 				memcpy((void *)r->buf, sbuf, n);
 		} else {
+			uint64_t ssegs = sdt ? rndv->flags & P2P_RNDV_SEGS : 0;
+
 			dt_copy_whole((void *)r->buf, r->type->dt, smpi_type_segs(r->type), r->count,
 				      sbuf, sdt ? remote_address(src, (void *)(uintptr_t)sdt) : NULL,
-				      NULL, rndv->count, n);
+				      ssegs ? remote_address(src, (void *)(uintptr_t)ssegs) : NULL,
+				      rndv->count, n);
 		}
 		__atomic_store_n(&sr->rv.done, 1, __ATOMIC_RELEASE);
 	} else if (p2p_dense(r->type)) {

@@ -7,7 +7,7 @@ import harness
 # Conformance programs and the least number of TAP lines each prints.
 PROGRAMS = {
     "mpit_p2p": 17,
-    "mpit_dt": 11,
+    "mpit_dt": 12,
     "mpit_coll": 11,
     "mpit_env": 16,
     "mpit_prof": 2,

@@ -189,6 +189,69 @@ static void test_columns_between_ranks(void)
 	mpit_report("dt_columns_between_first_and_last_rank");
 }
 
+/* Layouts the row walks do not take, as copies use their segments: an
+ * irregular indexed block of doubles (adjacent ones among them) and a
+ * struct of a header and a column, from rank 0 to the last rank's
+ * contiguous buffer and back into the layouts, large enough to go by
+ * rendezvous, and packed. */
+static void test_segment_layouts(void)
+{
+	enum { COUNT = 20000 };
+	double *spread = calloc(3 * COUNT + 3, sizeof *spread), *flat = calloc(COUNT + 2, sizeof *flat);
+	int *disp = malloc(COUNT * sizeof *disp), last = size - 1, bad = 0, i, pos = 0;
+	int hdr[2] = { 7, 8 }, blen[2] = { 2, 1 };
+	MPI_Aint adisp[2];
+	MPI_Datatype idx, col, st, types[2];
+
+	for (i = 0; i < COUNT; i++)
+		disp[i] = i * 3 + i % 3;
+	MPI_Type_create_indexed_block(COUNT, 1, disp, MPI_DOUBLE, &idx);
+	MPI_Type_vector(COUNT, 1, 3, MPI_DOUBLE, &col);
+	MPI_Get_address(hdr, &adisp[0]);
+	MPI_Get_address(spread, &adisp[1]);
+	types[0] = MPI_INT;
+	types[1] = col;
+	MPI_Type_create_struct(2, blen, adisp, types, &st);
+	MPI_Type_commit(&idx);
+	MPI_Type_commit(&st);
+	for (i = 0; i < 3 * COUNT + 3; i++)
+		spread[i] = rank == 0 ? i + 0.5 : 0;
+	if (rank == 0 && size > 1) {
+		MPI_Send(spread, 1, idx, last, 11, MPI_COMM_WORLD);
+		MPI_Send(MPI_BOTTOM, 1, st, last, 12, MPI_COMM_WORLD);
+		MPI_Recv(spread, 1, idx, last, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (i = 0; i < COUNT; i++)
+			bad += spread[disp[i]] != -i;
+		mpit_expect_int("indexed back from contiguous", 0, bad);
+	} else if (rank == last && size > 1) {
+		MPI_Recv(flat, COUNT, MPI_DOUBLE, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (i = 0; i < COUNT; i++)
+			bad += flat[i] != disp[i] + 0.5;
+		MPI_Recv(flat, (int)(sizeof hdr + COUNT * sizeof(double)), MPI_BYTE, 0, 12,
+			 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		bad += memcmp(flat, hdr, sizeof hdr) != 0;
+		for (i = 0; i < COUNT; i++) {
+			double d;
+
+			memcpy(&d, (char *)flat + sizeof hdr + i * sizeof d, sizeof d);
+			bad += d != 3 * i + 0.5;
+		}
+		for (i = 0; i < COUNT; i++)
+			flat[i] = -i;
+		MPI_Send(flat, COUNT, MPI_DOUBLE, 0, 13, MPI_COMM_WORLD);
+		mpit_expect_int("indexed and struct to contiguous", 0, bad);
+	}
+	MPI_Pack(MPI_BOTTOM, 1, st, flat, (int)((COUNT + 2) * sizeof *flat), &pos, MPI_COMM_WORLD);
+	mpit_expect_int("packed bytes", (int)(sizeof hdr + COUNT * sizeof(double)), pos);
+	MPI_Type_free(&idx);
+	MPI_Type_free(&col);
+	MPI_Type_free(&st);
+	free(spread);
+	free(flat);
+	free(disp);
+	mpit_report("dt_segment_layouts_to_and_from_contiguous");
+}
+
 static void test_resized(void)
 {
 	MPI_Datatype pair, r;
@@ -430,6 +493,7 @@ int main(int argc, char **argv)
 	test_struct();
 	test_subarray_rendezvous();
 	test_columns_between_ranks();
+	test_segment_layouts();
 	test_resized();
 	test_pack();
 	test_get_elements();
