@@ -264,11 +264,13 @@ static int job_prepare(struct job *j)
 		p->rank = r;
 		p->cpu = cpus[r];
 		p->phys = kmem_region_alloc(size, p->cpu);
+		/* Free memory in all can exceed a rank's size while no single
+		 * block holds it (the hole below 4 GiB splits the RAM): say both. */
 		if (p->phys == PMEM_NONE) {
-			pr_err("job %u: %s: cannot give %u ranks %lu MiB each "
-			       "(%lu MiB free in total, largest share %lu MiB)\n", j->id, j->name,
-			       j->nranks, size >> 20, kmem_user_free() >> 20,
-			       kmem_region_share(j->nranks) >> 20);
+			pr_err("job %u: %s: cannot give %u ranks %lu MiB each: no contiguous %lu MiB "
+			       "left for rank %u (largest free block %lu MiB, %lu MiB free in all)\n",
+			       j->id, j->name, j->nranks, size >> 20, size >> 20, r,
+			       kmem_region_largest() >> 20, kmem_user_free() >> 20);
 			return STATUS_BAD_REQUEST;
 		}
 		p->base = j->region_base;

@@ -300,9 +300,13 @@ void host_init(struct smapos_jobinfo *ji, uintptr_t *image_end)
 			nnodes = (uint32_t)host_env_field(&env);
 		}
 		job = mmap(NULL, CORE_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, jfd, 0);
-		if (job == MAP_FAILED || job->magic != HOST_JOB_MAGIC ||
-		    job->version != HOST_JOB_VERSION)
-			core_fatal("libsmap: SMAPOS_HOST names no lwkrun job page (fd %d)", jfd);
+		if (job == MAP_FAILED || job->magic != HOST_JOB_MAGIC)
+			core_fatal("libsmap: SMAPOS_HOST names no lwkrun job page this libsmap knows "
+				   "(fd %d): a program an older libsmap built needs relinking", jfd);
+		if (job->version != HOST_JOB_VERSION)
+			core_fatal("libsmap: this program's libsmap speaks host job page version %u, "
+				   "lwkrun's is %u: relink the program with this tree's tools/smapcc",
+				   HOST_JOB_VERSION, job->version);
 		close(jfd);
 		nranks = job->nranks;
 		if (nranks > SMAP_MAX_HOST_RANKS)

@@ -191,7 +191,8 @@ def launch_cases():
                expect=[r"^lwkrun: --icount is TCG's virtual time: it does not go with --kvm$"]),
         lwkrun("kernel/launch/a memory request beyond the node is refused",
                ["-q", "-m", "1G", "--mem", "64G", "-n", 2, U("ktest_libc"), "exit", 0], rc=2,
-               expect=[r"cannot give 2 ranks 65536 MiB each \(\d+ MiB free in total"]),
+               expect=[r"cannot give 2 ranks 65536 MiB each: no contiguous 65536 MiB left for "
+                       r"rank 0 \(largest free block \d+ MiB, \d+ MiB free in all\)"]),
     ]
 
 
