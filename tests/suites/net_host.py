@@ -6,6 +6,7 @@ way (--drop); and a node that dies."""
 import os
 
 import harness
+import mpi
 
 P2P_CHECKS = 17
 # TAP lines of the SHMEM programs, from the first PE of each node.
@@ -63,6 +64,9 @@ def cases():
         host("net_host_coll_4x1", 4, 1, "mpit_coll", tap=True, min_tap=10),
         host("net_host_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=16),
         host("net_host_session_2x2", 2, 2, "mpit_session", tap=True, min_tap=7),
+        # Counts past INT_MAX between two nodes (a collective's staging copy of
+        # one such buffer too: 13 GB in all).
+        mpi.bigc_big("mpit_bigc_host_nodes_big", "7G", ["--nodes", "2", "-n", "1"]),
         # MPI 4.1's buffered sends (process, communicator, session buffers) across nodes.
         host("net_host_mpi41_2x2", 2, 2, "mpit_mpi41", tap=True, min_tap=9),
         host("net_host_session_3x1_drop2", 3, 1, "mpit_session", ["--drop", "2"], ["only"],
