@@ -314,7 +314,6 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Statu
 	return req_take(reqs, i, index, status, "MPI_Testany");
 }
 
-/* Retires every done request into indices/statuses; *out as MPI says. */
 /* A complete request's status, the request left as it is (the
  * MPI_Request_get_status family); a generalized request asks its query
  * function, as MPI_Wait would. */
@@ -327,7 +326,7 @@ static void req_peek(MPI_Request r, MPI_Status *st)
 }
 
 /* The done requests' indices and statuses, each retired, or left as it is
- * (keep: MPI_Request_get_status_some). */
+ * (keep: MPI_Request_get_status_some); *out as MPI says. */
 static int req_some(int n, MPI_Request reqs[], int *out, int idx[], MPI_Status sts[], int keep)
 {
 	int i, k = 0, active = 0, err = 0;
@@ -452,13 +451,15 @@ int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag, MPI_St
 	core_poll(*flag);
 	if (!*flag)
 		return MPI_SUCCESS;
-	for (i = 0; i < count && sts != MPI_STATUSES_IGNORE; i++) {
+	for (i = 0; i < count; i++) {
+		MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i];
+
 		if (!req_active(reqs[i])) {
-			req_empty_status(&sts[i]);
+			req_empty_status(st);
 			continue;
 		}
-		req_peek(reqs[i], &sts[i]);
-		if (sts[i].MPI_ERROR)
+		req_peek(reqs[i], st);
+		if (reqs[i]->status.MPI_ERROR)
 			err = MPI_ERR_IN_STATUS;
 	}
 	return err ? smpi_err(NULL, err, fn, "a request failed; see its status") : 0;
