@@ -56,6 +56,15 @@ def cases():
                      min_tap=SYNC_CHECKS),
         harness.Case("smap_singleton_malloc", [prog("smaptest_malloc")], tap=True,
                      min_tap=MALLOC_CHECKS),
+        # A job page this libsmap does not know (here /dev/null on stdin):
+        # one line, which says what to do when a program is older than lwkrun;
+        # libsmap aborts (134 through the shell, as lwkrun reports it).
+        harness.Case("smap_host_unknown_job_page_says_relink",
+                     ["sh", "-c", '"$0"; exit $?', prog("smaptest_remote")],
+                     env=dict(os.environ, SMAPOS_HOST="0:0:0:0"), rc=134,
+                     expect=[r"^libsmap: SMAPOS_HOST names no lwkrun job page this libsmap "
+                             r"knows \(fd 0\): a program an older libsmap built needs "
+                             r"relinking$"]),
         host("smap_host_malloc_2", 2, "smaptest_malloc", tap=True, min_tap=2 * MALLOC_CHECKS),
         host("smap_host_beyond_region_faults", 2, "smaptest_fail", ["beyond"], rc=139,
              expect=[r"rank 1 killed by SIGSEGV",
