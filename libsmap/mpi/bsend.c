@@ -18,11 +18,11 @@
 
 char smpi_buffer_automatic[1];
 
-/* An MPI_Buffer_iflush (or Comm_/Session_) not yet complete: a
- * generalized request, done once every block older than it is gone. */
+/* An MPI_Buffer_iflush (or Comm_/Session_) not yet complete: its request
+ * (SMPI_REQ_LOCAL) is done once every block older than it is gone. */
 struct bsend_flush {
 	struct bsend_flush *next;
-	MPI_Request req;
+	struct smpi_req *req;
 	uint64_t upto;		/* blocks numbered below it were in flight */
 };
 
@@ -107,26 +107,6 @@ static int pool_detach(struct smpi_bpool *p, void *buffer_addr, MPI_Count *size,
 	return MPI_SUCCESS;
 }
 
-static int flush_query(void *extra, MPI_Status *status)
-{
-	(void)extra;
-	(void)status;
-	return MPI_SUCCESS;
-}
-
-static int flush_free(void *extra)
-{
-	(void)extra;
-	return MPI_SUCCESS;
-}
-
-static int flush_cancel(void *extra, int complete)
-{
-	(void)extra;
-	(void)complete;
-	return MPI_SUCCESS;
-}
-
 /* Completes the pool's flushes that no live block is older than. */
 static void pool_flushed(struct smpi_bpool *p)
 {
@@ -142,7 +122,7 @@ static void pool_flushed(struct smpi_bpool *p)
 			fp = &f->next;
 			continue;
 		}
-		PMPI_Grequest_complete(f->req);
+		__atomic_store_n(&f->req->state, SMPI_ST_DONE, __ATOMIC_RELEASE);
 		*fp = f->next;
 		free(f);
 	}
@@ -159,11 +139,11 @@ static int pool_iflush(struct smpi_bpool *p, MPI_Request *request, const char *f
 		return smpi_err(NULL, MPI_ERR_ARG, fn, "request pointer is NULL");
 	if (!(f = calloc(1, sizeof *f)))
 		return smpi_err(NULL, MPI_ERR_NO_MEM, fn, "no memory");
-	if ((err = PMPI_Grequest_start(flush_query, flush_free, flush_cancel, NULL, request))) {
-		free(f);
-		return err;
-	}
-	f->req = *request;
+	f->req = smpi_req_alloc(SMPI_REQ_LOCAL, SMPI_MODE_STD, NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0,
+				MPI_COMM_SELF);
+	smpi_status_set(&f->req->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+	f->req->state = SMPI_ST_POSTED;
+	*request = f->req;
 	f->upto = p->seq;
 	f->next = p->flushes;
 	p->flushes = f;

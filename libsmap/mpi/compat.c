@@ -219,21 +219,17 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 	return MPI_SUCCESS;
 }
 
-/* MPI 4.1: a removed class, code or string is gone for good; its number
- * is not handed out again, so MPI_LASTUSEDCODE never shrinks. */
+/* MPI 4.1: a removed class or code is gone for good (its class 0, no
+ * class there is); its number is not handed out again, so
+ * MPI_LASTUSEDCODE never shrinks. */
 enum { ERR_REMOVED = 0 };
-
-static int err_user_live(int code)
-{
-	return smpi_err_user_class(code) > 0;
-}
 
 int PMPI_Remove_error_class(int errorclass)
 {
 	const char *fn = "MPI_Remove_error_class";
 	int c;
 
-	if (!err_user_live(errorclass) || smpi_err_user_class(errorclass) != errorclass)
+	if (smpi_err_user_class(errorclass) != errorclass)
 		return smpi_err(NULL, MPI_ERR_ARG, fn, "%d is not an error class the program added",
 				errorclass);
 	for (c = MPI_ERR_LASTCODE + 1; c <= smpi_err_lastused; c++)
@@ -248,18 +244,19 @@ int PMPI_Remove_error_class(int errorclass)
 
 int PMPI_Remove_error_code(int errorcode)
 {
-	if (!err_user_live(errorcode) || smpi_err_user_class(errorcode) == errorcode)
+	int cls = smpi_err_user_class(errorcode);
+
+	if (cls < 0 || cls == errorcode)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Remove_error_code",
 				"%d is not an error code the program added", errorcode);
-	free(err_user[errorcode - MPI_ERR_LASTCODE - 1].text);
-	err_user[errorcode - MPI_ERR_LASTCODE - 1].text = NULL;
+	PMPI_Remove_error_string(errorcode);
 	err_user[errorcode - MPI_ERR_LASTCODE - 1].cls = ERR_REMOVED;
 	return MPI_SUCCESS;
 }
 
 int PMPI_Remove_error_string(int errorcode)
 {
-	if (!err_user_live(errorcode))
+	if (smpi_err_user_class(errorcode) < 0)
 		return smpi_err(NULL, MPI_ERR_ARG, "MPI_Remove_error_string",
 				"%d is not an error code or class the program added", errorcode);
 	free(err_user[errorcode - MPI_ERR_LASTCODE - 1].text);

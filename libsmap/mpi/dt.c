@@ -516,31 +516,48 @@ struct dt_segs *dt_segments(const struct dt *t)
 }
 
 /*
- * count elements of a layout with segments at buf, from or to contiguous
- * bytes at p: gathers into p, or scatters from p, up to max bytes.  The
- * common piece sizes get a loop of their own.
+ * k pieces of len bytes between a layout, piece r at PIECE(r), and the
+ * contiguous bytes at q: one move each for the common sizes.  scatter is
+ * the same for the whole loop, so the branch costs next to nothing.
  */
-#define DT_SEG_LOOP(T, d, s, dstep, sstep) do { \
-	T v_; \
-	for (r = 0; r < k; r++) { \
-		memcpy(&v_, (s) + r * (sstep), sizeof v_); \
-		memcpy((d) + r * (dstep), &v_, sizeof v_); \
-	} \
-} while (0)
-/* A list's pieces: base + offs[r] to or from q + r * len. */
-#define DT_LIST_LOOP(T) do { \
+#define DT_MOVE(T, PIECE) do { \
 	T v_; \
 	for (r = 0; r < k; r++) { \
 		if (scatter) { \
 			memcpy(&v_, q + r * sizeof v_, sizeof v_); \
-			memcpy(base + offs[r], &v_, sizeof v_); \
+			memcpy(PIECE(r), &v_, sizeof v_); \
 		} else { \
-			memcpy(&v_, base + offs[r], sizeof v_); \
+			memcpy(&v_, PIECE(r), sizeof v_); \
 			memcpy(q + r * sizeof v_, &v_, sizeof v_); \
 		} \
 	} \
 } while (0)
+#define DT_PIECES(PIECE) do { \
+	if (len == 8) \
+		DT_MOVE(uint64_t, PIECE); \
+	else if (len == 4) \
+		DT_MOVE(uint32_t, PIECE); \
+	else \
+		for (r = 0; r < k; r++) { \
+			if (scatter) \
+				copy_piece(PIECE(r), q + r * len, len); \
+			else \
+				copy_piece(q + r * len, PIECE(r), len); \
+		} \
+	if (k < g->count && (k + 1) * len > room) { /* the last piece, cut by max */ \
+		if (scatter) \
+			copy_piece(PIECE(k), q + k * len, room - k * len); \
+		else \
+			copy_piece(q + k * len, PIECE(k), room - k * len); \
+	} \
+} while (0)
+#define DT_LISTED(r)	(base + offs[r])
+#define DT_STRIDED(r)	(at + (r) * g->stride)
 
+/*
+ * count elements of a layout with segments at buf, from or to contiguous
+ * bytes at p: gathers into p, or scatters from p, up to max bytes.
+ */
 static size_t dt_segs_copy(const struct dt_segs *sg, int64_t extent, int64_t count, char *buf,
 			   char *p, size_t max, int scatter)
 {
@@ -553,67 +570,29 @@ static size_t dt_segs_copy(const struct dt_segs *sg, int64_t extent, int64_t cou
 
 		for (i = 0; i < sg->n && done < max; i++) {
 			const struct dt_seg *g = &sg->seg[i];
-			char *at = base + g->off, *q = p + done;
-			uint64_t k = g->count;
+			uint64_t len = g->len, k = g->count, room = max - done;
+			char *q = p + done;
 
-			if (k * g->len > max - done)
-				k = (max - done) / g->len;
+			if (k * len > room)
+				k = room / len;
 			if (g->stride == DT_SEG_LIST) {
 				const int64_t *offs = dt_segs_offs(sg) + g->off;
 
-				if (g->len == 8)
-					DT_LIST_LOOP(uint64_t);
-				else if (g->len == 4)
-					DT_LIST_LOOP(uint32_t);
-				else
-					for (r = 0; r < k; r++) {
-						if (scatter)
-							copy_piece(base + offs[r], q + r * g->len, g->len);
-						else
-							copy_piece(q + r * g->len, base + offs[r], g->len);
-					}
-				done += k * g->len;
-				if (k < g->count && done < max) {
-					if (scatter)
-						copy_piece(base + offs[k], p + done, max - done);
-					else
-						copy_piece(p + done, base + offs[k], max - done);
-					done = max;
-				}
-				continue;
-			}
-			if (g->len == 8 && scatter)
-				DT_SEG_LOOP(uint64_t, at, q, g->stride, 8);
-			else if (g->len == 8)
-				DT_SEG_LOOP(uint64_t, q, at, 8, g->stride);
-			else if (g->len == 4 && scatter)
-				DT_SEG_LOOP(uint32_t, at, q, g->stride, 4);
-			else if (g->len == 4)
-				DT_SEG_LOOP(uint32_t, q, at, 4, g->stride);
-			else
-				for (r = 0; r < k; r++) {
-					if (scatter)
-						copy_piece(at + r * g->stride, q + r * g->len, g->len);
-					else
-						copy_piece(q + r * g->len, at + r * g->stride, g->len);
-				}
-			done += k * g->len;
-			if (k < g->count && done < max) {
-				/* the last piece, cut by max */
-				uint64_t tail = max - done;
+				DT_PIECES(DT_LISTED);
+			} else {
+				char *at = base + g->off;
 
-				if (scatter)
-					copy_piece(at + k * g->stride, p + done, tail);
-				else
-					copy_piece(p + done, at + k * g->stride, tail);
-				done = max;
+				DT_PIECES(DT_STRIDED);
 			}
+			done = k < g->count ? max : done + k * len;
 		}
 	}
 	return done;
 }
-#undef DT_SEG_LOOP
-#undef DT_LIST_LOOP
+#undef DT_MOVE
+#undef DT_PIECES
+#undef DT_LISTED
+#undef DT_STRIDED
 
 /* One element of t as rows (dt_rows' shapes), the first at *first. */
 static int dt_elem_rows(const struct dt *t, uint64_t *row, uint64_t *stride, uint64_t *rows,

@@ -412,7 +412,9 @@ void smpi_op_apply(MPI_Op op, const void *in, void *inout, int64_t count,
 
 /* ---- point-to-point (p2p.c, req.c) ---- */
 
-enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_DONE_AT_START, SMPI_REQ_COLL, SMPI_REQ_GREQ,
+/* SMPI_REQ_LOCAL: one the library completes by setting its state (an
+ * RMA R-call's, done at once; a buffer flush's, once its blocks are gone). */
+enum { SMPI_REQ_SEND, SMPI_REQ_RECV, SMPI_REQ_LOCAL, SMPI_REQ_COLL, SMPI_REQ_GREQ,
        SMPI_REQ_PART_SEND, SMPI_REQ_PART_RECV };
 enum { SMPI_MODE_STD, SMPI_MODE_SYNC, SMPI_MODE_BUF, SMPI_MODE_READY };
 enum {

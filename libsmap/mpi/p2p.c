@@ -346,6 +346,8 @@ static int p2p_post(struct p2p_out *o, struct smpi_req *r, uint64_t eager, int r
 	if (!(s = p2p_slot_next(o)))
 		return 0;
 	if (r->mode == SMPI_MODE_SYNC || len > eager) {
+		int dense = p2p_dense(r->type);
+
 		if (!rndv)
 			return 0;
 		kind = P2P_MSG_RNDV;
@@ -356,11 +358,11 @@ static int p2p_post(struct p2p_out *o, struct smpi_req *r, uint64_t eager, int r
 		r->rv.claim = P2P_UNCLAIMED;
 		r->helped = 0;
 		s->u.rndv.buf = (uintptr_t)r->buf;
-		s->u.rndv.dt = p2p_dense(r->type) ? 0 : (uintptr_t)r->type->dt;
+		s->u.rndv.dt = dense ? 0 : (uintptr_t)r->type->dt;
 		s->u.rndv.count = r->count;
 		s->u.rndv.req = (uintptr_t)r;
 		s->u.rndv.flags = (r->withdraw ? P2P_RNDV_WITHDRAW : 0) |
-			(p2p_dense(r->type) ? 0 : (uintptr_t)smpi_type_segs(r->type));
+			(dense ? 0 : (uintptr_t)smpi_type_segs(r->type));
 	} else if (len <= P2P_INLINE) {
 		kind = P2P_MSG_INLINE;
 		p2p_pack(s->u.data, r, len);

@@ -111,7 +111,7 @@ static int rma_begin(MPI_Win win, int rank, int passive, MPI_Request *req, int *
 /* The request of an R-call: the operation is already complete. */
 static void rma_request(MPI_Win win, MPI_Request *req)
 {
-	struct smpi_req *r = smpi_req_alloc(SMPI_REQ_DONE_AT_START, SMPI_MODE_STD, NULL, 0, MPI_BYTE,
+	struct smpi_req *r = smpi_req_alloc(SMPI_REQ_LOCAL, SMPI_MODE_STD, NULL, 0, MPI_BYTE,
 					    MPI_PROC_NULL, 0, win->comm);
 
 	smpi_status_set(&r->status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
