@@ -828,17 +828,26 @@ int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint
 /* ---- reductions ---- */
 
 /*
- * How an (op, type) pair reaches the engine.  Predefined ops on dense data
- * reduce basic elements; the MINLOC/MAXLOC pairs and user ops reduce whole
- * elements of the type's extent; other layouts are packed into basic
- * elements first (predefined ops only: a user op sees the user's type).
+ * How an (op, type) pair reaches the engine, which reduces runs of
+ * elements of cop.size bytes and copies results as bytes: the user's
+ * buffers when their bytes are all data (or a predefined pair's padding),
+ * otherwise copies laid out for it, so a hole of the user's receive
+ * buffer is never written.  Predefined ops on basic kinds reduce basic
+ * elements (BASIC: packed bytes); the MINLOC/MAXLOC pairs reduce pairs
+ * (PAIRS: an array of the predefined pair); a user op sees the user's own
+ * type (SHAPED: a copy with the type's layout, the engine's runs starting
+ * at the first element's data).
  */
+enum { RED_DIRECT, RED_BASIC, RED_PAIRS, RED_SHAPED };
+
 struct coll_red {
 	MPI_Op op;
 	MPI_Datatype type;
 	int kind;
-	int pack;		/* buffers must be packed copies */
+	int view;		/* RED_*: where the engine's bytes are */
+	MPI_Datatype vtype;	/* a copy's elements: MPI_BYTE, the pair, or type */
 	int64_t per;		/* engine elements per MPI element */
+	int64_t shift;		/* SHAPED: the first data byte's offset in an element */
 	struct coll_op cop;
 };
 
@@ -847,7 +856,8 @@ static void coll_red_fn(void *inout, const void *in, size_t count, void *ctx)
 	struct coll_red *r = ctx;
 
 	if (r->op->user) {
-		smpi_op_apply(r->op, in, inout, (int64_t)count, r->type);
+		smpi_op_apply(r->op, (const char *)in - r->shift, (char *)inout - r->shift,
+			      (int64_t)count, r->type);
 		return;
 	}
 	r->op->fn(in, inout, count, r->kind);
@@ -865,23 +875,38 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 	r->op = op;
 	r->type = type;
 	r->kind = type->kind;
-	r->pack = 0;
-	r->per = 1;
+	r->view = RED_DIRECT;
+	r->shift = 0;
 	r->cop = (struct coll_op){ .fn = coll_red_fn, .ctx = r, .commute = op->commute };
-	if (op->user || r->kind >= SMPI_K_FLOAT_INT) {
-		/* Whole elements: the extent must tile the data with no lower bound. */
-		if (root->lb != 0 || root->true_lb < 0 || root->true_ub > root->extent ||
-		    root->extent <= 0)
+	if (op->user) {
+		r->per = 1;
+		r->cop.size = root->extent;
+		if (type->predefined || coll_dense(type))
+			return MPI_SUCCESS;
+		/* The engine splits the data into whole elements' extents. */
+		if (root->extent <= 0 || root->true_ub - root->true_lb > root->extent)
 			return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-					"%s on a datatype with lower bound %lld and extent %lld is not supported",
-					op->name, (long long)root->lb, (long long)root->extent);
-		r->per = op->user || root->nbasic < 2 ? 1 : root->nbasic / 2;
-		r->cop.size = root->extent / r->per;
+					"%s on a datatype whose elements overlap (data of %lld bytes, extent %lld) is not supported",
+					op->name, (long long)(root->true_ub - root->true_lb),
+					(long long)root->extent);
+		r->view = RED_SHAPED;
+		r->vtype = type;
+		r->shift = root->true_lb;
+		return MPI_SUCCESS;
+	}
+	if (r->kind >= SMPI_K_FLOAT_INT) {
+		r->vtype = smpi_type_of_kind(r->kind);
+		r->per = root->nbasic / 2;
+		r->cop.size = smpi_type_extent(r->vtype);
+		if (!type->predefined)
+			r->view = RED_PAIRS;
 		return MPI_SUCCESS;
 	}
 	r->cop.size = root->nbasic ? root->size / root->nbasic : 1;
 	r->per = root->nbasic;
-	r->pack = !coll_dense(type);
+	r->vtype = MPI_BYTE;
+	if (!coll_dense(type))
+		r->view = RED_BASIC;
 	return MPI_SUCCESS;
 }
 
@@ -906,22 +931,41 @@ int smpi_red_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
 	return coll_red_setup(&r, comm, op, type, 0, fn);
 }
 
-/* The engine's view of count elements at buf: buf itself or a packed copy. */
-static void *coll_red_in(struct coll_red *r, const void *buf, int64_t count, const char *fn)
+/* Elements of r->vtype in a copy of count elements. */
+static int64_t coll_red_vcount(const struct coll_red *r, int64_t count)
 {
-	if (!r->pack)
-		return (void *)buf;
-	return coll_pack(buf, count, r->type, fn);
+	return r->view == RED_SHAPED ? count : r->view == RED_PAIRS ? count * r->per :
+	       count * r->per * (int64_t)r->cop.size;
 }
 
-/* Frees the engine's view tmp of count elements, after unpacking it into
+/* Room for the engine's view of count elements: buf itself, or a copy's. */
+static void *coll_red_buf(struct coll_red *r, void *buf, int64_t count, const char *fn)
+{
+	if (r->view == RED_DIRECT)
+		return buf;
+	return coll_alloc(count * r->per * (int64_t)r->cop.size, fn);
+}
+
+/* The engine's view of count elements at buf: buf itself or a copy. */
+static void *coll_red_in(struct coll_red *r, const void *buf, int64_t count, const char *fn)
+{
+	char *v = coll_red_buf(r, (void *)buf, count, fn);
+
+	if (r->view != RED_DIRECT)
+		smpi_type_copy(v - r->shift, coll_red_vcount(r, count), r->vtype, buf, count,
+			       r->type);
+	return v;
+}
+
+/* Frees the engine's view tmp of count elements, after copying it into
  * buf when `result` is set (buf may be MPI_BOTTOM, address 0). */
 static void coll_red_out(struct coll_red *r, void *buf, int64_t count, void *tmp, int result)
 {
-	if (!r->pack)
+	if (r->view == RED_DIRECT)
 		return;
 	if (result)
-		coll_unpack(buf, count, r->type, tmp);
+		smpi_type_copy(buf, count, r->type, (char *)tmp - r->shift,
+			       coll_red_vcount(r, count), r->vtype);
 	free(tmp);
 }
 
@@ -944,7 +988,7 @@ __attribute__((noinline)) int smpi_reduce(const void *sbuf, void *rbuf, int64_t 
 		sbuf = rbuf;
 	s = coll_red_in(&r, sbuf, count, fn);
 	if (me)
-		d = sbuf == rbuf ? s : r.pack ? coll_alloc(count * smpi_type_size(type), fn) : rbuf;
+		d = sbuf == rbuf ? s : coll_red_buf(&r, rbuf, count, fn);
 	coll_expect_args(comm, fn, root, op, type, count);
 	COLL_RUN(coll_reduce(comm->coll, s, d, count * r.per, &r.cop, root));
 	if (me && d != s)
@@ -990,7 +1034,7 @@ static __attribute__((noinline)) int coll_allreduce_full(const void *sbuf, void 
 	if (sbuf == MPI_IN_PLACE)
 		sbuf = rbuf;
 	s = coll_red_in(&r, sbuf, count, fn);
-	d = sbuf == rbuf ? s : r.pack ? coll_alloc(count * smpi_type_size(type), fn) : rbuf;
+	d = sbuf == rbuf ? s : coll_red_buf(&r, rbuf, count, fn);
 	coll_expect_args(comm, fn, -1, op, type, count);
 	COLL_RUN(coll_allreduce(comm->coll, s, d, count * r.per, &r.cop));
 	if (d != s)
@@ -1033,7 +1077,7 @@ static int coll_scan_any(const void *sbuf, void *rbuf, int64_t count, MPI_Dataty
 	if (sbuf == MPI_IN_PLACE)
 		sbuf = rbuf;
 	s = coll_red_in(&r, sbuf, count, fn);
-	d = sbuf == rbuf ? s : r.pack ? coll_red_in(&r, rbuf, count, fn) : rbuf;
+	d = sbuf == rbuf ? s : coll_red_in(&r, rbuf, count, fn);
 	coll_expect_args(comm, fn, -1, op, type, count);
 	if (ex)
 		COLL_RUN(coll_exscan(comm->coll, s, d, count * r.per, &r.cop));
@@ -1101,16 +1145,13 @@ static int coll_rs_any(const void *sbuf, void *rbuf, struct smpi_ints rcounts, i
 		d = s;
 	} else {
 		s = coll_red_in(&r, sbuf, total, fn);
-		d = r.pack ? coll_alloc(mine * smpi_type_size(type), fn) : rbuf;
+		d = coll_red_buf(&r, rbuf, mine, fn);
 	}
 	coll_expect_args(comm, fn, -1, op, type, total);
 	COLL_RUN(coll_reduce_scatter(comm->coll, s, d, counts, &r.cop));
-	if (r.pack) {
-		coll_unpack(rbuf, mine, type, d);
-		if (d != s)
-			free(d);
-		free(s);
-	}
+	if (d != s)
+		coll_red_out(&r, rbuf, mine, d, 1);
+	coll_red_out(&r, rbuf, mine, s, d == s);
 	free(counts);
 	return MPI_SUCCESS;
 }
@@ -1166,6 +1207,11 @@ static int coll_reduce_local(const void *inbuf, void *inoutbuf, int64_t count, M
 	if ((err = smpi_buf_check(NULL, inbuf, count, type, fn)) ||
 	    (err = smpi_buf_check(NULL, inoutbuf, count, type, fn)))
 		return err;
+	/* A user op works on the user's buffers as they are laid out. */
+	if (op->user) {
+		smpi_op_apply(op, inbuf, inoutbuf, count, type);
+		return MPI_SUCCESS;
+	}
 	a = coll_red_in(&r, inbuf, count, fn);
 	b = coll_red_in(&r, inoutbuf, count, fn);
 	coll_red_fn(b, a, count * r.per, &r);

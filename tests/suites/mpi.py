@@ -8,7 +8,7 @@ import harness
 PROGRAMS = {
     "mpit_p2p": 17,
     "mpit_dt": 12,
-    "mpit_coll": 11,
+    "mpit_coll": 13,
     "mpit_env": 16,
     "mpit_prof": 2,
     "mpit_proto": 8,

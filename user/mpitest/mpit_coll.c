@@ -319,6 +319,17 @@ static void matmul(void *in, void *inout, int *len, MPI_Datatype *t)
 	}
 }
 
+/* Sums the int of each element, wherever the type puts it. */
+static void holey_sum(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+	MPI_Aint lb, ext, tlb, text;
+
+	MPI_Type_get_extent(*t, &lb, &ext);
+	MPI_Type_get_true_extent(*t, &tlb, &text);
+	for (int k = 0; k < *len; k++)
+		*(int *)((char *)inout + k * ext + tlb) += *(int *)((char *)in + k * ext + tlb);
+}
+
 static void test_user_ops(MPI_Comm c, const char *cname)
 {
 	MPI_Datatype m;
@@ -408,6 +419,242 @@ static void test_loc_and_vector(MPI_Comm c, const char *cname)
 	mpit_report(name);
 }
 
+/*
+ * Layouts with holes (and lower bounds) under user ops and MINLOC/MAXLOC:
+ * results land on the data only, a receive buffer's holes keep what they
+ * held (the engine moves bytes, so these go through copies laid out for
+ * it).  A 2x2 matrix in every other int of 8 (matmul_holey, not
+ * commutative) is folded in rank order; small counts take the value path,
+ * HOLEY_BIG elements the chunked one.
+ */
+#define HOLEY_BIG 5000
+#define HOLE (-7)
+
+static void matmul_holey(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+	int *a = in, *b = inout, k;
+
+	(void)t;
+	for (k = 0; k < *len; k++, a += 8, b += 8) {
+		int c0 = a[0] * b[0] + a[2] * b[4], c1 = a[0] * b[2] + a[2] * b[6];
+		int c2 = a[4] * b[0] + a[6] * b[4], c3 = a[4] * b[2] + a[6] * b[6];
+
+		b[0] = c0;
+		b[2] = c1;
+		b[4] = c2;
+		b[6] = c3;
+	}
+}
+
+/* Rank r's matrix for element e: a shear or a swap. */
+static void holey_mat(int r, int e, int *m)
+{
+	int a[4] = { 1, (r + e) % 5 + 1, 0, 1 }, s[4] = { 0, 1, 1, 0 };
+
+	memcpy(m, (r + e) % 3 ? a : s, sizeof a);
+}
+
+/* The product of ranks lo..hi's matrices for element e, in rank order. */
+static void holey_prod(int lo, int hi, int e, int *m)
+{
+	int acc[8] = { 0 }, t[8] = { 0 }, x[4], one = 1, r, k;
+
+	holey_mat(lo, e, x);
+	for (k = 0; k < 4; k++)
+		acc[2 * k] = x[k];
+	for (r = lo + 1; r <= hi; r++) {
+		holey_mat(r, e, x);
+		for (k = 0; k < 4; k++)
+			t[2 * k] = x[k];
+		matmul_holey(acc, t, &one, NULL);
+		memcpy(acc, t, sizeof acc);
+	}
+	for (k = 0; k < 4; k++)
+		m[k] = acc[2 * k];
+}
+
+static void holey_fill(int *b, int count, int me)
+{
+	for (int e = 0; e < count; e++) {
+		int x[4];
+
+		holey_mat(me, e, x);
+		for (int k = 0; k < 4; k++) {
+			b[8 * e + 2 * k] = x[k];
+			b[8 * e + 2 * k + 1] = 1000 + me;
+		}
+	}
+}
+
+/* b holds the products of ranks lo..hi (none when lo > hi: untouched). */
+static void holey_check(const char *what, const int *b, int count, int lo, int hi)
+{
+	for (int e = 0; e < count; e++) {
+		int m[4];
+
+		if (lo <= hi)
+			holey_prod(lo, hi, e, m);
+		for (int k = 0; k < 4; k++) {
+			mpit_expect_int(what, lo <= hi ? m[k] : HOLE, b[8 * e + 2 * k]);
+			mpit_expect_int("a hole of the receive buffer keeps its value", HOLE,
+					b[8 * e + 2 * k + 1]);
+		}
+	}
+}
+
+static void holey_clear(int *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		b[i] = HOLE;
+}
+
+static void test_holey_user_ops(MPI_Comm c, MPI_Datatype hm, MPI_Op op, int count, int *x,
+				int *y)
+{
+	int n, me, root;
+	MPI_Request rq;
+
+	MPI_Comm_size(c, &n);
+	MPI_Comm_rank(c, &me);
+	root = 1 % n;
+	holey_fill(x, count, me);
+	holey_clear(y, 8 * count);
+	MPI_Allreduce(x, y, count, hm, op, c);
+	holey_check("allreduce of a holey type", y, count, 0, n - 1);
+	holey_clear(y, 8 * count);
+	MPI_Reduce(x, y, count, hm, op, root, c);
+	holey_check("reduce of a holey type", y, count, 0, me == root ? n - 1 : -1);
+	holey_clear(y, 8 * count);
+	MPI_Scan(x, y, count, hm, op, c);
+	holey_check("scan of a holey type", y, count, 0, me);
+	holey_clear(y, 8 * count);
+	MPI_Exscan(x, y, count, hm, op, c);
+	if (me > 0)
+		holey_check("exscan of a holey type", y, count, 0, me - 1);
+	holey_clear(y, 8 * count);
+	MPI_Iallreduce(x, y, count, hm, op, c, &rq);
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	holey_check("iallreduce of a holey type", y, count, 0, n - 1);
+	if (count >= n) {
+		int per = count / n;
+
+		holey_clear(y, 8 * count);
+		MPI_Reduce_scatter_block(x, y, per, hm, op, c);
+		for (int e = 0; e < per; e++) {
+			int m[4];
+
+			holey_prod(0, n - 1, me * per + e, m);
+			for (int k = 0; k < 4; k++) {
+				mpit_expect_int("reduce_scatter_block of a holey type", m[k],
+						y[8 * e + 2 * k]);
+				mpit_expect_int("a hole of the receive buffer keeps its value", HOLE,
+						y[8 * e + 2 * k + 1]);
+			}
+		}
+		/* In place: the holes of the first blocks hold the rank's own. */
+		holey_fill(y, count, me);
+		MPI_Allreduce(MPI_IN_PLACE, y, count, hm, op, c);
+		for (int e = 0; e < count; e++) {
+			int m[4];
+
+			holey_prod(0, n - 1, e, m);
+			mpit_expect_int("in-place allreduce of a holey type", m[0], y[8 * e]);
+			mpit_expect_int("in place: a hole keeps its value", 1000 + me, y[8 * e + 1]);
+		}
+	}
+}
+
+static void test_holes_and_bounds(MPI_Comm c, const char *cname)
+{
+	MPI_Datatype v, hm, t0, lbt, pv, pc;
+	MPI_Op op, sum;
+	int n, me, *x, *y, one = 1;
+	MPI_Aint d;
+	struct { double v; int i; } pin[6], pout[6];
+	struct { int v, i; } cin[4], cout[4];
+	char name[128];
+
+	MPI_Comm_size(c, &n);
+	MPI_Comm_rank(c, &me);
+	MPI_Type_vector(4, 1, 2, MPI_INT, &v);
+	MPI_Type_create_resized(v, 0, 8 * sizeof(int), &hm);
+	MPI_Type_commit(&hm);
+	MPI_Op_create(matmul_holey, 0, &op);
+	x = malloc(HOLEY_BIG * 8 * sizeof(int));
+	y = malloc(HOLEY_BIG * 8 * sizeof(int));
+	test_holey_user_ops(c, hm, op, 1, x, y);
+	test_holey_user_ops(c, hm, op, 2 * n + 1, x, y);
+	test_holey_user_ops(c, hm, op, HOLEY_BIG, x, y);
+	/* Reduce_local applies the op to the user's own layout. */
+	holey_fill(x, 3, 0);
+	holey_fill(y, 3, 1);
+	MPI_Reduce_local(x, y, 3, hm, op);
+	for (int e = 0; e < 3; e++) {
+		int m[4];
+
+		holey_prod(0, 1, e, m);
+		mpit_expect_int("reduce_local of a holey type", m[1], y[8 * e + 2]);
+		mpit_expect_int("reduce_local leaves the holes", 1001, y[8 * e + 1]);
+	}
+	free(x);
+	free(y);
+	/* Lower bounds: an int at byte 4 of 8 (lb 4), and at byte -4 (lb -4). */
+	MPI_Op_create(holey_sum, 1, &sum);
+	for (int neg = 0; neg < 2; neg++) {
+		int in[8], out[8];
+		char *base = neg ? (char *)out + sizeof(int) : (char *)out;
+
+		d = neg ? -(MPI_Aint)sizeof(int) : (MPI_Aint)sizeof(int);
+		MPI_Type_create_hindexed(1, &one, &d, MPI_INT, &t0);
+		MPI_Type_create_resized(t0, d, 2 * sizeof(int), &lbt);
+		MPI_Type_commit(&lbt);
+		for (int i = 0; i < 8; i++) {
+			in[i] = i % 2 == !neg ? me + i : 1000 + me;
+			out[i] = HOLE;
+		}
+		MPI_Allreduce(neg ? (char *)in + sizeof(int) : (char *)in, base, 4, lbt, sum, c);
+		for (int i = 0; i < 8; i++)
+			mpit_expect_int(neg ? "user op on a type with lower bound -4" :
+					      "user op on a type with lower bound 4",
+					i % 2 == !neg ? n * (n - 1) / 2 + n * i : HOLE, out[i]);
+		MPI_Type_free(&lbt);
+		MPI_Type_free(&t0);
+	}
+	MPI_Op_free(&sum);
+	/* MAXLOC on every other pair of 6; MINLOC on contiguous pairs. */
+	MPI_Type_vector(3, 1, 2, MPI_DOUBLE_INT, &pv);
+	MPI_Type_commit(&pv);
+	for (int k = 0; k < 6; k++) {
+		pin[k].v = (me + k) % n;
+		pin[k].i = me;
+		pout[k].v = HOLE;
+		pout[k].i = HOLE;
+	}
+	MPI_Allreduce(pin, pout, 1, pv, MPI_MAXLOC, c);
+	for (int k = 0; k < 6; k++) {
+		mpit_expect_int("maxloc on a vector of double_int", k % 2 ? HOLE : n - 1,
+				(long long)pout[k].v);
+		mpit_expect_int("maxloc's index on a vector of double_int",
+				k % 2 ? HOLE : ((n - 1 - k) % n + n) % n, pout[k].i);
+	}
+	MPI_Type_contiguous(2, MPI_2INT, &pc);
+	MPI_Type_commit(&pc);
+	for (int k = 0; k < 4; k++) {
+		cin[k].v = (me + k) % n;
+		cin[k].i = me;
+	}
+	MPI_Allreduce(cin, cout, 2, pc, MPI_MINLOC, c);
+	for (int k = 0; k < 4; k++)
+		mpit_expect_int("minloc's index on contiguous 2int", ((n - k) % n + n) % n, cout[k].i);
+	MPI_Type_free(&pc);
+	MPI_Type_free(&pv);
+	MPI_Op_free(&op);
+	MPI_Type_free(&hm);
+	MPI_Type_free(&v);
+	snprintf(name, sizeof name, "coll_%s_holes_and_lower_bounds_keep", cname);
+	mpit_report(name);
+}
+
 static void run_all(MPI_Comm c, const char *cname)
 {
 	test_reductions(c, cname);
@@ -415,6 +662,7 @@ static void run_all(MPI_Comm c, const char *cname)
 	test_movement(c, cname);
 	test_user_ops(c, cname);
 	test_loc_and_vector(c, cname);
+	test_holes_and_bounds(c, cname);
 }
 
 /* The last rank frees its duplicate before a barrier the others free
