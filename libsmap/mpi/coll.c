@@ -122,10 +122,8 @@ static int coll_check(MPI_Comm comm, const char *fn)
 	if ((err = smpi_check_init(fn)) || (err = smpi_comm_check(comm, fn)) ||
 	    (err = smpi_intra_check(comm, fn)))
 		return err;
-	if (!smpi_comm_coll(comm))
-		return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-				"the communicator spans %d nodes; collectives across nodes are not implemented yet",
-				smap_nnodes());
+	/* Makes the engine's group of a communicator that deferred it. */
+	smpi_comm_coll(comm);
 	return MPI_SUCCESS;
 }
 
