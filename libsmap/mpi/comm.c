@@ -132,8 +132,8 @@ int smpi_intra_check(MPI_Comm comm, const char *fn)
 {
 	if (comm->inter)
 		return smpi_err(comm, MPI_ERR_COMM, fn,
-				"not implemented on an intercommunicator (point-to-point, "
-				"MPI_Intercomm_merge, dup and free are)");
+				"the communicator is an intercommunicator: MPI defines this call "
+				"on intracommunicators only");
 	return MPI_SUCCESS;
 }
 
