@@ -944,12 +944,18 @@ static void *coll_red_buf(struct coll_red *r, void *buf, int64_t count, const ch
 	return coll_alloc(count * r->per * (int64_t)r->cop.size, fn);
 }
 
-/* The engine's view of count elements at buf: buf itself or a copy. */
+/* The engine's view of count elements at buf: buf itself or a copy.  A
+ * SHAPED copy takes the holes between the first and the last data byte
+ * too: one memcpy, and the engine never hands a hole to the user. */
 static void *coll_red_in(struct coll_red *r, const void *buf, int64_t count, const char *fn)
 {
+	const struct dt_node *t = dt_root(r->type->dt);
 	char *v = coll_red_buf(r, (void *)buf, count, fn);
 
-	if (r->view != RED_DIRECT)
+	if (r->view == RED_SHAPED && count > 0)
+		memcpy(v, (const char *)buf + t->true_lb,
+		       (count - 1) * t->extent + t->true_ub - t->true_lb);
+	else if (r->view != RED_DIRECT)
 		smpi_type_copy(v - r->shift, coll_red_vcount(r, count), r->vtype, buf, count,
 			       r->type);
 	return v;

@@ -589,6 +589,53 @@ static size_t dt_segs_copy(const struct dt_segs *sg, int64_t extent, int64_t cou
 	}
 	return done;
 }
+/* n pieces of len bytes, stride apart, from s to the same places at d. */
+static void dt_rows_same(char *d, const char *s, uint64_t len, int64_t stride, uint64_t n)
+{
+	uint64_t r;
+
+	if (len == 8)
+		for (r = 0; r < n; r++)
+			copy_piece(d + (int64_t)r * stride, s + (int64_t)r * stride, 8);
+	else if (len == 4)
+		for (r = 0; r < n; r++)
+			copy_piece(d + (int64_t)r * stride, s + (int64_t)r * stride, 4);
+	else
+		for (r = 0; r < n; r++)
+			copy_piece(d + (int64_t)r * stride, s + (int64_t)r * stride, len);
+}
+
+/*
+ * count whole elements of a layout with segments from src to the same
+ * layout at dst (a reduction's results into the user's type): segment by
+ * segment, a single piece's as one row over every element.  Pieces do not
+ * overlap (a receive layout), so order is free.
+ */
+static void dt_segs_copy_same(const struct dt_segs *sg, int64_t extent, int64_t count,
+			      char *dst, const char *src)
+{
+	for (uint64_t i = 0; i < sg->n; i++) {
+		const struct dt_seg *g = &sg->seg[i];
+		const int64_t *offs = dt_segs_offs(sg) + g->off;
+
+		if (g->stride != DT_SEG_LIST && g->count == 1) {
+			dt_rows_same(dst + g->off, src + g->off, g->len, extent, (uint64_t)count);
+			continue;
+		}
+		for (int64_t e = 0; e < count; e++) {
+			char *d = dst + e * extent;
+			const char *s = src + e * extent;
+
+			if (g->stride != DT_SEG_LIST) {
+				dt_rows_same(d + g->off, s + g->off, g->len, g->stride, g->count);
+				continue;
+			}
+			for (uint64_t r = 0; r < g->count; r++)
+				copy_piece(d + offs[r], s + offs[r], g->len);
+		}
+	}
+}
+
 #undef DT_MOVE
 #undef DT_PIECES
 #undef DT_LISTED
@@ -787,6 +834,14 @@ size_t dt_copy_whole(void *dst, const struct dt *dt, const struct dt_segs *dsegs
 		if ((uint64_t)dcount * dt_root(dt)->size < max)
 			max = (uint64_t)dcount * dt_root(dt)->size;
 		return dt_segs_copy(ssegs, dt_root(st)->extent, scount, (char *)src, dst, max, 0);
+	}
+	if (dsegs && st == dt && dt_root(dt)->size > 0 && max % dt_root(dt)->size == 0) {
+		int64_t n = max / dt_root(dt)->size;
+
+		if (n > dcount)
+			n = dcount;
+		dt_segs_copy_same(dsegs, dt_root(dt)->extent, n, dst, src);
+		return n * dt_root(dt)->size;
 	}
 	if (st)
 		dt_cursor_init(&a, st, src, scount);
