@@ -403,7 +403,7 @@ static void nbc_local(struct smpi_nbc *s, int i)
 	else if (st->what == NBC_COPY)
 		smpi_type_copy(st->dst, st->count, st->type, st->src, st->scount, st->stype);
 	else if (st->what == NBC_REDUCE)
-		PMPI_Reduce_local(st->src, st->dst, (int)st->count, st->type, st->op);
+		PMPI_Reduce_local_c(st->src, st->dst, st->count, st->type, st->op);
 }
 
 /* Moves s on as far as its messages allow; 1 when it is complete. */
