@@ -834,7 +834,9 @@ int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint
  * elements (BASIC: packed bytes); the MINLOC/MAXLOC pairs reduce pairs
  * (PAIRS: an array of the predefined pair); a user op sees the user's own
  * type (SHAPED: a copy with the type's layout, the engine's runs starting
- * at the first element's data).
+ * at the first element's data).  Elements that interleave (a matrix
+ * column resized to one int) cannot be split into runs: the engine then
+ * reduces all count of them as one element (whole).
  */
 enum { RED_DIRECT, RED_BASIC, RED_PAIRS, RED_SHAPED };
 
@@ -845,9 +847,16 @@ struct coll_red {
 	int view;		/* RED_*: where the engine's bytes are */
 	MPI_Datatype vtype;	/* a copy's elements: MPI_BYTE, the pair, or type */
 	int64_t per;		/* engine elements per MPI element */
-	int64_t shift;		/* SHAPED: the first data byte's offset in an element */
+	int64_t shift;		/* SHAPED: the first data byte's offset from the origin */
+	int64_t whole;		/* SHAPED: count, all reduced as one engine element; else 0 */
 	struct coll_op cop;
 };
+
+/* The engine's count for count MPI elements. */
+static int64_t coll_red_ecount(const struct coll_red *r, int64_t count)
+{
+	return r->whole ? count > 0 : count * r->per;
+}
 
 static void coll_red_fn(void *inout, const void *in, size_t count, void *ctx)
 {
@@ -855,10 +864,20 @@ static void coll_red_fn(void *inout, const void *in, size_t count, void *ctx)
 
 	if (r->op->user) {
 		smpi_op_apply(r->op, (const char *)in - r->shift, (char *)inout - r->shift,
-			      (int64_t)count, r->type);
+			      r->whole ? r->whole : (int64_t)count, r->type);
 		return;
 	}
 	r->op->fn(in, inout, count, r->kind);
+}
+
+/* [*lo, *hi): the bytes of count elements of r's type, from their origin. */
+static void coll_red_span(const struct coll_red *r, int64_t count, int64_t *lo, int64_t *hi)
+{
+	const struct dt_node *t = dt_root(r->type->dt);
+	int64_t last = count > 0 ? (count - 1) * t->extent : 0;
+
+	*lo = (last < 0 ? last : 0) + t->true_lb;
+	*hi = (last > 0 ? last : 0) + t->true_ub;
 }
 
 static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Datatype type,
@@ -875,21 +894,24 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 	r->kind = type->kind;
 	r->view = RED_DIRECT;
 	r->shift = 0;
+	r->whole = 0;
 	r->cop = (struct coll_op){ .fn = coll_red_fn, .ctx = r, .commute = op->commute };
 	if (op->user) {
 		r->per = 1;
 		r->cop.size = root->extent;
 		if (type->predefined || coll_dense(type))
 			return MPI_SUCCESS;
-		/* The engine splits the data into whole elements' extents. */
-		if (root->extent <= 0 || root->true_ub - root->true_lb > root->extent)
-			return smpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-					"%s on a datatype whose elements overlap (data of %lld bytes, extent %lld) is not supported",
-					op->name, (long long)(root->true_ub - root->true_lb),
-					(long long)root->extent);
 		r->view = RED_SHAPED;
 		r->vtype = type;
 		r->shift = root->true_lb;
+		if (root->extent > 0 && root->true_ub - root->true_lb <= root->extent)
+			return MPI_SUCCESS;
+		int64_t lo, hi;
+
+		coll_red_span(r, count, &lo, &hi);
+		r->whole = count;
+		r->shift = lo;
+		r->cop.size = count > 0 ? (size_t)(hi - lo) : 1;
 		return MPI_SUCCESS;
 	}
 	if (r->kind >= SMPI_K_FLOAT_INT) {
@@ -933,7 +955,7 @@ int smpi_red_check(MPI_Comm comm, MPI_Op op, MPI_Datatype type, const char *fn)
 static int64_t coll_red_vcount(const struct coll_red *r, int64_t count)
 {
 	return r->view == RED_SHAPED ? count : r->view == RED_PAIRS ? count * r->per :
-	       count * r->per * (int64_t)r->cop.size;
+	       coll_red_ecount(r, count) * (int64_t)r->cop.size;
 }
 
 /* Room for the engine's view of count elements: buf itself, or a copy's. */
@@ -941,7 +963,7 @@ static void *coll_red_buf(struct coll_red *r, void *buf, int64_t count, const ch
 {
 	if (r->view == RED_DIRECT)
 		return buf;
-	return coll_alloc(count * r->per * (int64_t)r->cop.size, fn);
+	return coll_alloc(coll_red_ecount(r, count) * (int64_t)r->cop.size, fn);
 }
 
 /* The engine's view of count elements at buf: buf itself or a copy.  A
@@ -949,13 +971,13 @@ static void *coll_red_buf(struct coll_red *r, void *buf, int64_t count, const ch
  * too: one memcpy, and the engine never hands a hole to the user. */
 static void *coll_red_in(struct coll_red *r, const void *buf, int64_t count, const char *fn)
 {
-	const struct dt_node *t = dt_root(r->type->dt);
 	char *v = coll_red_buf(r, (void *)buf, count, fn);
+	int64_t lo, hi;
 
-	if (r->view == RED_SHAPED && count > 0)
-		memcpy(v, (const char *)buf + t->true_lb,
-		       (count - 1) * t->extent + t->true_ub - t->true_lb);
-	else if (r->view != RED_DIRECT)
+	if (r->view == RED_SHAPED && count > 0) {
+		coll_red_span(r, count, &lo, &hi);
+		memcpy(v + lo - r->shift, (const char *)buf + lo, hi - lo);
+	} else if (r->view != RED_DIRECT)
 		smpi_type_copy(v - r->shift, coll_red_vcount(r, count), r->vtype, buf, count,
 			       r->type);
 	return v;
@@ -994,7 +1016,7 @@ __attribute__((noinline)) int smpi_reduce(const void *sbuf, void *rbuf, int64_t 
 	if (me)
 		d = sbuf == rbuf ? s : coll_red_buf(&r, rbuf, count, fn);
 	coll_expect_args(comm, fn, root, op, type, count);
-	COLL_RUN(coll_reduce(comm->coll, s, d, count * r.per, &r.cop, root));
+	COLL_RUN(coll_reduce(comm->coll, s, d, coll_red_ecount(&r, count), &r.cop, root));
 	if (me && d != s)
 		coll_red_out(&r, rbuf, count, d, 1);
 	coll_red_out(&r, rbuf, count, s, me && d == s);
@@ -1040,7 +1062,7 @@ static __attribute__((noinline)) int coll_allreduce_full(const void *sbuf, void 
 	s = coll_red_in(&r, sbuf, count, fn);
 	d = sbuf == rbuf ? s : coll_red_buf(&r, rbuf, count, fn);
 	coll_expect_args(comm, fn, -1, op, type, count);
-	COLL_RUN(coll_allreduce(comm->coll, s, d, count * r.per, &r.cop));
+	COLL_RUN(coll_allreduce(comm->coll, s, d, coll_red_ecount(&r, count), &r.cop));
 	if (d != s)
 		coll_red_out(&r, rbuf, count, d, 1);
 	coll_red_out(&r, rbuf, count, s, d == s);
@@ -1084,9 +1106,9 @@ static int coll_scan_any(const void *sbuf, void *rbuf, int64_t count, MPI_Dataty
 	d = sbuf == rbuf ? s : coll_red_in(&r, rbuf, count, fn);
 	coll_expect_args(comm, fn, -1, op, type, count);
 	if (ex)
-		COLL_RUN(coll_exscan(comm->coll, s, d, count * r.per, &r.cop));
+		COLL_RUN(coll_exscan(comm->coll, s, d, coll_red_ecount(&r, count), &r.cop));
 	else
-		COLL_RUN(coll_scan(comm->coll, s, d, count * r.per, &r.cop));
+		COLL_RUN(coll_scan(comm->coll, s, d, coll_red_ecount(&r, count), &r.cop));
 	if (d != s)
 		coll_red_out(&r, rbuf, count, d, 1);
 	coll_red_out(&r, rbuf, count, s, d == s);
@@ -1141,6 +1163,21 @@ static int coll_rs_any(const void *sbuf, void *rbuf, struct smpi_ints rcounts, i
 	if ((err = coll_red_setup(&r, comm, op, type, total, fn)) ||
 	    (err = coll_red_bufs(comm, sbuf, rbuf, total, mine, type, 1, fn)))
 		return err;
+	if (r.whole) {
+		/* Interleaved elements cannot be split: fold them all, keep
+		 * this member's block. */
+		int64_t at = 0;
+
+		for (i = 0; i < comm->rank; i++)
+			at += rcounts.p ? smpi_at(rcounts, i) : block;
+		s = coll_red_in(&r, sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, fn);
+		coll_expect_args(comm, fn, -1, op, type, total);
+		COLL_RUN(coll_allreduce(comm->coll, s, s, coll_red_ecount(&r, total), &r.cop));
+		smpi_type_copy(rbuf, mine, type, (char *)s - r.shift + at * smpi_type_extent(type),
+			       mine, type);
+		free(s);
+		return MPI_SUCCESS;
+	}
 	counts = coll_alloc(comm->size * sizeof *counts, fn);
 	for (i = 0; i < comm->size; i++)
 		counts[i] = (rcounts.p ? smpi_at(rcounts, i) : block) * r.per;
@@ -1218,7 +1255,7 @@ static int coll_reduce_local(const void *inbuf, void *inoutbuf, int64_t count, M
 	}
 	a = coll_red_in(&r, inbuf, count, fn);
 	b = coll_red_in(&r, inoutbuf, count, fn);
-	coll_red_fn(b, a, count * r.per, &r);
+	coll_red_fn(b, a, coll_red_ecount(&r, count), &r);
 	coll_red_out(&r, NULL, count, a, 0);
 	coll_red_out(&r, inoutbuf, count, b, 1);
 	return MPI_SUCCESS;

@@ -330,6 +330,19 @@ static void holey_sum(void *in, void *inout, int *len, MPI_Datatype *t)
 		*(int *)((char *)inout + k * ext + tlb) += *(int *)((char *)in + k * ext + tlb);
 }
 
+/* Sums 4-int columns of a matrix with col_stride ints a row. */
+static int col_stride;
+
+static void col_sum(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+	int *a = in, *b = inout;
+
+	(void)t;
+	for (int k = 0; k < *len; k++)
+		for (int j = 0; j < 4; j++)
+			b[k + j * col_stride] += a[k + j * col_stride];
+}
+
 static void test_user_ops(MPI_Comm c, const char *cname)
 {
 	MPI_Datatype m;
@@ -568,6 +581,7 @@ static void test_holes_and_bounds(MPI_Comm c, const char *cname)
 {
 	MPI_Datatype v, hm, t0, lbt, pv, pc;
 	MPI_Op op, sum;
+	MPI_Request rq;
 	int n, me, *x, *y, one = 1;
 	MPI_Aint d;
 	struct { double v; int i; } pin[6], pout[6];
@@ -620,6 +634,63 @@ static void test_holes_and_bounds(MPI_Comm c, const char *cname)
 		MPI_Type_free(&lbt);
 		MPI_Type_free(&t0);
 	}
+	/* Interleaved elements: columns of a 4x4 matrix, a column resized to
+	 * one int; count 2 folds columns 0-1 and leaves 2-3 alone. */
+	MPI_Type_vector(4, 1, 4, MPI_INT, &t0);
+	MPI_Type_create_resized(t0, 0, sizeof(int), &lbt);
+	MPI_Type_commit(&lbt);
+	MPI_Op_free(&sum);
+	MPI_Op_create(col_sum, 1, &sum);
+	col_stride = 4;
+	for (int cnt = 2; cnt <= 4; cnt += 2) {
+		int in[16], out[16];
+
+		for (int i = 0; i < 16; i++) {
+			in[i] = me * 100 + i;
+			out[i] = HOLE;
+		}
+		MPI_Allreduce(in, out, cnt, lbt, sum, c);
+		for (int i = 0; i < 16; i++)
+			mpit_expect_int("user op on interleaved columns",
+					i % 4 < cnt ? 100 * n * (n - 1) / 2 + n * i : HOLE, out[i]);
+		for (int i = 0; i < 16; i++)
+			out[i] = HOLE;
+		MPI_Iallreduce(in, out, cnt, lbt, sum, c, &rq);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		for (int i = 0; i < 16; i++)
+			mpit_expect_int("iallreduce with a user op on interleaved columns",
+					i % 4 < cnt ? 100 * n * (n - 1) / 2 + n * i : HOLE, out[i]);
+		for (int i = 0; i < 16; i++)
+			out[i] = HOLE;
+		MPI_Scan(in, out, cnt, lbt, sum, c);
+		for (int i = 0; i < 16; i++)
+			mpit_expect_int("scan with a user op on interleaved columns",
+					i % 4 < cnt ? 100 * me * (me + 1) / 2 + (me + 1) * i : HOLE,
+					out[i]);
+	}
+	{
+		int *in = malloc(4 * n * sizeof(int)), *out = malloc(4 * n * sizeof(int));
+
+		/* n columns of a 4 x n matrix, one column to each member */
+		MPI_Type_free(&lbt);
+		MPI_Type_free(&t0);
+		MPI_Type_vector(4, 1, n, MPI_INT, &t0);
+		MPI_Type_create_resized(t0, 0, sizeof(int), &lbt);
+		MPI_Type_commit(&lbt);
+		col_stride = n;
+		for (int i = 0; i < 4 * n; i++) {
+			in[i] = me * 100 + i;
+			out[i] = HOLE;
+		}
+		MPI_Reduce_scatter_block(in, out, 1, lbt, sum, c);
+		for (int i = 0; i < 4 * n; i++)
+			mpit_expect_int("reduce_scatter_block with a user op on interleaved columns",
+					i % n ? HOLE : 100 * n * (n - 1) / 2 + n * (i + me), out[i]);
+		free(in);
+		free(out);
+	}
+	MPI_Type_free(&lbt);
+	MPI_Type_free(&t0);
 	MPI_Op_free(&sum);
 	/* MAXLOC on every other pair of 6; MINLOC on contiguous pairs. */
 	MPI_Type_vector(3, 1, 2, MPI_DOUBLE_INT, &pv);
