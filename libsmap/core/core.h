@@ -26,8 +26,9 @@ struct core {
 	uintptr_t image_end;	/* page-aligned end of the highest PT_LOAD */
 	uintptr_t region_end;	/* region_base + region_size */
 	unsigned spin_limit;	/* pauses before a waiting rank yields */
-	int nap;		/* waits nap after a while (kernel, several nodes) */
-	uint64_t poll_gap;	/* TSC ticks: closer polls are one wait (nap only) */
+	int nap;		/* waits nap after a while (the kernel) */
+	uint64_t poll_gap;	/* TSC ticks: closer polls are one wait, which naps
+				 * (the kernel across nodes; else 0) */
 };
 
 extern struct core core;
@@ -77,7 +78,8 @@ void core_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* OMP_NUM_THREADS=1, OMP_THREAD_LIMIT=1 before libgomp starts (lang/omp.c). */
 void lang_omp_one_thread(void);
 
-/* Spin-wait step: pause, and on Linux give the core away after a while.
+/* Spin-wait step: pause, and after a while give the core away (Linux) or
+ * nap (the kernel halts it 2 us).
  * Drives core_progress, when set, at every step. */
 void core_spin(unsigned *spins);
 /* After a call that polls (MPI_Test, MPI_Iprobe, shmem_test...): a program

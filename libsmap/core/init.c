@@ -50,12 +50,16 @@ void core_init(void)
 			core_fatal("libsmap: kernel job info version %u size %ld, expected version %u size %zu",
 				   ji.version, n, SMAPOS_JOBINFO_VERSION, sizeof ji);
 		core.spin_limit = ~0u;
-		/* A wait on another node lasts microseconds at best: after
-		 * spinning a while the rank naps (the kernel halts its core),
-		 * which under emulation gives the host CPU to the NIC and the
-		 * network engine it is waiting for. */
-		core.nap = ji.nnodes > 1;
-		core.poll_gap = ji.tsc_hz * CORE_POLL_GAP_NS / 1000000000u;
+		/* After spinning a while (~50 us) a rank naps: the kernel halts
+		 * its core for 2 us at a time.  A wait that long costs a nap's
+		 * wake-up at most; under emulation the halt gives the host CPU
+		 * to the NIC and the network engine a rank waits for, and to
+		 * the other ranks' vCPUs when they outnumber the host's cores. */
+		core.nap = 1;
+		/* Polling loops nap across nodes only: on one node a message
+		 * takes well under a nap to arrive. */
+		if (ji.nnodes > 1)
+			core.poll_gap = ji.tsc_hz * CORE_POLL_GAP_NS / 1000000000u;
 	} else {
 		/* Moves the image: no static variable may be written before. */
 		host_init(&ji, &image_end);
@@ -151,7 +155,7 @@ void core_poll(int found)
 		idle = 0;
 		return;
 	}
-	if (core.nap) {
+	if (core.poll_gap) {
 		/* A loop of MPI_Test or shmem_test on the kernel across nodes:
 		 * under emulation it kept the host CPU from the network
 		 * engine's vCPU (Graph500's polling, 2 QEMU nodes x 2). */
