@@ -828,9 +828,9 @@ int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint
 /*
  * How an (op, type) pair reaches the engine, which reduces runs of
  * elements of cop.size bytes and copies results as bytes: the user's
- * buffers when their bytes are all data (or a predefined pair's padding),
- * otherwise copies laid out for it, so a hole of the user's receive
- * buffer is never written.  Predefined ops on basic kinds reduce basic
+ * buffers when their bytes are all data, otherwise copies laid out for
+ * it, so a hole of the user's receive buffer (a pair's padding too) is
+ * never written.  Predefined ops on basic kinds reduce basic
  * elements (BASIC: packed bytes); the MINLOC/MAXLOC pairs reduce pairs
  * (PAIRS: an array of the predefined pair); a user op sees the user's own
  * type (SHAPED: a copy with the type's layout, the engine's runs starting
@@ -839,6 +839,7 @@ int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint
  * reduces all count of them as one element (whole).
  */
 enum { RED_DIRECT, RED_BASIC, RED_PAIRS, RED_SHAPED };
+#define COLL_RED_SMALL	256
 
 struct coll_red {
 	MPI_Op op;
@@ -850,6 +851,10 @@ struct coll_red {
 	int64_t shift;		/* SHAPED: the first data byte's offset from the origin */
 	int64_t whole;		/* SHAPED: count, all reduced as one engine element; else 0 */
 	struct coll_op cop;
+	/* Small copies live here, not in malloc's memory (a MINLOC on one
+	 * DOUBLE_INT): on the stack, which peers reach through SMARTMAP. */
+	int nsmall;
+	_Alignas(64) unsigned char small[2][COLL_RED_SMALL];
 };
 
 /* The engine's count for count MPI elements. */
@@ -880,6 +885,12 @@ static void coll_red_span(const struct coll_red *r, int64_t count, int64_t *lo, 
 	*hi = (last > 0 ? last : 0) + t->true_ub;
 }
 
+/* A predefined type without padding (not DOUBLE_INT, LONG_INT, ...). */
+static int coll_padless(MPI_Datatype t)
+{
+	return t->predefined && smpi_type_size(t) == smpi_type_extent(t);
+}
+
 static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Datatype type,
 			  int64_t count, const char *fn)
 {
@@ -895,11 +906,12 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 	r->view = RED_DIRECT;
 	r->shift = 0;
 	r->whole = 0;
+	r->nsmall = 0;
 	r->cop = (struct coll_op){ .fn = coll_red_fn, .ctx = r, .commute = op->commute };
 	if (op->user) {
 		r->per = 1;
 		r->cop.size = root->extent;
-		if (type->predefined || coll_dense(type))
+		if (coll_padless(type) || coll_dense(type))
 			return MPI_SUCCESS;
 		r->view = RED_SHAPED;
 		r->vtype = type;
@@ -918,7 +930,7 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 		r->vtype = smpi_type_of_kind(r->kind);
 		r->per = root->nbasic / 2;
 		r->cop.size = smpi_type_extent(r->vtype);
-		if (!type->predefined)
+		if (!coll_padless(type))
 			r->view = RED_PAIRS;
 		return MPI_SUCCESS;
 	}
@@ -961,9 +973,19 @@ static int64_t coll_red_vcount(const struct coll_red *r, int64_t count)
 /* Room for the engine's view of count elements: buf itself, or a copy's. */
 static void *coll_red_buf(struct coll_red *r, void *buf, int64_t count, const char *fn)
 {
+	int64_t bytes = coll_red_ecount(r, count) * (int64_t)r->cop.size;
+
 	if (r->view == RED_DIRECT)
 		return buf;
-	return coll_alloc(coll_red_ecount(r, count) * (int64_t)r->cop.size, fn);
+	if (bytes <= COLL_RED_SMALL && r->nsmall < 2)
+		return r->small[r->nsmall++];
+	return coll_alloc(bytes, fn);
+}
+
+static void coll_red_free(struct coll_red *r, void *tmp)
+{
+	if (tmp != r->small[0] && tmp != r->small[1])
+		free(tmp);
 }
 
 /* The engine's view of count elements at buf: buf itself or a copy.  A
@@ -992,7 +1014,7 @@ static void coll_red_out(struct coll_red *r, void *buf, int64_t count, void *tmp
 	if (result)
 		smpi_type_copy(buf, count, r->type, (char *)tmp - r->shift,
 			       coll_red_vcount(r, count), r->vtype);
-	free(tmp);
+	coll_red_free(r, tmp);
 }
 
 __attribute__((noinline)) int smpi_reduce(const void *sbuf, void *rbuf, int64_t count,
@@ -1175,7 +1197,7 @@ static int coll_rs_any(const void *sbuf, void *rbuf, struct smpi_ints rcounts, i
 		COLL_RUN(coll_allreduce(comm->coll, s, s, coll_red_ecount(&r, total), &r.cop));
 		smpi_type_copy(rbuf, mine, type, (char *)s - r.shift + at * smpi_type_extent(type),
 			       mine, type);
-		free(s);
+		coll_red_free(&r, s);
 		return MPI_SUCCESS;
 	}
 	counts = coll_alloc(comm->size * sizeof *counts, fn);

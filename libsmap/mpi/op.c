@@ -234,13 +234,15 @@ void smpi_op_init(void)
 		for (k = SMPI_K_CHAR; k < SMPI_NTYPES; k++) {
 			struct coll_op *e = &op_engine[o][k];
 
-			if (!(ops[o]->predefined & op_family(k)))
+			/* A pair with padding (DOUBLE_INT, LONG_INT, SHORT_INT,
+			 * LONG_DOUBLE_INT) takes the full path: the engine would
+			 * write the padding, which is not in the type map. */
+			if (!(ops[o]->predefined & op_family(k)) ||
+			    smpi_type_size(smpi_type_of_kind(k)) != smpi_type_extent(smpi_type_of_kind(k)))
 				continue;
 			e->fn = adapter[o];
 			e->fn3 = fused[o];
 			e->ctx = (void *)(intptr_t)k;
-			/* A pair is one element of its padded extent, as C lays
-			 * out the struct; a basic kind is its size. */
 			e->size = smpi_type_extent(smpi_type_of_kind(k));
 			e->commute = 1;
 		}

@@ -708,6 +708,34 @@ static void test_holes_and_bounds(MPI_Comm c, const char *cname)
 		mpit_expect_int("maxloc's index on a vector of double_int",
 				k % 2 ? HOLE : ((n - 1 - k) % n + n) % n, pout[k].i);
 	}
+	/* The padding of a predefined pair is not in its type map either. */
+	{
+		struct { long v; int i; } ls[4], lr[4];
+		unsigned char *lb = (unsigned char *)lr;
+
+		memset(ls, 0x11 * (me + 1), sizeof ls);
+		for (int k = 0; k < 4; k++) {
+			ls[k].v = me * 10 + k;
+			ls[k].i = me;
+		}
+		for (int call = 0; call < 4; call++) {
+			memset(lr, 0xEE, sizeof lr);
+			if (call == 0)
+				MPI_Allreduce(ls, lr, 4, MPI_LONG_INT, MPI_MAXLOC, c);
+			else if (call == 1)
+				MPI_Reduce(ls, lr, 4, MPI_LONG_INT, MPI_MAXLOC, 0, c);
+			else if (call == 2)
+				MPI_Scan(ls, lr, 4, MPI_LONG_INT, MPI_MAXLOC, c);
+			else
+				MPI_Reduce_scatter_block(ls, lr, 1, MPI_LONG_INT, MPI_MAXLOC, c);
+			for (int k = 0; k < 4; k++)
+				for (int b = 12; b < 16; b++)
+					mpit_expect_int("a predefined pair's padding keeps its value",
+							0xEE, lb[16 * k + b]);
+			if (call == 0)
+				mpit_expect_int("maxloc on long_int", (n - 1) * 10 + 3, lr[3].v);
+		}
+	}
 	MPI_Type_contiguous(2, MPI_2INT, &pc);
 	MPI_Type_commit(&pc);
 	for (int k = 0; k < 4; k++) {
