@@ -990,7 +990,8 @@ static void coll_red_free(struct coll_red *r, void *tmp)
 
 /* The engine's view of count elements at buf: buf itself or a copy.  A
  * SHAPED copy takes the holes between the first and the last data byte
- * too: one memcpy, and the engine never hands a hole to the user. */
+ * too, a predefined pair's its padding: one memcpy, and the engine never
+ * hands a hole to the user. */
 static void *coll_red_in(struct coll_red *r, const void *buf, int64_t count, const char *fn)
 {
 	char *v = coll_red_buf(r, (void *)buf, count, fn);
@@ -999,6 +1000,8 @@ static void *coll_red_in(struct coll_red *r, const void *buf, int64_t count, con
 	if (r->view == RED_SHAPED && count > 0) {
 		coll_red_span(r, count, &lo, &hi);
 		memcpy(v + lo - r->shift, (const char *)buf + lo, hi - lo);
+	} else if (r->view == RED_PAIRS && r->type->predefined) {
+		memcpy(v, buf, count * smpi_type_extent(r->type));
 	} else if (r->view != RED_DIRECT)
 		smpi_type_copy(v - r->shift, coll_red_vcount(r, count), r->vtype, buf, count,
 			       r->type);
