@@ -394,15 +394,21 @@ static int64_t rma_acc_blocks(char *t, const char *in, char *old, int64_t n, siz
 		u128 *blk = (u128 *)(t + off);
 
 		memcpy(snap, blk, len);
-		memcpy(calc, snap, len);
-		op->fn(in + off, calc, (int64_t)(len / size), kind);
+		if (op == MPI_REPLACE) {
+			memcpy(calc, in + off, len);
+		} else {
+			memcpy(calc, snap, len);
+			op->fn(in + off, calc, (int64_t)(len / size), kind);
+		}
 		for (size_t k = 0; k < len / 16; k++) {
 			u128 was = __sync_val_compare_and_swap(&blk[k], snap[k], calc[k]);
 
 			while (was != snap[k]) {
 				snap[k] = was;
-				calc[k] = was;
-				op->fn(in + off + 16 * k, &calc[k], (int64_t)per, kind);
+				if (op != MPI_REPLACE) {
+					calc[k] = was;
+					op->fn(in + off + 16 * k, &calc[k], (int64_t)per, kind);
+				}
 				was = __sync_val_compare_and_swap(&blk[k], snap[k], calc[k]);
 			}
 		}
@@ -411,6 +417,36 @@ static int64_t rma_acc_blocks(char *t, const char *in, char *old, int64_t n, siz
 	}
 	return (int64_t)(total / size);
 }
+
+/*
+ * A dense run of n aligned elements of 1-8 bytes on this node replaced
+ * from in (old NULL) or read into old (NO_OP): an aligned store or load of
+ * an element is atomic already, so one plain loop keeps every element
+ * whole to the single-element atomics.
+ */
+#define RMA_MOVES(T) do { \
+	T *t_ = (T *)t, v_; \
+	for (int64_t k = 0; k < n; k++) { \
+		if (old) { \
+			v_ = __atomic_load_n(&t_[k], __ATOMIC_RELAXED); \
+			memcpy(old + k * sizeof v_, &v_, sizeof v_); \
+		} else { \
+			memcpy(&v_, in + k * sizeof v_, sizeof v_); \
+			__atomic_store_n(&t_[k], v_, __ATOMIC_RELAXED); \
+		} \
+	} \
+} while (0)
+
+static void rma_moves(char *t, const char *in, char *old, int64_t n, size_t size)
+{
+	switch (size) {
+	case 1: RMA_MOVES(uint8_t); break;
+	case 2: RMA_MOVES(uint16_t); break;
+	case 4: RMA_MOVES(uint32_t); break;
+	case 8: RMA_MOVES(uint64_t); break;
+	}
+}
+#undef RMA_MOVES
 
 /* The elements of an accumulate, walked on all three sides. */
 static void rma_acc_runs(MPI_Win win, int rank, char *at, const void *obuf, int ocount,
@@ -469,8 +505,14 @@ static void rma_acc_runs(MPI_Win win, int rank, char *at, const void *obuf, int 
 		rma_spin_lock(l);
 	}
 	i = 0;
+	if (!smpi_win_remote(win, rank) && wt.dense && rma_lock_free(at, size) &&
+	    ((op == MPI_NO_OP && fetch && wr.dense) || (op == MPI_REPLACE && !fetch && wo.dense))) {
+		rma_moves(wt.next, op == MPI_NO_OP ? NULL : wo.next, op == MPI_NO_OP ? wr.next : NULL,
+			  n, size);
+		i = n;
+	}
 	/* Whole 16-byte blocks at once, from the first one on. */
-	if (op != MPI_NO_OP && op != MPI_REPLACE && !smpi_win_remote(win, rank) && wt.dense &&
+	if (i < n && op != MPI_NO_OP && !smpi_win_remote(win, rank) && wt.dense &&
 	    wo.dense && (!fetch || wr.dense) && rma_lock_free(at, size) && 16 % size == 0) {
 		for (; i < n && (uintptr_t)wt.next % 16; i++)
 			rma_element(win, rank, rma_walk_next(&wt), span, rma_walk_next(&wo),
