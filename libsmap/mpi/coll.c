@@ -895,6 +895,7 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 			  int64_t count, const char *fn)
 {
 	const struct dt_node *root;
+	int64_t lo, hi;
 	int err;
 
 	if ((err = coll_count(comm, count, type, fn)) || (err = smpi_op_check(comm, op, type, fn)))
@@ -918,8 +919,6 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 		r->shift = root->true_lb;
 		if (root->extent > 0 && root->true_ub - root->true_lb <= root->extent)
 			return MPI_SUCCESS;
-		int64_t lo, hi;
-
 		coll_red_span(r, count, &lo, &hi);
 		r->whole = count;
 		r->shift = lo;

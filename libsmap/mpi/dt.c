@@ -589,6 +589,7 @@ static size_t dt_segs_copy(const struct dt_segs *sg, int64_t extent, int64_t cou
 	}
 	return done;
 }
+
 /* n pieces of len bytes, stride apart, from s to the same places at d. */
 static void dt_rows_same(char *d, const char *s, uint64_t len, int64_t stride, uint64_t n)
 {

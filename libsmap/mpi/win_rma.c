@@ -377,9 +377,10 @@ static void rma_elems(MPI_Datatype t, int64_t count, int64_t *n, size_t *size, s
  * target, and each 16-byte block of it goes in with one compare-and-swap.
  * Single-element atomics do not take the lock; a block one of them changed
  * since the snapshot fails its swap and is computed again from what is
- * there, so every element stays whole to them, at one locked instruction
- * per 16 bytes instead of one per element.  Returns the elements done (the
- * whole blocks); the caller walks the rest.
+ * there (a replace's is only swapped again), so every element stays whole
+ * to them, at one locked instruction per 16 bytes instead of one per
+ * element.  Returns the elements done (the whole blocks); the caller walks
+ * the rest.
  */
 __attribute__((target("cx16")))
 static int64_t rma_acc_blocks(char *t, const char *in, char *old, int64_t n, size_t size,
