@@ -63,6 +63,9 @@ def cases():
         # Four nodes: a scan's chain crosses three node boundaries.
         host("net_host_coll_4x1", 4, 1, "mpit_coll", tap=True, min_tap=10),
         host("net_host_env_2x2", 2, 2, "mpit_env", tap=True, min_tap=16),
+        # Random datatypes through every call, with ranks on both nodes.
+        host("net_host_fuzz_2x2", 2, 2, "mpit_fuzz", [], ["1", "2", "60"], tap=True,
+             min_tap=6),
         host("net_host_session_2x2", 2, 2, "mpit_session", tap=True, min_tap=7),
         # Counts past INT_MAX between two nodes (a collective's staging copy of
         # one such buffer too: 13 GB in all).
