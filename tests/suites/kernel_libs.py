@@ -20,7 +20,8 @@ def kernel(name, n, program, args=(), env=(), timeout=180, **kw):
 def cases():
     out = []
     for prog, min_tap in sorted(mpi.PROGRAMS.items()):
-        out.append(kernel("kernel/mpi/%s on 2 ranks" % prog, 2, prog, tap=True, min_tap=min_tap))
+        out.append(kernel("kernel/mpi/%s on 2 ranks" % prog, 2, prog, mpi.ARGS.get((prog, 0), ()),
+                          tap=True, min_tap=min_tap))
     for prog in ("mpit_p2p", "mpit_coll", "mpit_nbc", "mpit_topo", "mpit_info",
                  "mpit_inter"):
         out.append(kernel("kernel/mpi/%s on 4 ranks" % prog, 4, prog, tap=True,
