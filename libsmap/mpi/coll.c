@@ -885,12 +885,6 @@ static void coll_red_span(const struct coll_red *r, int64_t count, int64_t *lo, 
 	*hi = (last > 0 ? last : 0) + t->true_ub;
 }
 
-/* A predefined type without padding (not DOUBLE_INT, LONG_INT, ...). */
-static int coll_padless(MPI_Datatype t)
-{
-	return t->predefined && smpi_type_size(t) == smpi_type_extent(t);
-}
-
 static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Datatype type,
 			  int64_t count, const char *fn)
 {
@@ -912,7 +906,7 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 	if (op->user) {
 		r->per = 1;
 		r->cop.size = root->extent;
-		if (coll_padless(type) || coll_dense(type))
+		if (smpi_type_padless(type) || coll_dense(type))
 			return MPI_SUCCESS;
 		r->view = RED_SHAPED;
 		r->vtype = type;
@@ -929,7 +923,7 @@ static int coll_red_setup(struct coll_red *r, MPI_Comm comm, MPI_Op op, MPI_Data
 		r->vtype = smpi_type_of_kind(r->kind);
 		r->per = root->nbasic / 2;
 		r->cop.size = smpi_type_extent(r->vtype);
-		if (!coll_padless(type))
+		if (!smpi_type_padless(type))
 			r->view = RED_PAIRS;
 		return MPI_SUCCESS;
 	}

@@ -590,7 +590,8 @@ static size_t dt_segs_copy(const struct dt_segs *sg, int64_t extent, int64_t cou
 	return done;
 }
 
-/* n pieces of len bytes, stride apart, from s to the same places at d. */
+/* n pieces of len bytes, stride apart, from s to the same places at d (the
+ * common lengths as constants, so that copy_piece is one move). */
 static void dt_rows_same(char *d, const char *s, uint64_t len, int64_t stride, uint64_t n)
 {
 	uint64_t r;

@@ -375,10 +375,17 @@ static inline int64_t smpi_type_extent(MPI_Datatype t)
 	return dt_root(t->dt)->extent;
 }
 
-/* Copies count elements of stype at src to count elements of rtype at dst
- * (up to the smaller amount of data); returns bytes copied. */
+/* A predefined type with no padding (not DOUBLE_INT, LONG_INT, ...): the
+ * collective engine may move its elements as bytes. */
+static inline int smpi_type_padless(MPI_Datatype t)
+{
+	return t->predefined && smpi_type_size(t) == smpi_type_extent(t);
+}
+
 /* The type's segments for the copy loops (dt_segments), or NULL. */
 const struct dt_segs *smpi_type_segs(MPI_Datatype t);
+/* Copies count elements of stype at src to count elements of rtype at dst
+ * (up to the smaller amount of data); returns bytes copied. */
 size_t smpi_type_copy(void *dst, int64_t rcount, MPI_Datatype rtype,
 		      const void *src, int64_t scount, MPI_Datatype stype);
 

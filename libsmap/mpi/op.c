@@ -238,7 +238,7 @@ void smpi_op_init(void)
 			 * LONG_DOUBLE_INT) takes the full path: the engine would
 			 * write the padding, which is not in the type map. */
 			if (!(ops[o]->predefined & op_family(k)) ||
-			    smpi_type_size(smpi_type_of_kind(k)) != smpi_type_extent(smpi_type_of_kind(k)))
+			    !smpi_type_padless(smpi_type_of_kind(k)))
 				continue;
 			e->fn = adapter[o];
 			e->fn3 = fused[o];
